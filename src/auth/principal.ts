@@ -1,0 +1,11 @@
+import type { Scope } from "./scopes.ts";
+
+/**
+ * Who is calling, whatever the credential: API keys and OAuth access tokens both become this,
+ * so routes check scopes one way and never know which mechanism authenticated the request.
+ */
+export interface Principal {
+  vendorId: string;
+  scopes: ReadonlySet<Scope>;
+  credential: { kind: "api_key"; id: string } | { kind: "oauth"; grantId: string; clientId: string };
+}

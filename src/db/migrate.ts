@@ -1,0 +1,28 @@
+import { fileURLToPath } from "node:url";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import type pg from "pg";
+import type { Database } from "./client.ts";
+
+const migrationsFolder = fileURLToPath(new URL("../../migrations", import.meta.url));
+// Any fixed number: every process that migrates one PostgreSQL database takes this lock, so API
+// and worker processes starting side by side apply each migration once.
+const MIGRATION_LOCK_KEY = 7_406_211;
+
+export async function runMigrations(database: Database): Promise<void> {
+  if (database.kind === "pglite" && database.pglite) {
+    await migratePglite(drizzlePglite({ client: database.pglite }), { migrationsFolder });
+    return;
+  }
+  if (!database.pool) throw new Error("runMigrations: no pool");
+  const client = await database.pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await migratePg(drizzlePg({ client: client as unknown as pg.Pool }), { migrationsFolder });
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+    client.release();
+  }
+}

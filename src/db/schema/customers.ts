@@ -1,0 +1,31 @@
+import { sql } from "drizzle-orm";
+import { date, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, updatedAt } from "./columns.ts";
+import { vendors } from "./vendors.ts";
+
+export const customers = pgTable(
+  "customers",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone"),
+    weddingDate: date("wedding_date", { mode: "string" }),
+    notes: text("notes"),
+    measurements: jsonb("measurements").$type<Record<string, unknown>>(),
+    preferences: jsonb("preferences").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // E-mail is unique per vendor regardless of case (CONTRACT 5); the same index serves linking.
+    uniqueIndex("customers_vendor_email_key")
+      .on(t.vendorId, sql`lower(${t.email})`)
+      .where(sql`${t.email} is not null`),
+    index("customers_vendor_created_idx").on(t.vendorId, t.createdAt.desc(), t.id.desc()),
+    index("customers_vendor_updated_idx").on(t.vendorId, t.updatedAt),
+  ],
+);

@@ -1,0 +1,52 @@
+import { bigint, date, index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id, updatedAt } from "./columns.ts";
+import { customers } from "./customers.ts";
+import { vendors } from "./vendors.ts";
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    model: text("model"),
+    size: text("size"),
+    color: text("color"),
+    description: text("description"),
+    specialRequests: text("special_requests"),
+    // Accepted on creation only (spec 2.1); kept with the order as the vendor entered them.
+    customerPhone: text("customer_phone"),
+    weddingDate: date("wedding_date", { mode: "string" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Serves the default list (last updated first) and keyset pages; the list SQL orders by
+    // exactly these columns and directions so PostgreSQL reads the index in order.
+    index("orders_vendor_updated_idx").on(t.vendorId, t.updatedAt.desc(), t.id.desc()),
+    index("orders_customer_idx").on(t.customerId),
+  ],
+);
+
+/** The status history of an order, oldest first; never updated, only appended. */
+export const orderUpdates = pgTable(
+  "order_updates",
+  {
+    // Identity, not a CUID: it orders entries written in the same millisecond and is never exposed.
+    seq: bigint("seq", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    message: text("message"),
+    imageUrl: text("image_url"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("order_updates_order_idx").on(t.orderId, t.seq)],
+);

@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns.ts";
+
+export const vendors = pgTable(
+  "vendors",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("vendors_email_key").on(sql`lower(${t.email})`)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the key; the key itself is shown once and never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** First characters of the key, so a vendor can tell keys apart in the dashboard. */
+    keyPrefix: text("key_prefix").notNull(),
+    /** null = every scope; otherwise the scopes the key was restricted to at creation. */
+    scopes: jsonb("scopes").$type<string[] | null>(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_key").on(t.keyHash), index("api_keys_vendor_idx").on(t.vendorId)],
+);

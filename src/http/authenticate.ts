@@ -1,0 +1,79 @@
+// Authentication and scope checks for /api/vendor routes (CONTRACT 3). A route declares the scope
+// it needs in `config.scope`; this hook runs before the body is read, so an unauthenticated
+// caller learns nothing about validation, and sets `request.principal` for the handler.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Principal } from "../auth/principal.ts";
+import type { Scope } from "../auth/scopes.ts";
+import { AppError } from "../errors.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The scope a credential needs for this route; routes without one are public. */
+    scope?: Scope;
+  }
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+export interface Authenticators {
+  apiKey(key: string): Promise<Principal | undefined>;
+  bearer(token: string): Promise<Principal | undefined>;
+}
+
+const REALM = 'Bearer realm="vendor-api"';
+
+export function registerAuthentication(app: FastifyInstance, authenticators: Authenticators): void {
+  app.decorateRequest("principal", undefined);
+  app.addHook("onRequest", async (request) => {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) return;
+    const principal = await resolvePrincipal(request, authenticators);
+    if (!principal.scopes.has(scope)) {
+      throw new AppError("insufficient_scope", `This request needs the ${scope} scope`, {
+        headers: {
+          "www-authenticate": `Bearer realm="vendor-api", error="insufficient_scope", scope="${scope}"`,
+        },
+        requiredScope: scope,
+      });
+    }
+    request.principal = principal;
+  });
+}
+
+async function resolvePrincipal(request: FastifyRequest, authenticators: Authenticators): Promise<Principal> {
+  const apiKey = request.headers["x-api-key"];
+  const authorization = request.headers.authorization;
+  if (apiKey !== undefined && authorization !== undefined) {
+    throw new AppError("ambiguous_credentials", "Send either X-Api-Key or Authorization, not both");
+  }
+  if (apiKey === undefined && authorization === undefined) {
+    throw new AppError(
+      "unauthenticated",
+      "Send an API key in X-Api-Key or an OAuth access token as a Bearer token",
+      {
+        headers: { "www-authenticate": REALM },
+      },
+    );
+  }
+  let principal: Principal | undefined;
+  if (typeof apiKey === "string") {
+    principal = await authenticators.apiKey(apiKey.trim());
+  } else if (typeof authorization === "string") {
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
+    if (match?.[1]) principal = await authenticators.bearer(match[1]);
+  }
+  if (!principal) {
+    throw new AppError("invalid_credentials", "The credential is unknown, expired or revoked", {
+      headers: { "www-authenticate": `${REALM}, error="invalid_token"` },
+    });
+  }
+  return principal;
+}
+
+/** The authenticated caller; only for routes that declare a scope. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal)
+    throw new Error(`route ${request.routeOptions.url} has no scope but reads the principal`);
+  return request.principal;
+}

@@ -1,0 +1,92 @@
+// Schemas shared by every route: ids, timestamps, pagination and the problem-details body.
+import { type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
+import { type ErrorCode, errorCatalog } from "../errors.ts";
+
+/** A string enum as `{ type: "string", enum }`: one clear validation error, unlike anyOf. */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+}
+
+/** An optional string a client may also send as null (meaning absent, or "clear" on update). */
+export function NullableString(
+  options: {
+    maxLength?: number;
+    format?: string;
+    description?: string;
+    minLength?: number;
+    pattern?: string;
+  } = {},
+) {
+  return Type.Unsafe<string | null>({ type: ["string", "null"], ...options });
+}
+
+export const Timestamp = Type.String({
+  format: "date-time",
+  description: "ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z",
+  examples: ["2026-11-22T09:30:00.000Z"],
+});
+
+export const DateOnly = Type.String({
+  format: "date",
+  description: "Date, YYYY-MM-DD",
+  examples: ["2027-06-12"],
+});
+
+export const Id = Type.String({ description: "CUID2 identifier", examples: ["tz4a98xxat96iws9zmbrgj3a"] });
+export const IdParams = Type.Object({ id: Id });
+
+export const PageQuery = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 100, description: "Page size, 1-100" }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 512, description: "Opaque cursor from a previous page's nextCursor" }),
+  ),
+};
+
+export const NextCursor = Type.Union([Type.String(), Type.Null()], {
+  description: "Cursor of the next page; null on the last page",
+});
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: "URI naming the error code" }),
+    title: Type.String(),
+    status: Type.Integer(),
+    code: StringEnum(Object.keys(errorCatalog) as ErrorCode[]),
+    detail: Type.Optional(Type.String()),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    requestId: Type.String(),
+  },
+  { additionalProperties: true, description: "RFC 9457 problem details" },
+);
+
+const problemDescriptions: Record<number, string> = {
+  400: "Invalid input (invalid_json, validation_failed, unknown_reference, ambiguous_credentials)",
+  401: "Missing or invalid credentials (unauthenticated, invalid_credentials)",
+  403: "The credential lacks the required scope (insufficient_scope)",
+  404: "Unknown id, or one owned by another vendor (not_found)",
+  409: "Conflict with the resource's current state",
+  413: "Body over 1 MiB (payload_too_large)",
+  415: "Body sent without a JSON content type (unsupported_media_type)",
+  422: "Idempotency-Key reused with a different request (idempotency_key_reused)",
+  429: "Rate limit exceeded (rate_limited)",
+  500: "Unexpected error (internal_error)",
+  503: "Database unreachable (unavailable)",
+};
+
+/** Response schemas for the error statuses a route documents. */
+export function problemResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    out[status] = { ...Problem, description: problemDescriptions[status] ?? "Error" };
+  }
+  return out;
+}
+
+/** Error statuses every authenticated JSON route can answer. */
+export const authenticatedErrors = [400, 401, 403, 429, 500, 503] as const;
+export const bodyErrors = [413, 415] as const;

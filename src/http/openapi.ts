@@ -1,0 +1,60 @@
+// The OpenAPI 3.1 document is generated from the route schemas (TypeBox is the single source);
+// this module adds what routes cannot say themselves: security schemes and per-route security.
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import { scopeDescriptions } from "../auth/scopes.ts";
+import type { Config } from "../config.ts";
+
+export const API_VERSION = "1.0.0";
+
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  // Every scoped route documents both credentials and the scope it needs.
+  app.addHook("onRoute", (route) => {
+    const scope = route.config?.scope;
+    if (!scope) return;
+    route.schema = {
+      ...route.schema,
+      security: [{ apiKey: [] }, { oauth2: [scope] }],
+    } as typeof route.schema;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "vendor-api",
+        version: API_VERSION,
+        description:
+          "The integration API of the formalwear vendor platform: orders, customers, appointments, webhooks. " +
+          "Paths are unversioned; a breaking change gets a new path prefix. Errors are RFC 9457 problem details " +
+          `(codes listed at ${config.publicUrl}/docs/errors).`,
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "A vendor API key (vk_…)" },
+          oauth2: {
+            type: "oauth2",
+            description: "Authorization code with PKCE (S256)",
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${config.publicUrl}/api/oauth/authorize`,
+                tokenUrl: `${config.publicUrl}/api/oauth/token`,
+                refreshUrl: `${config.publicUrl}/api/oauth/token`,
+                scopes: { ...scopeDescriptions },
+              },
+            },
+          },
+        },
+      },
+      tags: [
+        { name: "Orders", description: "Orders and their status workflow" },
+        { name: "Operations", description: "Health and readiness" },
+      ],
+    },
+  });
+  // Swagger UI serves its assets itself: the docs page loads nothing third-party.
+  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { url: "/openapi.json" } as never });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}

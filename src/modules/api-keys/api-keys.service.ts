@@ -1,0 +1,77 @@
+import type { Principal } from "../../auth/principal.ts";
+import { allScopes, isScope, type Scope } from "../../auth/scopes.ts";
+import type { ServiceContext } from "../../context.ts";
+import { fieldError } from "../../errors.ts";
+import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
+import { newId } from "../../lib/ids.ts";
+import {
+  type ApiKeyRow,
+  findApiKeyByHash,
+  insertApiKey,
+  revokeApiKey as revokeApiKeyRow,
+  touchApiKey,
+} from "./api-keys.repository.ts";
+
+export const API_KEY_PREFIX = "vk_";
+// Recording every use would turn each read into a write; once a minute is enough to show it.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface CreateApiKeyInput {
+  vendorId: string;
+  name: string;
+  scopes?: string[] | undefined;
+}
+
+export async function createApiKey(
+  ctx: ServiceContext,
+  input: CreateApiKeyInput,
+): Promise<{ row: ApiKeyRow; key: string }> {
+  const name = input.name.trim();
+  if (!name || name.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  let scopes: Scope[] | null = null;
+  if (input.scopes && input.scopes.length > 0) {
+    const unknown = input.scopes.filter((s) => !isScope(s));
+    if (unknown.length > 0) {
+      throw fieldError(
+        "validation_failed",
+        "scope",
+        `unknown scope ${unknown.join(", ")}; known: ${allScopes.join(", ")}`,
+      );
+    }
+    scopes = [...new Set(input.scopes as Scope[])];
+  }
+  const key = generateSecret(API_KEY_PREFIX, 32);
+  const row = await insertApiKey(ctx.db, {
+    id: newId(),
+    vendorId: input.vendorId,
+    name,
+    keyHash: hashSecret(key),
+    keyPrefix: key.slice(0, 10),
+    scopes,
+    createdAt: ctx.now(),
+  });
+  return { row, key };
+}
+
+/** The principal an API key stands for, or undefined for an unknown or revoked key. */
+export async function authenticateApiKey(ctx: ServiceContext, key: string): Promise<Principal | undefined> {
+  if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return undefined;
+  const hash = hashSecret(key);
+  const row = await findApiKeyByHash(ctx.db, hash);
+  // The lookup is by hash, so timing reveals nothing about the key; compare anyway, in constant time.
+  if (!row || row.revokedAt || !safeEqual(row.keyHash, hash)) return undefined;
+  const now = ctx.now();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Off the request path: a failed bookkeeping write must not fail the caller's request.
+    touchApiKey(ctx.db, row.id, now).catch(() => {});
+  }
+  return {
+    vendorId: row.vendorId,
+    scopes: new Set(row.scopes ? (row.scopes.filter(isScope) as Scope[]) : allScopes),
+    credential: { kind: "api_key", id: row.id },
+  };
+}
+
+export async function revokeApiKey(ctx: ServiceContext, vendorId: string, id: string): Promise<boolean> {
+  return revokeApiKeyRow(ctx.db, vendorId, id, ctx.now());
+}

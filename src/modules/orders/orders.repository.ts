@@ -1,0 +1,81 @@
+import { and, eq, sql } from "drizzle-orm";
+import { type Executor, queryRows } from "../../db/client.ts";
+import { orders, orderUpdates } from "../../db/schema/index.ts";
+import { isoTimestamp } from "../../db/sql.ts";
+import type { Cursor } from "../../lib/cursor.ts";
+import { orderJsonSql } from "./orders.presenter.ts";
+
+export type OrderRow = typeof orders.$inferSelect;
+
+export interface OrderJsonRow {
+  /** The order's JSON text, rendered by the SQL presenter. */
+  json: string;
+  id: string;
+  updatedAt: string;
+}
+
+export interface ListOrdersFilter {
+  limit: number;
+  cursor?: Cursor | undefined;
+  updatedSince?: string | undefined;
+}
+
+/**
+ * One page of orders, most recently updated first, as JSON text: a single statement whatever the
+ * page length. Fetches `limit + 1` rows so the caller knows whether another page follows. The
+ * ORDER BY matches orders_vendor_updated_idx exactly (DESC NULLS LAST) so it is read in order.
+ */
+export async function listOrderJson(
+  db: Executor,
+  vendorId: string,
+  filter: ListOrdersFilter,
+): Promise<OrderJsonRow[]> {
+  const conditions = [sql`o.vendor_id = ${vendorId}`];
+  if (filter.updatedSince) conditions.push(sql`o.updated_at >= ${filter.updatedSince}::timestamptz`);
+  if (filter.cursor)
+    conditions.push(sql`(o.updated_at, o.id) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`);
+  return queryRows<OrderJsonRow>(
+    db,
+    sql`select ${orderJsonSql} as json, o.id as "id", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt"
+        from orders o join customers c on c.id = o.customer_id
+        where ${sql.join(conditions, sql` and `)}
+        order by o.updated_at desc nulls last, o.id desc nulls last
+        limit ${filter.limit + 1}`,
+  );
+}
+
+export async function findOrderJson(db: Executor, vendorId: string, id: string): Promise<string | undefined> {
+  const [row] = await queryRows<{ json: string }>(
+    db,
+    sql`select ${orderJsonSql} as json
+        from orders o join customers c on c.id = o.customer_id
+        where o.vendor_id = ${vendorId} and o.id = ${id}`,
+  );
+  return row?.json;
+}
+
+export async function insertOrder(db: Executor, row: typeof orders.$inferInsert): Promise<void> {
+  await db.insert(orders).values(row);
+}
+
+export async function insertOrderUpdate(db: Executor, row: typeof orderUpdates.$inferInsert): Promise<void> {
+  await db.insert(orderUpdates).values(row);
+}
+
+/** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */
+export async function findOrderForUpdate(
+  db: Executor,
+  vendorId: string,
+  id: string,
+): Promise<OrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)))
+    .for("update");
+  return row;
+}
+
+export async function setOrderStatus(db: Executor, id: string, status: string, at: Date): Promise<void> {
+  await db.update(orders).set({ status, updatedAt: at }).where(eq(orders.id, id));
+}

@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { ServiceContext } from "../../context.ts";
+import { principalOf } from "../../http/authenticate.ts";
+import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { sendJsonText } from "../../http/json-text.ts";
+import {
+  CreateOrderBody,
+  ListOrdersQuery,
+  OrderListResponse,
+  OrderSchema,
+  OrderStatusResponse,
+  UpdateOrderStatusBody,
+} from "./orders.schemas.ts";
+import { createOrder, getOrder, listOrders, updateOrderStatus } from "./orders.service.ts";
+
+const tags = ["Orders"];
+
+export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.get(
+    "/orders",
+    {
+      config: { scope: "orders:read" },
+      schema: {
+        tags,
+        operationId: "listOrders",
+        summary: "List orders",
+        description:
+          "The vendor's orders, most recently updated first. Without parameters: the last 100 (spec 4.2).",
+        querystring: ListOrdersQuery,
+        response: { 200: OrderListResponse, ...problemResponses(...authenticatedErrors) },
+      },
+    },
+    async (request, reply) => {
+      const json = await listOrders(ctx, principalOf(request).vendorId, request.query);
+      return sendJsonText(reply, json);
+    },
+  );
+
+  app.post(
+    "/orders",
+    {
+      config: { scope: "orders:write" },
+      schema: {
+        tags,
+        operationId: "createOrder",
+        summary: "Create an order",
+        description:
+          "Creates an order in status ORDERED with one history entry. Links it to the vendor's customer with the same e-mail (case-insensitive), or creates that customer.",
+        body: CreateOrderBody,
+        response: { 201: OrderSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const json = await createOrder(ctx, principalOf(request).vendorId, request.body);
+      return sendJsonText(reply.code(201), json);
+    },
+  );
+
+  app.get(
+    "/orders/:id",
+    {
+      config: { scope: "orders:read" },
+      schema: {
+        tags,
+        operationId: "getOrder",
+        summary: "Retrieve an order",
+        params: IdParams,
+        response: { 200: OrderSchema, ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request, reply) => {
+      const json = await getOrder(ctx, principalOf(request).vendorId, request.params.id);
+      return sendJsonText(reply, json);
+    },
+  );
+
+  app.put(
+    "/orders/:id/status",
+    {
+      config: { scope: "orders:write" },
+      schema: {
+        tags,
+        operationId: "updateOrderStatus",
+        summary: "Update an order's status",
+        description:
+          "Moves the order along the workflow of CONTRACT 4 and appends a history entry with the message and image. A move to the current status only appends the entry.",
+        params: IdParams,
+        body: UpdateOrderStatusBody,
+        response: {
+          200: OrderStatusResponse,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
+        },
+      },
+    },
+    async (request) => updateOrderStatus(ctx, principalOf(request).vendorId, request.params.id, request.body),
+  );
+};

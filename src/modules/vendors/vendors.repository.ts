@@ -1,0 +1,25 @@
+import { eq, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { vendors } from "../../db/schema/index.ts";
+
+export type VendorRow = typeof vendors.$inferSelect;
+
+export async function insertVendor(db: Executor, row: typeof vendors.$inferInsert): Promise<VendorRow> {
+  const [inserted] = await db.insert(vendors).values(row).returning();
+  if (!inserted) throw new Error("insertVendor returned nothing");
+  return inserted;
+}
+
+export async function findVendorById(db: Executor, id: string): Promise<VendorRow | undefined> {
+  const [row] = await db.select().from(vendors).where(eq(vendors.id, id)).limit(1);
+  return row;
+}
+
+export async function findVendorByEmail(db: Executor, email: string): Promise<VendorRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(vendors)
+    .where(sql`lower(${vendors.email}) = lower(${email})`)
+    .limit(1);
+  return row;
+}
