@@ -26,7 +26,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
     },
     genReqId,
-    requestIdLogLabel: "requestId",
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: "idle",
