@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorCatalog } from "../../src/errors.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe("problem details (RFC 9457, CONTRACT 2)", () => {
+  it("an unknown route → 404 route_not_found as problem+json", async () => {
+    const res = await t.api.get("/api/vendor/nothing-here");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({
+      type: `${t.url}/docs/errors#route_not_found`,
+      title: "Route not found",
+      status: 404,
+      code: "route_not_found",
+      requestId: res.headers.get("x-request-id"),
+    });
+  });
+
+  it("an unsupported method on a known path → 404 route_not_found, never a 500", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const res = await t.api.request("DELETE", "/api/vendor/orders", { key });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("route_not_found");
+  });
+
+  it("the type URI of each code resolves to the errors page with an anchor for it", async () => {
+    const res = await t.api.get("/docs/errors");
+    expect(res.status).toBe(200);
+    for (const code of Object.keys(errorCatalog)) expect(res.text).toContain(`id="${code}"`);
+  });
+
+  it("a deeply nested or huge-number JSON body is a 400, not a 500", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const nested = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const res = await t.api.request("POST", "/api/vendor/orders", {
+      key,
+      raw: nested,
+      contentType: "application/json",
+    });
+    expect(res.status).toBe(400);
+    const proto = await t.api.request("POST", "/api/vendor/orders", {
+      key,
+      raw: '{"customerName":"A","type":"SUIT","__proto__":{"x":1}}',
+      contentType: "application/json",
+    });
+    expect(proto.status).toBe(400);
+  });
+
+  it("JSON with a charset parameter is accepted", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const res = await t.api.request("POST", "/api/vendor/orders", {
+      key,
+      raw: JSON.stringify({ customerName: "Zoë", type: "SUIT" }),
+      contentType: "application/json; charset=utf-8",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.customer.name).toBe("Zoë");
+  });
+});
+
+describe("health and readiness", () => {
+  it("GET /health → 200 { status: ok }", async () => {
+    const res = await t.api.get("/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok" });
+  });
+  it("GET /ready → 200 when the database answers", async () => {
+    const res = await t.api.get("/ready");
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,139 @@
+// The service as an operator runs it: a fresh data directory, the CLI, one process per PGlite
+// directory, and a graceful SIGTERM.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
+import { freePort } from "../helpers/test-app.ts";
+
+let dataDir: string;
+let env: Record<string, string>;
+const servers: ServerProcess[] = [];
+
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-ops-"));
+  // PGlite under a fresh directory by default; the PostgreSQL run uses its own database.
+  env = process.env.TEST_DATABASE_URL
+    ? { DATABASE_URL: process.env.TEST_DATABASE_URL, DATA_DIR: dataDir }
+    : { DATA_DIR: path.join(dataDir, "nested", "data") };
+});
+afterAll(async () => {
+  for (const s of servers) if (s.child.exitCode === null) s.child.kill("SIGKILL");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("operating the service", () => {
+  it("the CLI creates a vendor and a key (--json), and the key creates and moves an order over HTTP", async () => {
+    const email = `cli-${Date.now()}@example.test`;
+    const vendor = await runCli(
+      [
+        "vendor",
+        "create",
+        "--name",
+        "Atelier Lisboa",
+        "--email",
+        email,
+        "--password",
+        "a long password",
+        "--json",
+      ],
+      env,
+    );
+    expect(vendor.code, vendor.stderr).toBe(0);
+    const v = JSON.parse(vendor.stdout);
+    expect(v).toEqual({ id: expect.any(String), name: "Atelier Lisboa", email });
+
+    const key = await runCli(["api-key", "create", "--vendor", email, "--name", "POS", "--json"], env);
+    expect(key.code, key.stderr).toBe(0);
+    const k = JSON.parse(key.stdout);
+    expect(k).toEqual({ id: expect.any(String), key: expect.stringMatching(/^vk_/) });
+
+    const restricted = await runCli(
+      ["api-key", "create", "--vendor", v.id, "--name", "read", "--scope", "orders:read", "--json"],
+      env,
+    );
+    expect(restricted.code, restricted.stderr).toBe(0);
+    const r = JSON.parse(restricted.stdout);
+
+    const bad = await runCli(
+      ["api-key", "create", "--vendor", v.id, "--name", "x", "--scope", "orders:fly"],
+      env,
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("orders:fly");
+
+    const server = startServer([], env, await freePort());
+    servers.push(server);
+    await waitForHealth(server);
+
+    const headers = { "x-api-key": k.key, "content-type": "application/json" };
+    const created = await fetch(`${server.url}/api/vendor/orders`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ customerName: "Inês", type: "BRIDAL_DRESS" }),
+    });
+    expect(created.status).toBe(201);
+    const order = (await created.json()) as { id: string };
+    const moved = await fetch(`${server.url}/api/vendor/orders/${order.id}/status`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ status: "IN_PRODUCTION", message: "Cutting the lace" }),
+    });
+    expect(moved.status).toBe(200);
+    const denied = await fetch(`${server.url}/api/vendor/orders`, {
+      method: "POST",
+      headers: { ...headers, "x-api-key": r.key },
+      body: JSON.stringify({ customerName: "X", type: "SUIT" }),
+    });
+    expect(denied.status).toBe(403);
+
+    if (!process.env.TEST_DATABASE_URL) {
+      // PGlite allows one process per directory: a second server and the CLI refuse, clearly.
+      const second = startServer([], env, await freePort());
+      servers.push(second);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toMatch(/in use by another vendor-api process/);
+      const cli = await runCli(["migrate"], env);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(/in use by another vendor-api process/);
+    }
+
+    // SIGTERM drains: a request in flight completes, then the process exits 0.
+    const inFlight = fetch(`${server.url}/api/vendor/orders`, { headers: { "x-api-key": k.key } });
+    await new Promise((r) => setTimeout(r, 5));
+    server.child.kill("SIGTERM");
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await server.exited).toBe(0);
+
+    // The lock is released: the CLI may open the directory again.
+    const migrate = await runCli(["migrate", "--json"], env);
+    expect(migrate.code, migrate.stderr).toBe(0);
+    expect(JSON.parse(migrate.stdout)).toEqual({ migrated: true });
+  });
+
+  it("a SIGKILLed server's stale lock does not block its restart", async () => {
+    if (process.env.TEST_DATABASE_URL) return;
+    const dir = path.join(dataDir, "killed");
+    const first = startServer([], { DATA_DIR: dir }, await freePort());
+    servers.push(first);
+    await waitForHealth(first);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const second = startServer([], { DATA_DIR: dir }, await freePort());
+    servers.push(second);
+    await waitForHealth(second);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+
+  it("invalid configuration is reported all at once and the process exits 1", async () => {
+    const server = startServer([], { PORT: "abc", WEBHOOK_TIMEOUT_MS: "-5", DATABASE_URL: "mysql://x" }, 0);
+    servers.push(server);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain("PORT");
+    expect(server.output()).toContain("WEBHOOK_TIMEOUT_MS");
+    expect(server.output()).toContain("DATABASE_URL");
+  });
+});
