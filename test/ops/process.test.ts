@@ -23,7 +23,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("operating the service", () => {
+// Each child process compiles TypeScript on start: generous timeouts on a loaded 2-core machine.
+describe("operating the service", { timeout: 120_000 }, () => {
   it("the CLI creates a vendor and a key (--json), and the key creates and moves an order over HTTP", async () => {
     const email = `cli-${Date.now()}@example.test`;
     const vendor = await runCli(
