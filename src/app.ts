@@ -10,6 +10,7 @@ import { registerErrorHandling } from "./http/error-handler.ts";
 import { registerHealthRoutes } from "./http/health.routes.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { genReqId } from "./http/request-id.ts";
+import { registerRouteCatalog } from "./http/route-catalog.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
@@ -39,6 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
 
+  registerRouteCatalog(app);
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config);
   registerErrorsPage(app);

@@ -75,16 +75,23 @@ function classify(error: FastifyError): { code: ErrorCode; detail?: string; erro
   return { code: "internal_error" };
 }
 
+/** Drizzle wraps driver errors (DrizzleQueryError.cause), so look down the cause chain. */
 function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return (
-    code === "ECONNREFUSED" ||
-    code === "57P01" || // admin_shutdown
-    code === "57P03" || // cannot_connect_now
-    code === "53300" || // too_many_connections
-    (error instanceof Error &&
-      /timeout exceeded when trying to connect|Connection terminated/i.test(error.message))
-  );
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: string }).code;
+    if (
+      code === "ECONNREFUSED" ||
+      code === "ECONNRESET" ||
+      code === "ETIMEDOUT" ||
+      code === "57P01" || // admin_shutdown
+      code === "57P03" || // cannot_connect_now
+      code === "53300" || // too_many_connections
+      /timeout exceeded when trying to connect|Connection terminated/i.test(e.message)
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
 
 export function registerErrorHandling(app: FastifyInstance, publicUrl: string): void {
