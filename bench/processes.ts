@@ -33,13 +33,15 @@ export async function startServer(
   name: string,
   script: string,
   env: Record<string, string>,
+  options: { quiet?: boolean } = {},
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url },
-    stdio: ["ignore", "inherit", "inherit"],
+    // quiet: info-level request logs go to /dev/null (still serialized and written, as in production).
+    stdio: ["ignore", options.quiet ? "ignore" : "inherit", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 30_000;
