@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { orders, orderUpdates } from "../../db/schema/index.ts";
 import { isoTimestamp } from "../../db/sql.ts";
@@ -30,28 +30,32 @@ export async function listOrderJson(
   vendorId: string,
   filter: ListOrdersFilter,
 ): Promise<OrderJsonRow[]> {
+  return queryRows<OrderJsonRow>(db, listOrderJsonQuery(vendorId, filter));
+}
+
+/** The statement behind listOrderJson; exported so bench/ can run the very same SQL. */
+export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): SQL {
   const conditions = [sql`o.vendor_id = ${vendorId}`];
   if (filter.updatedSince) conditions.push(sql`o.updated_at >= ${filter.updatedSince}::timestamptz`);
   if (filter.cursor)
     conditions.push(sql`(o.updated_at, o.id) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`);
-  return queryRows<OrderJsonRow>(
-    db,
-    sql`select ${orderJsonSql} as json, o.id as "id", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt"
+  return sql`select ${orderJsonSql} as json, o.id as "id", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt"
         from orders o join customers c on c.id = o.customer_id
         where ${sql.join(conditions, sql` and `)}
         order by o.updated_at desc nulls last, o.id desc nulls last
-        limit ${filter.limit + 1}`,
-  );
+        limit ${filter.limit + 1}`;
 }
 
 export async function findOrderJson(db: Executor, vendorId: string, id: string): Promise<string | undefined> {
-  const [row] = await queryRows<{ json: string }>(
-    db,
-    sql`select ${orderJsonSql} as json
-        from orders o join customers c on c.id = o.customer_id
-        where o.vendor_id = ${vendorId} and o.id = ${id}`,
-  );
+  const [row] = await queryRows<{ json: string }>(db, findOrderJsonQuery(vendorId, id));
   return row?.json;
+}
+
+/** The statement behind findOrderJson; exported so bench/ can run the very same SQL. */
+export function findOrderJsonQuery(vendorId: string, id: string): SQL {
+  return sql`select ${orderJsonSql} as json
+        from orders o join customers c on c.id = o.customer_id
+        where o.vendor_id = ${vendorId} and o.id = ${id}`;
 }
 
 export async function insertOrder(db: Executor, row: typeof orders.$inferInsert): Promise<void> {

@@ -1,0 +1,107 @@
+// Child processes for the benchmark: each server runs alone in its own Node process, so its RSS and
+// CPU are its own and the load generator (this process) never shares its event loop.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+
+export const ROOT = new URL("..", import.meta.url).pathname;
+
+export interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `node --import tsx <script>`: what `tsx <script>` runs, minus tsx's wrapper process, so the pid
+ * we sample is the server's.
+ */
+export async function startServer(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  options: { quiet?: boolean } = {},
+): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url },
+    // quiet: info-level request logs go to /dev/null (still serialized and written, as in production).
+    stdio: ["ignore", options.quiet ? "ignore" : "inherit", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not answer /health within 30 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    name,
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Run a CLI command of the app and parse its one JSON document (CONTRACT 9 --json). */
+export async function runCli(args: string[], env: Record<string, string>): Promise<Record<string, string>> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args, "--json"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString("utf8");
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`cli ${args.join(" ")} exited with ${code}`);
+  return JSON.parse(out) as Record<string, string>;
+}
+
+/** Resident set size in bytes, from /proc (Linux). */
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : Number.NaN;
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
+export function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / clockTicks;
+}
+
+// USER_HZ is 100 on every Linux we run on; os has no getter for it.
+const clockTicks = 100;
+export const cpuCount = os.cpus().length;
