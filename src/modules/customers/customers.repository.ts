@@ -87,8 +87,10 @@ export async function findCustomerWithCounts(
   const [row] = await db
     .select({
       customer: customers,
-      orders: sql<number>`(select count(*) from orders o where o.customer_id = ${customers.id})::int`,
-      appointments: sql<number>`(select count(*) from appointments a where a.customer_id = ${customers.id})::int`,
+      // Qualified by hand: Drizzle renders ${customers.id} unqualified in a one-table select,
+      // which inside the subquery would name the subquery's own id.
+      orders: sql<number>`(select count(*) from orders o where o.customer_id = "customers"."id")::int`,
+      appointments: sql<number>`(select count(*) from appointments a where a.customer_id = "customers"."id")::int`,
     })
     .from(customers)
     .where(and(eq(customers.vendorId, vendorId), eq(customers.id, id)))
