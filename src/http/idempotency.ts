@@ -28,6 +28,12 @@ const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** Headers worth replaying: the representation's type and where a created resource lives. */
 const REPLAYED_HEADERS = ["content-type", "location"];
 
+const IdempotencyKeyHeader = {
+  type: "string",
+  description:
+    "Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request",
+};
+
 declare module "fastify" {
   interface FastifyRequest {
     idempotencyClaim: IdempotencyScope | undefined;
@@ -49,6 +55,21 @@ function fingerprintOf(request: FastifyRequest): string {
 export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.decorateRequest("idempotencyClaim", undefined);
   let lastPurge = 0;
+
+  // Every POST registered after this documents the header in the OpenAPI document.
+  scope.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes("POST")) return;
+    const schema = (route.schema ?? {}) as { headers?: { properties?: object; type?: string } };
+    route.schema = {
+      ...schema,
+      headers: {
+        type: "object",
+        ...schema.headers,
+        properties: { ...schema.headers?.properties, "idempotency-key": IdempotencyKeyHeader },
+      },
+    } as typeof route.schema;
+  });
 
   // preHandler: after authentication and body validation, so an invalid request claims nothing.
   scope.addHook("preHandler", async (request, reply) => {
