@@ -73,6 +73,21 @@ describe("customer e-mail uniqueness", () => {
     expect(second.headers.get("content-type")).toMatch(/^application\/problem\+json/);
   });
 
+  it("concurrent creates with one e-mail: one 201, the rest 409 naming the winner", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        t.api.post("/api/vendor/customers", { name: `R${i}`, email: "race@example.com" }, { key }),
+      ),
+    );
+    const winners = results.filter((r) => r.status === 201);
+    expect(winners).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.existingId).toBe(winners[0]?.body.id);
+    }
+  });
+
   it("another vendor may have a customer with the same e-mail", async () => {
     const a = await createVendorWithKey(t.ctx);
     const b = await createVendorWithKey(t.ctx);

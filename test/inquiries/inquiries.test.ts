@@ -65,6 +65,24 @@ describe("POST /api/public/vendors/{vendorId}/inquiries", () => {
   });
 });
 
+describe("the per-vendor bound under concurrency", () => {
+  it("concurrent inquiries at the bound: exactly one more is accepted", async () => {
+    const { vendor } = await createVendorWithKey(t.ctx);
+    for (let i = 0; i < INQUIRIES_PER_VENDOR_PER_HOUR - 1; i++) {
+      await receiveInquiry(t.ctx, vendor.id, { name: "N", email: "n@example.com", message: `m${i}` });
+    }
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, i) =>
+        receiveInquiry(t.ctx, vendor.id, { name: "N", email: "n@example.com", message: `race${i}` }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results) {
+      if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "rate_limited" });
+    }
+  });
+});
+
 describe("GET /api/vendor/inquiries", () => {
   it("lists the vendor's inquiries newest first, pages with a cursor, and never another vendor's", async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx);

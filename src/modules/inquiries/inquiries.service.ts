@@ -3,7 +3,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { enqueueEvent } from "../../events/enqueue.ts";
 import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
-import { findVendorById } from "../vendors/vendors.repository.ts";
+import { lockVendor } from "../vendors/vendors.repository.ts";
 import {
   countInquiriesSince,
   findInquiryById,
@@ -44,7 +44,7 @@ export async function receiveInquiry(
   if (!isId(vendorId)) throw notFound("Vendor");
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
-    if (!(await findVendorById(tx, vendorId))) throw notFound("Vendor");
+    if (!(await lockVendor(tx, vendorId))) throw notFound("Vendor");
     if ((await countInquiriesSince(tx, vendorId, new Date(now.getTime() - HOUR_MS))) >= limitPerHour) {
       throw new AppError("rate_limited", "This vendor has received too many inquiries; try again later", {
         headers: { "retry-after": "3600" },
