@@ -67,6 +67,11 @@ interface LimiterOptions {
 }
 
 async function registerLimiter(scope: FastifyInstance, store: RateLimitStore, options: LimiterOptions) {
+  // The plugin decorates the scope; a second limiter in the same scope (or below one) would
+  // silently reuse the first one's settings, so each limiter needs its own encapsulated scope.
+  if (scope.hasDecorator("rateLimit")) {
+    throw new Error(`rate limiter "${options.policy}": register it in its own scope (one limiter per scope)`);
+  }
   await scope.register(rateLimit, {
     global: false,
     max: options.max,

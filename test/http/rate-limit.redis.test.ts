@@ -56,6 +56,22 @@ describe("rate limits in Redis", () => {
     expect(Number(viaSecond.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("with Redis unreachable, requests are still served (fail open), not turned into errors", async () => {
+    const config = { ...t.config, redisUrl: "redis://127.0.0.1:1" };
+    const isolated = await buildApp({ config, database: t.database });
+    try {
+      const { key } = await createVendorWithKey(t.ctx);
+      const res = await isolated.inject({
+        method: "GET",
+        url: "/api/vendor/profile",
+        headers: { "x-api-key": key },
+      });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await isolated.close();
+    }
+  });
+
   it("stores a hash of the credential as the key, never the secret", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     await t.api.get("/api/vendor/profile", { key });
