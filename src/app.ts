@@ -15,6 +15,7 @@ import {
   registerAddressRateLimit,
   registerCredentialRateLimit,
 } from "./http/rate-limit.ts";
+import { registerRejectNul } from "./http/reject-nul.ts";
 import { genReqId } from "./http/request-id.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         // OAuth access tokens plug in here once the authorization server exists.
         bearer: async () => undefined,
       });
+      registerRejectNul(api);
       registerIdempotency(api, ctx);
       await api.register(orderRoutes, { ctx });
       await api.register(customerRoutes, { ctx });
@@ -80,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (pub) => {
       await registerAddressRateLimit(pub, rateLimitStore, { policy: "public" });
+      registerRejectNul(pub);
       await pub.register(publicInquiryRoutes, { ctx });
     },
     { prefix: "/api/public" },
