@@ -15,7 +15,7 @@ export function findNul(value: unknown): string | undefined {
     } else if (v !== null && typeof v === "object") {
       for (const [k, child] of Object.entries(v)) {
         const childPath = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
-        if (k.includes("\u0000")) return childPath.replace(/\u0000/g, "\\u0000");
+        if (k.includes("\u0000")) return childPath.replaceAll("\u0000", "\\u0000");
         stack.push([child, childPath]);
       }
     }
@@ -29,7 +29,8 @@ export function registerRejectNul(scope: FastifyInstance): void {
     // Path parameters are ids, which services check with isId(): malformed ones are 404 (CONTRACT 1).
     for (const part of [request.query, request.body]) {
       const field = findNul(part);
-      if (field !== undefined) throw fieldError("validation_failed", field, "must not contain the NUL character");
+      if (field !== undefined)
+        throw fieldError("validation_failed", field, "must not contain the NUL character");
     }
   });
 }

@@ -14,7 +14,12 @@ describe("NUL characters are 400 validation_failed naming the field, never 500",
   const cases: Array<[string, string, unknown, string]> = [
     ["POST", "/api/vendor/customers", { name: "a\u0000b" }, "name"],
     ["POST", "/api/vendor/customers", { name: "x", measurements: { k: "\u0000" } }, "measurements.k"],
-    ["POST", "/api/vendor/customers", { name: "x", preferences: { list: ["ok", "\u0000"] } }, "preferences.list[1]"],
+    [
+      "POST",
+      "/api/vendor/customers",
+      { name: "x", preferences: { list: ["ok", "\u0000"] } },
+      "preferences.list[1]",
+    ],
     ["POST", "/api/vendor/customers", { name: "x", measurements: { "k\u0000": 1 } }, "measurements.k\\u0000"],
     ["POST", "/api/vendor/orders", { customerName: "a\u0000b", type: "SUIT" }, "customerName"],
     ["GET", "/api/vendor/customers?email=a%00b", undefined, "email"],
@@ -43,7 +48,11 @@ describe("NUL characters are 400 validation_failed naming the field, never 500",
 
   it("in a path parameter it is 404 like any id that cannot exist (CONTRACT 1)", async () => {
     const { key, vendor } = await createVendorWithKey(t.ctx);
-    for (const path of ["/api/vendor/customers/a%00b", "/api/vendor/appointments/a%00b", "/api/vendor/inquiries/a%00b"]) {
+    for (const path of [
+      "/api/vendor/customers/a%00b",
+      "/api/vendor/appointments/a%00b",
+      "/api/vendor/inquiries/a%00b",
+    ]) {
       const res = await t.api.get(path, { key });
       expect(res.status, path).toBe(404);
     }
@@ -76,4 +85,43 @@ describe("forged cursors are 400 naming cursor, never 500", () => {
       }
     });
   }
+});
+
+describe("odd but schema-valid date-times in query strings are never 500", () => {
+  const values = ["2026-12-31T23:59:60Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999+14:00"];
+  for (const resource of ["orders", "customers", "appointments"]) {
+    it(`GET /api/vendor/${resource}?updatedSince=… (leap second, year 1, year 9999)`, async () => {
+      const { key } = await createVendorWithKey(t.ctx);
+      for (const value of values) {
+        const res = await t.api.get(`/api/vendor/${resource}?updatedSince=${encodeURIComponent(value)}`, {
+          key,
+        });
+        expect([200, 400], value).toContain(res.status);
+      }
+    });
+  }
+
+  it("GET /api/vendor/appointments?from=…&to=… (leap second, extreme years)", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    for (const value of [...values, "0000-01-01", "275760-09-13"]) {
+      const res = await t.api.get(
+        `/api/vendor/appointments?from=${encodeURIComponent(value)}&to=${encodeURIComponent(value)}`,
+        { key },
+      );
+      expect([200, 400], value).toContain(res.status);
+    }
+  });
+
+  it("POST /api/vendor/appointments with a leap-second or far-future date is 201 or 400", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const c = await t.api.post("/api/vendor/customers", { name: "L" }, { key });
+    for (const date of values) {
+      const res = await t.api.post(
+        "/api/vendor/appointments",
+        { customerId: c.body.id, type: "FITTING", date },
+        { key },
+      );
+      expect([201, 400], date).toContain(res.status);
+    }
+  });
 });

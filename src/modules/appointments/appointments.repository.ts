@@ -32,7 +32,10 @@ export async function listAppointments(
   if (filter.before) conditions.push(lt(appointments.date, filter.before));
   if (filter.status) conditions.push(eq(appointments.status, filter.status));
   if (filter.customerId) conditions.push(eq(appointments.customerId, filter.customerId));
-  if (filter.updatedSince) conditions.push(gte(appointments.updatedAt, new Date(filter.updatedSince)));
+  if (filter.updatedSince) {
+    // Handed to PostgreSQL as text: it parses every date-time the schema accepts (leap seconds too).
+    conditions.push(sql`${appointments.updatedAt} >= ${filter.updatedSince}::timestamptz`);
+  }
   if (filter.cursor) {
     conditions.push(
       sql`(${appointments.date}, ${appointments.id}) > (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`,

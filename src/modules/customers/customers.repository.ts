@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
@@ -58,7 +58,10 @@ export async function listCustomers(
   filter: ListCustomersFilter,
 ): Promise<CustomerRow[]> {
   const conditions = [eq(customers.vendorId, vendorId)];
-  if (filter.updatedSince) conditions.push(gte(customers.updatedAt, new Date(filter.updatedSince)));
+  if (filter.updatedSince) {
+    // Handed to PostgreSQL as text: it parses every date-time the schema accepts (leap seconds too).
+    conditions.push(sql`${customers.updatedAt} >= ${filter.updatedSince}::timestamptz`);
+  }
   if (filter.email) conditions.push(sql`lower(${customers.email}) = lower(${filter.email})`);
   if (filter.cursor) {
     conditions.push(
