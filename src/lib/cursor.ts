@@ -28,7 +28,9 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
       // Normalized through Date, so the database only ever sees an ISO 8601 instant it can parse
       // (Date.parse accepts forms PostgreSQL refuses, e.g. "0"), never a client's raw text.
       const ms = Date.parse(value[0]);
-      if (!Number.isNaN(ms)) return { t: new Date(ms).toISOString(), id: value[1] };
+      const year = new Date(ms).getUTCFullYear();
+      if (!Number.isNaN(ms) && year >= 1 && year <= 9999)
+        return { t: new Date(ms).toISOString(), id: value[1] };
     }
   } catch {
     // fall through

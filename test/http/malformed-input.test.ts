@@ -65,10 +65,35 @@ describe("NUL characters are 400 validation_failed naming the field, never 500",
   });
 });
 
+describe("year 0000 dates (valid ISO 8601, refused by PostgreSQL) are 400, never 500", () => {
+  it("weddingDate 0000-01-01 on customers, orders and inquiries", async () => {
+    const { key, vendor } = await createVendorWithKey(t.ctx);
+    const weddingDate = "0000-01-01";
+    const customer = await t.api.post("/api/vendor/customers", { name: "Z", weddingDate }, { key });
+    const order = await t.api.post(
+      "/api/vendor/orders",
+      { customerName: "Z", type: "SUIT", weddingDate },
+      { key },
+    );
+    const inquiry = await t.api.post(`/api/public/vendors/${vendor.id}/inquiries`, {
+      name: "Z",
+      email: "z@example.com",
+      message: "hi",
+      weddingDate,
+    });
+    for (const res of [customer, order, inquiry]) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].field).toBe("weddingDate");
+    }
+  });
+});
+
 describe("forged cursors are 400 naming cursor, never 500", () => {
   const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const forged = [
     forge(["0", "abc"]),
+    forge(["0000-01-01T00:00:00Z", "abc"]),
+    forge(["+010000-01-01T00:00:00Z", "abc"]),
     forge(["2027-01-01T00:00:00Z", "a\u0000b"]),
     forge(["2027-01-01T00:00:00Z", 5]),
     forge({ t: 1 }),
@@ -88,7 +113,13 @@ describe("forged cursors are 400 naming cursor, never 500", () => {
 });
 
 describe("odd but schema-valid date-times in query strings are never 500", () => {
-  const values = ["2026-12-31T23:59:60Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999+14:00"];
+  const values = [
+    "2026-12-31T23:59:60Z",
+    "0001-01-01T00:00:00Z",
+    "0001-01-01T00:00:00+01:00",
+    "0000-01-01T00:00:00Z",
+    "9999-12-31T23:59:59.999-14:00",
+  ];
   for (const resource of ["orders", "customers", "appointments"]) {
     it(`GET /api/vendor/${resource}?updatedSince=… (leap second, year 1, year 9999)`, async () => {
       const { key } = await createVendorWithKey(t.ctx);

@@ -6,10 +6,16 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const DAY_MS = 86_400_000;
 
+/** Years 1-9999 UTC: what ISO 8601 text round-trips through PostgreSQL (year 0 does not). */
+function inStoredRange(ms: number): boolean {
+  const year = new Date(ms).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
 /** A date-time with offset as a Date; anything Date cannot represent is validation_failed. */
 export function parseInstant(field: string, value: string): Date {
   const ms = DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
+  if (Number.isNaN(ms) || !inStoredRange(ms)) {
     throw fieldError("validation_failed", field, "must be an ISO 8601 date-time with an offset or Z");
   }
   return new Date(ms);
@@ -29,9 +35,10 @@ function parseDate(value: string): Date | undefined {
  */
 export function parseRangeBound(field: string, value: string, side: "start" | "end"): Date {
   const date = parseDate(value);
-  if (date) return side === "start" ? date : new Date(date.getTime() + DAY_MS);
+  if (date && inStoredRange(date.getTime()))
+    return side === "start" ? date : new Date(date.getTime() + DAY_MS);
   const ms = DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(ms)) {
+  if (Number.isNaN(ms) || !inStoredRange(ms)) {
     throw fieldError("validation_failed", field, "must be a date (YYYY-MM-DD) or a date-time with an offset");
   }
   // An inclusive date-time bound: everything up to and including that millisecond.
