@@ -176,6 +176,23 @@ describe("Idempotency-Key on POST /api/vendor/*", () => {
     expect(res.body.errors).toEqual([{ field: "Idempotency-Key", message: expect.any(String) }]);
   });
 
+  it("applies to every POST under /api/vendor: orders, customers, appointments", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const c = await t.api.post("/api/vendor/customers", { name: "Every" }, { key });
+    const bodies: Record<string, unknown> = {
+      "/api/vendor/orders": { customerName: "Every", type: "SUIT" },
+      "/api/vendor/customers": { name: "Every POST" },
+      "/api/vendor/appointments": { customerId: c.body.id, type: "PICKUP", date: "2027-07-01T10:00:00Z" },
+    };
+    for (const [path, body] of Object.entries(bodies)) {
+      const first = await t.api.post(path, body, { key, ...idem(`every-${path}`) });
+      const again = await t.api.post(path, body, { key, ...idem(`every-${path}`) });
+      expect(first.status, path).toBe(201);
+      expect(again.headers.get("idempotent-replayed"), path).toBe("true");
+      expect(again.body.id, path).toBe(first.body.id);
+    }
+  });
+
   it("without the header nothing is remembered: two POSTs create two resources", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     await t.api.post("/api/vendor/customers", { name: "One" }, { key });
