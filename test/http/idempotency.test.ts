@@ -65,6 +65,24 @@ describe("Idempotency-Key on POST /api/vendor/*", () => {
     expect(again.text).toBe(first.text);
   });
 
+  it("concurrent requests with one key on two instances create exactly one resource", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const body = { name: "Concurrent" };
+    const results = await Promise.all(
+      [t.api, secondApi, t.api, secondApi].map((api) =>
+        api.post("/api/vendor/customers", body, { key, ...idem("k-concurrent") }),
+      ),
+    );
+    for (const res of results) {
+      if (res.status === 409) expect(res.body.code).toBe("idempotency_key_in_use");
+      else expect(res.status).toBe(201);
+    }
+    const created = results.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    expect((await t.api.get("/api/vendor/customers", { key })).body.customers).toHaveLength(1);
+  });
+
   it("the same key with a different body or path is 422 idempotency_key_reused", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     await t.api.post("/api/vendor/customers", customer, { key, ...idem("k-2") });
