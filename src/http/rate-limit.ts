@@ -137,6 +137,12 @@ export async function registerCredentialRateLimit(
 /**
  * Every route registered in `scope` afterwards counts against the client address: for public
  * routes (inquiries) and sign-in pages. `policy` separates budgets (e.g. "public", "login").
+ * Give each limiter its own encapsulated scope, e.g. for the sign-in page:
+ *
+ *   await app.register(async (login) => {
+ *     await registerAddressRateLimit(login, app.rateLimitStore, { policy: "login", maxPerMinute: 10 });
+ *     login.get("/login", …);
+ *   });
  */
 export async function registerAddressRateLimit(
   scope: FastifyInstance,
