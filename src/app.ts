@@ -8,12 +8,23 @@ import { registerErrorsPage } from "./docs/errors-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerErrorHandling } from "./http/error-handler.ts";
 import { registerHealthRoutes } from "./http/health.routes.ts";
+import { registerIdempotency } from "./http/idempotency.ts";
 import { registerOpenApi } from "./http/openapi.ts";
+import {
+  openRateLimitStore,
+  registerAddressRateLimit,
+  registerCredentialRateLimit,
+} from "./http/rate-limit.ts";
+import { registerRejectNul } from "./http/reject-nul.ts";
 import { genReqId } from "./http/request-id.ts";
 import { registerRouteCatalog } from "./http/route-catalog.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
+import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
+import { customerRoutes } from "./modules/customers/customers.routes.ts";
+import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
+import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -46,16 +57,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorsPage(app);
   registerHealthRoutes(app, database, config.publicUrl);
 
+  const rateLimitStore = openRateLimitStore(config.redisUrl, config.redisKeyPrefix, app.log);
+  app.decorate("rateLimitStore", rateLimitStore);
+  app.addHook("onClose", () => rateLimitStore.close());
+
   await app.register(
     async (api) => {
+      // Before authentication, so bad credentials are counted too (CONTRACT 8).
+      await registerCredentialRateLimit(api, rateLimitStore, config.rateLimitPerMinute);
       registerAuthentication(api, {
         apiKey: (key) => authenticateApiKey(ctx, key),
         // OAuth access tokens plug in here once the authorization server exists.
         bearer: async () => undefined,
       });
+      registerRejectNul(api);
+      registerIdempotency(api, ctx);
       await api.register(orderRoutes, { ctx });
+      await api.register(customerRoutes, { ctx });
+      await api.register(appointmentRoutes, { ctx });
+      await api.register(inquiryRoutes, { ctx });
+      await api.register(profileRoutes, { ctx });
     },
     { prefix: "/api/vendor" },
+  );
+
+  await app.register(
+    async (pub) => {
+      await registerAddressRateLimit(pub, rateLimitStore, { policy: "public" });
+      registerRejectNul(pub);
+      await pub.register(publicInquiryRoutes, { ctx });
+    },
+    { prefix: "/api/public" },
   );
 
   return app;

@@ -15,6 +15,8 @@ export interface Config {
   readonly sessionSecret: string | undefined;
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | undefined;
+  /** Prefix of every Redis key, so deployments (or test runs) sharing one Redis never collide. */
+  readonly redisKeyPrefix: string;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryDelaysMs: readonly number[];
   readonly webhookAllowPrivateUrls: boolean;
@@ -96,6 +98,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sessionSecret,
     rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1, 120_000),
     webhookRetryDelaysMs,
     webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),

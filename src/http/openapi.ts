@@ -50,6 +50,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
       tags: [
         { name: "Orders", description: "Orders and their status workflow" },
+        { name: "Customers", description: "Customers, with measurements and preferences" },
+        { name: "Appointments", description: "Appointments with customers and their status workflow" },
+        { name: "Inquiries", description: "Messages sent to a vendor through the public inquiry form" },
+        { name: "Profile", description: "The vendor the credential acts for" },
         { name: "Operations", description: "Health and readiness" },
       ],
     },

@@ -20,7 +20,23 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv, { mode: "full" });
+  refuseYearZero(ajv);
   return ajv;
+}
+
+/**
+ * ISO 8601 has a year 0000 (1 BC); PostgreSQL's date and timestamptz refuse it as text, which
+ * would turn a schema-valid "0000-01-01" into a 500. Both formats refuse it up front instead.
+ */
+function refuseYearZero(ajv: Ajv): void {
+  for (const name of ["date", "date-time"]) {
+    const def = ajv.formats[name] as unknown;
+    const base =
+      typeof def === "function"
+        ? (def as (s: string) => boolean)
+        : (def as { validate: (s: string) => boolean }).validate;
+    ajv.addFormat(name, { type: "string", validate: (s: string) => !s.startsWith("0000") && base(s) });
+  }
 }
 
 const bodyAjv = makeAjv(false);

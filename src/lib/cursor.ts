@@ -7,6 +7,9 @@ export interface Cursor {
   id: string;
 }
 
+/** Ids are CUID2: lowercase letters and digits (no NUL or other text the database would refuse). */
+const ID_LIKE = /^[a-z0-9]{1,64}$/;
+
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.t, cursor.id]), "utf8").toString("base64url");
 }
@@ -20,9 +23,14 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
       value.length === 2 &&
       typeof value[0] === "string" &&
       typeof value[1] === "string" &&
-      !Number.isNaN(Date.parse(value[0]))
+      ID_LIKE.test(value[1])
     ) {
-      return { t: value[0], id: value[1] };
+      // Normalized through Date, so the database only ever sees an ISO 8601 instant it can parse
+      // (Date.parse accepts forms PostgreSQL refuses, e.g. "0"), never a client's raw text.
+      const ms = Date.parse(value[0]);
+      const year = new Date(ms).getUTCFullYear();
+      if (!Number.isNaN(ms) && year >= 1 && year <= 9999)
+        return { t: new Date(ms).toISOString(), id: value[1] };
     }
   } catch {
     // fall through

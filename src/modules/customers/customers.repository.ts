@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
+import type { Cursor } from "../../lib/cursor.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -36,5 +37,91 @@ export async function findCustomerById(
     .from(customers)
     .where(and(eq(customers.vendorId, vendorId), eq(customers.id, id)))
     .limit(1);
+  return row;
+}
+
+export interface ListCustomersFilter {
+  limit: number;
+  cursor?: Cursor | undefined;
+  updatedSince?: string | undefined;
+  email?: string | undefined;
+}
+
+/**
+ * One page of customers, newest first by creation (spec 4.3): one statement whatever the page
+ * length. Fetches `limit + 1` rows so the caller knows whether another page follows; the ORDER BY
+ * matches customers_vendor_created_idx (DESC NULLS LAST) so the index is read in order.
+ */
+export async function listCustomers(
+  db: Executor,
+  vendorId: string,
+  filter: ListCustomersFilter,
+): Promise<CustomerRow[]> {
+  const conditions = [eq(customers.vendorId, vendorId)];
+  if (filter.updatedSince) {
+    // Handed to PostgreSQL as text: it parses every date-time the schema accepts (leap seconds too).
+    conditions.push(sql`${customers.updatedAt} >= ${filter.updatedSince}::timestamptz`);
+  }
+  if (filter.email) conditions.push(sql`lower(${customers.email}) = lower(${filter.email})`);
+  if (filter.cursor) {
+    conditions.push(
+      sql`(${customers.createdAt}, ${customers.id}) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`,
+    );
+  }
+  return db
+    .select()
+    .from(customers)
+    .where(and(...conditions))
+    .orderBy(sql`${customers.createdAt} desc nulls last`, sql`${customers.id} desc nulls last`)
+    .limit(filter.limit + 1);
+}
+
+export interface CustomerCounts {
+  orders: number;
+  appointments: number;
+}
+
+/** The customer with its order and appointment counts, in one statement. */
+export async function findCustomerWithCounts(
+  db: Executor,
+  vendorId: string,
+  id: string,
+): Promise<(CustomerRow & { counts: CustomerCounts }) | undefined> {
+  const [row] = await db
+    .select({
+      customer: customers,
+      // Qualified by hand: Drizzle renders ${customers.id} unqualified in a one-table select,
+      // which inside the subquery would name the subquery's own id.
+      orders: sql<number>`(select count(*) from orders o where o.customer_id = "customers"."id")::int`,
+      appointments: sql<number>`(select count(*) from appointments a where a.customer_id = "customers"."id")::int`,
+    })
+    .from(customers)
+    .where(and(eq(customers.vendorId, vendorId), eq(customers.id, id)))
+    .limit(1);
+  if (!row) return undefined;
+  return { ...row.customer, counts: { orders: Number(row.orders), appointments: Number(row.appointments) } };
+}
+
+/** The customer, locked until the transaction ends, so concurrent updates apply one at a time. */
+export async function findCustomerForUpdate(
+  db: Executor,
+  vendorId: string,
+  id: string,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.vendorId, vendorId), eq(customers.id, id)))
+    .for("update");
+  return row;
+}
+
+export async function updateCustomerRow(
+  db: Executor,
+  id: string,
+  changes: Partial<typeof customers.$inferInsert>,
+): Promise<CustomerRow> {
+  const [row] = await db.update(customers).set(changes).where(eq(customers.id, id)).returning();
+  if (!row) throw new Error("updateCustomerRow: row vanished");
   return row;
 }

@@ -1,12 +1,25 @@
+import type { ServiceContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { AppError, notFound } from "../../errors.ts";
 import { enqueueEvent } from "../../events/enqueue.ts";
-import { newId } from "../../lib/ids.ts";
-import { presentCustomer } from "./customers.presenter.ts";
+import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { isId, newId } from "../../lib/ids.ts";
+import { assertFreeFormObject } from "../../lib/json-bounds.ts";
+import { type CustomerJson, presentCustomer } from "./customers.presenter.ts";
 import {
+  type CustomerCounts,
   type CustomerRow,
   findCustomerByEmail,
+  findCustomerForUpdate,
+  findCustomerWithCounts,
   insertCustomerUnlessEmailTaken,
+  listCustomers as listCustomerRows,
+  updateCustomerRow,
 } from "./customers.repository.ts";
+import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from "./customers.schemas.ts";
+
+export const DEFAULT_PAGE_SIZE = 100;
 
 export interface CustomerContact {
   name: string;
@@ -53,4 +66,118 @@ export async function findOrCreateCustomer(
     createdAt: now,
   });
   return inserted;
+}
+
+function emailTaken(existingId: string | undefined): AppError {
+  return new AppError("customer_email_taken", "Another customer of this vendor has this e-mail address", {
+    errors: [{ field: "email", message: "is already used by another customer" }],
+    ...(existingId ? { existingId } : {}),
+  });
+}
+
+function assertBounds(input: UpdateCustomerBody): void {
+  assertFreeFormObject("measurements", input.measurements);
+  assertFreeFormObject("preferences", input.preferences);
+}
+
+/** Creates a customer (201) and emits customer.created; a taken e-mail is 409 with existingId. */
+export async function createCustomer(
+  ctx: ServiceContext,
+  vendorId: string,
+  input: CreateCustomerBody,
+): Promise<CustomerJson> {
+  assertBounds(input);
+  const now = ctx.now();
+  const created = await ctx.db.transaction(async (tx) => {
+    const row = await insertCustomerUnlessEmailTaken(tx, {
+      id: newId(),
+      vendorId,
+      name: input.name.trim(),
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      weddingDate: input.weddingDate ?? null,
+      notes: input.notes ?? null,
+      measurements: input.measurements ?? null,
+      preferences: input.preferences ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!row) return undefined;
+    const json = presentCustomer(row);
+    await enqueueEvent(tx, { vendorId, type: "customer.created", data: json, createdAt: now });
+    return json;
+  });
+  if (created) return created;
+  const existing = input.email ? await findCustomerByEmail(ctx.db, vendorId, input.email) : undefined;
+  throw emailTaken(existing?.id);
+}
+
+/** A page of customers, newest first: `{ customers, nextCursor }`. */
+export async function listCustomers(ctx: ServiceContext, vendorId: string, query: ListCustomersQuery) {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const rows = await listCustomerRows(ctx.db, vendorId, {
+    limit,
+    cursor: decodeCursor(query.cursor),
+    updatedSince: query.updatedSince,
+    email: query.email,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
+  return { customers: page.map(presentCustomer), nextCursor };
+}
+
+export async function getCustomer(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<CustomerJson & { counts: CustomerCounts }> {
+  const row = isId(id) ? await findCustomerWithCounts(ctx.db, vendorId, id) : undefined;
+  if (!row) throw notFound("Customer");
+  return { ...presentCustomer(row), counts: row.counts };
+}
+
+/**
+ * PATCH and PUT alike (CONTRACT 1): fields left out are unchanged, null clears an optional field.
+ * Answers the customer with its counts, as retrieve does.
+ */
+export async function updateCustomer(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateCustomerBody,
+): Promise<CustomerJson & { counts: CustomerCounts }> {
+  if (!isId(id)) throw notFound("Customer");
+  assertBounds(input);
+  const now = ctx.now();
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const current = await findCustomerForUpdate(tx, vendorId, id);
+      if (!current) throw notFound("Customer");
+      if (input.email && input.email.toLowerCase() !== current.email?.toLowerCase()) {
+        const other = await findCustomerByEmail(tx, vendorId, input.email);
+        if (other && other.id !== id) throw emailTaken(other.id);
+      }
+      const changes: Partial<CustomerRow> = {};
+      if (input.name !== undefined) changes.name = input.name.trim();
+      if (input.email !== undefined) changes.email = input.email;
+      if (input.phone !== undefined) changes.phone = input.phone;
+      if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
+      if (input.notes !== undefined) changes.notes = input.notes;
+      if (input.measurements !== undefined) changes.measurements = input.measurements;
+      if (input.preferences !== undefined) changes.preferences = input.preferences;
+      // updated_at never moves backwards, even if clocks of two processes disagree.
+      changes.updatedAt = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
+      await updateCustomerRow(tx, id, changes);
+    });
+  } catch (error) {
+    // A concurrent write took the e-mail between our check and our update: the index decides.
+    if (isUniqueViolation(error) && input.email) {
+      const other = await findCustomerByEmail(ctx.db, vendorId, input.email);
+      throw emailTaken(other?.id);
+    }
+    throw error;
+  }
+  return getCustomer(ctx, vendorId, id);
 }

@@ -23,3 +23,12 @@ export async function findVendorByEmail(db: Executor, email: string): Promise<Ve
     .limit(1);
   return row;
 }
+
+/**
+ * The vendor row, locked until the transaction ends: serializes writes that check a per-vendor
+ * bound (inquiries an hour) so concurrent requests cannot both pass the check.
+ */
+export async function lockVendor(db: Executor, id: string): Promise<VendorRow | undefined> {
+  const [row] = await db.select().from(vendors).where(eq(vendors.id, id)).for("update");
+  return row;
+}

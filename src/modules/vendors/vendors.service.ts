@@ -40,3 +40,10 @@ export async function findVendor(ctx: ServiceContext, idOrEmail: string): Promis
   if (idOrEmail.includes("@")) return findVendorByEmail(ctx.db, idOrEmail);
   return isId(idOrEmail) ? findVendorById(ctx.db, idOrEmail) : undefined;
 }
+
+/** `GET /api/vendor/profile` (CONTRACT 5): never the password hash. */
+export async function getProfile(ctx: ServiceContext, vendorId: string) {
+  const row = await findVendorById(ctx.db, vendorId);
+  if (!row) throw new AppError("not_found", "Vendor not found");
+  return { id: row.id, name: row.name, email: row.email, createdAt: row.createdAt.toISOString() };
+}

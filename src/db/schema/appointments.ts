@@ -1,0 +1,34 @@
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns.ts";
+import { customers } from "./customers.ts";
+import { orders } from "./orders.ts";
+import { vendors } from "./vendors.ts";
+
+export const appointments = pgTable(
+  "appointments",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    orderId: text("order_id").references(() => orders.id),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    // timestamptz keeps the instant exactly; the offset the client sent is not kept (the API
+    // answers in UTC, CONTRACT 1), so 10:00+01:00 comes back as 09:00Z, the same instant.
+    date: ts("date").notNull(),
+    duration: integer("duration").notNull(),
+    notes: text("notes"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Serves the list (by date ascending) and its keyset pages.
+    index("appointments_vendor_date_idx").on(t.vendorId, t.date, t.id),
+    index("appointments_customer_idx").on(t.customerId),
+    index("appointments_order_idx").on(t.orderId),
+  ],
+);

@@ -1,0 +1,21 @@
+import { date, index, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns.ts";
+import { vendors } from "./vendors.ts";
+
+/** Messages sent to a vendor through the public inquiry form (CONTRACT 5); never updated. */
+export const inquiries = pgTable(
+  "inquiries",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    weddingDate: date("wedding_date", { mode: "string" }),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inquiries_vendor_created_idx").on(t.vendorId, t.createdAt.desc(), t.id.desc())],
+);

@@ -1,0 +1,36 @@
+// PostgreSQL text and jsonb cannot hold U+0000 (the driver fails with SQLSTATE 22021 / 22P05),
+// so a NUL anywhere in a body or query string would surface as a 500. It is
+// refused up front as validation_failed naming the field (CONTRACT 2: no input produces a 500).
+import type { FastifyInstance } from "fastify";
+import { fieldError } from "../errors.ts";
+
+/** The path of the first string (or object key) containing U+0000, or undefined. */
+export function findNul(value: unknown): string | undefined {
+  // Iterative, so a deeply nested body cannot overflow the stack.
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop() as [unknown, string];
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return path || "(body)";
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const childPath = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+        if (k.includes("\u0000")) return childPath.replaceAll("\u0000", "\\u0000");
+        stack.push([child, childPath]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Adds the check to every route of `scope` (before schema validation). */
+export function registerRejectNul(scope: FastifyInstance): void {
+  scope.addHook("preValidation", async (request) => {
+    // Path parameters are ids, which services check with isId(): malformed ones are 404 (CONTRACT 1).
+    for (const part of [request.query, request.body]) {
+      const field = findNul(part);
+      if (field !== undefined)
+        throw fieldError("validation_failed", field, "must not contain the NUL character");
+    }
+  });
+}

@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
+import type { ServiceContext } from "../../context.ts";
+import { principalOf } from "../../http/authenticate.ts";
+import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import {
+  AppointmentListResponse,
+  AppointmentSchema,
+  CreateAppointmentBody,
+  ListAppointmentsQuery,
+  UpdateAppointmentBody,
+} from "./appointments.schemas.ts";
+import {
+  createAppointment,
+  deleteAppointment,
+  getAppointment,
+  listAppointments,
+  updateAppointment,
+} from "./appointments.service.ts";
+
+const tags = ["Appointments"];
+
+export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.get(
+    "/appointments",
+    {
+      config: { scope: "appointments:read" },
+      schema: {
+        tags,
+        operationId: "listAppointments",
+        summary: "List appointments",
+        description:
+          "Sorted by date, earliest first. `from`/`to` accept a date or a date-time and are inclusive; a bare `to` date covers that whole UTC day (CONTRACT 5).",
+        querystring: ListAppointmentsQuery,
+        response: { 200: AppointmentListResponse, ...problemResponses(...authenticatedErrors) },
+      },
+    },
+    async (request) => listAppointments(ctx, principalOf(request).vendorId, request.query),
+  );
+
+  app.post(
+    "/appointments",
+    {
+      config: { scope: "appointments:write" },
+      schema: {
+        tags,
+        operationId: "createAppointment",
+        summary: "Create an appointment",
+        description:
+          "Creates a PROPOSED appointment for an existing customer, optionally linked to one of that customer's orders. A customerId or orderId that is not the vendor's is 400 unknown_reference.",
+        body: CreateAppointmentBody,
+        response: {
+          201: AppointmentSchema,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 409, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const appointment = await createAppointment(ctx, principalOf(request).vendorId, request.body);
+      return reply.code(201).send(appointment);
+    },
+  );
+
+  app.get(
+    "/appointments/:id",
+    {
+      config: { scope: "appointments:read" },
+      schema: {
+        tags,
+        operationId: "getAppointment",
+        summary: "Retrieve an appointment",
+        params: IdParams,
+        response: { 200: AppointmentSchema, ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request) => getAppointment(ctx, principalOf(request).vendorId, request.params.id),
+  );
+
+  for (const method of ["PATCH", "PUT"] as const) {
+    app.route({
+      method,
+      url: "/appointments/:id",
+      config: { scope: "appointments:write" },
+      schema: {
+        tags,
+        operationId: method === "PATCH" ? "updateAppointment" : "replaceAppointment",
+        summary:
+          method === "PATCH"
+            ? "Update an appointment"
+            : "Update an appointment (PUT, same partial semantics)",
+        description:
+          "Partial update (CONTRACT 1). A status move must follow spec 3.1 (409 invalid_transition otherwise); moving to CONFIRMED or CANCELLED emits appointment.confirmed or appointment.cancelled.",
+        params: IdParams,
+        body: UpdateAppointmentBody,
+        response: {
+          200: AppointmentSchema,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
+        },
+      },
+      handler: async (request) =>
+        updateAppointment(ctx, principalOf(request).vendorId, request.params.id, request.body),
+    });
+  }
+
+  app.delete(
+    "/appointments/:id",
+    {
+      config: { scope: "appointments:write" },
+      schema: {
+        tags,
+        operationId: "deleteAppointment",
+        summary: "Delete an appointment",
+        description:
+          "Only a PROPOSED or CANCELLED appointment can be deleted; any other is 409 appointment_not_deletable.",
+        params: IdParams,
+        response: {
+          204: Type.Null({ description: "Deleted" }),
+          ...problemResponses(...authenticatedErrors, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      await deleteAppointment(ctx, principalOf(request).vendorId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

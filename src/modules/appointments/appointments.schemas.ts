@@ -1,0 +1,101 @@
+import { type Static, Type } from "@sinclair/typebox";
+import {
+  Id,
+  NextCursor,
+  NullableString,
+  PageQuery,
+  StringEnum,
+  Timestamp,
+} from "../../http/common-schemas.ts";
+import { appointmentStatuses, appointmentTypes } from "./appointments.workflow.ts";
+
+export const AppointmentTypeSchema = StringEnum(appointmentTypes, { description: "Kind of appointment" });
+export const AppointmentStatusSchema = StringEnum(appointmentStatuses, {
+  description:
+    "Appointment status (spec 3.1): PROPOSED → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED",
+});
+
+export const AppointmentSchema = Type.Object(
+  {
+    id: Id,
+    customerId: Id,
+    orderId: Type.Union([Id, Type.Null()], { description: "The linked order, if any" }),
+    type: AppointmentTypeSchema,
+    status: AppointmentStatusSchema,
+    date: Type.String({ format: "date-time", description: "Start, as a UTC instant with milliseconds" }),
+    duration: Type.Integer({ description: "Minutes" }),
+    notes: NullableString(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { description: "An appointment with a customer" },
+);
+
+const DateWithOffset = Type.String({
+  format: "date-time",
+  maxLength: 64,
+  description: "Start: ISO 8601 date-time with an offset or Z, e.g. 2027-03-29T10:00:00+01:00",
+});
+const Duration = Type.Integer({ minimum: 15, maximum: 480, description: "Minutes, 15-480" });
+const Notes = NullableString({ maxLength: 5000, description: "Notes about the appointment" });
+const OrderRef = Type.Unsafe<string | null>({
+  type: ["string", "null"],
+  maxLength: 64,
+  description: "An order of the same vendor and the same customer",
+});
+
+export const CreateAppointmentBody = Type.Object(
+  {
+    customerId: Type.String({ maxLength: 64, description: "An existing customer of the vendor" }),
+    type: AppointmentTypeSchema,
+    date: DateWithOffset,
+    duration: Type.Optional({ ...Duration, default: 60, description: "Minutes, 15-480, default 60" }),
+    notes: Type.Optional(Notes),
+    orderId: Type.Optional(OrderRef),
+  },
+  { additionalProperties: false },
+);
+export type CreateAppointmentBody = Static<typeof CreateAppointmentBody>;
+
+export const UpdateAppointmentBody = Type.Object(
+  {
+    customerId: Type.Optional(
+      Type.String({ maxLength: 64, description: "An existing customer of the vendor" }),
+    ),
+    type: Type.Optional(AppointmentTypeSchema),
+    status: Type.Optional(AppointmentStatusSchema),
+    date: Type.Optional(DateWithOffset),
+    duration: Type.Optional(Duration),
+    notes: Type.Optional(Notes),
+    orderId: Type.Optional(OrderRef),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Partial update: fields left out are unchanged, null clears notes or orderId. A status move follows spec 3.1.",
+  },
+);
+export type UpdateAppointmentBody = Static<typeof UpdateAppointmentBody>;
+
+const DateOrDateTime = (description: string) =>
+  Type.String({
+    maxLength: 64,
+    description: `${description}: a date (YYYY-MM-DD) or a date-time with offset`,
+  });
+
+export const ListAppointmentsQuery = Type.Object({
+  ...PageQuery,
+  from: Type.Optional(DateOrDateTime("Earliest start, inclusive")),
+  to: Type.Optional(DateOrDateTime("Latest start, inclusive; a bare date covers that whole UTC day")),
+  status: Type.Optional(AppointmentStatusSchema),
+  customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's appointments" })),
+  updatedSince: Type.Optional(
+    Type.String({ format: "date-time", description: "Only appointments updated at or after this instant" }),
+  ),
+});
+export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuery>;
+
+export const AppointmentListResponse = Type.Object({
+  appointments: Type.Array(AppointmentSchema, { description: "Sorted by date, earliest first" }),
+  nextCursor: NextCursor,
+});

@@ -1,0 +1,170 @@
+import type { ServiceContext } from "../../context.ts";
+import type { Executor, Tx } from "../../db/client.ts";
+import { fieldError, notFound } from "../../errors.ts";
+import { enqueueEvent } from "../../events/enqueue.ts";
+import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { isId, newId } from "../../lib/ids.ts";
+import { findCustomerById } from "../customers/customers.repository.ts";
+import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";
+import {
+  type AppointmentRow,
+  deleteAppointmentRow,
+  findAppointmentById,
+  findAppointmentForUpdate,
+  findOrderCustomerId,
+  insertAppointment,
+  listAppointments as listAppointmentRows,
+  updateAppointmentRow,
+} from "./appointments.repository.ts";
+import type {
+  CreateAppointmentBody,
+  ListAppointmentsQuery,
+  UpdateAppointmentBody,
+} from "./appointments.schemas.ts";
+import { parseInstant, parseRangeBound } from "./appointments.time.ts";
+import {
+  type AppointmentStatus,
+  assertAppointmentTransition,
+  assertDeletable,
+} from "./appointments.workflow.ts";
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** Spec 3.1 rule 3: the outcomes that are announced. */
+const statusEvents = { CONFIRMED: "appointment.confirmed", CANCELLED: "appointment.cancelled" } as const;
+
+/**
+ * The customer and order a body names must be the vendor's, and the order the customer's
+ * (CONTRACT 5); otherwise 400 unknown_reference naming the field.
+ */
+async function assertReferences(
+  db: Executor,
+  vendorId: string,
+  customerId: string,
+  orderId: string | null,
+  checkCustomer: boolean,
+): Promise<void> {
+  if (checkCustomer && (!isId(customerId) || !(await findCustomerById(db, vendorId, customerId)))) {
+    throw fieldError("unknown_reference", "customerId", "names no customer of this vendor");
+  }
+  if (orderId === null) return;
+  const orderCustomer = isId(orderId) ? await findOrderCustomerId(db, vendorId, orderId) : undefined;
+  if (orderCustomer !== customerId) {
+    throw fieldError("unknown_reference", "orderId", "names no order of this vendor for this customer");
+  }
+}
+
+async function emitStatusEvent(tx: Tx, vendorId: string, row: AppointmentRow, at: Date): Promise<void> {
+  const type = statusEvents[row.status as keyof typeof statusEvents];
+  if (!type) return;
+  await enqueueEvent(tx, { vendorId, type, data: presentAppointment(row), createdAt: at });
+}
+
+export async function createAppointment(
+  ctx: ServiceContext,
+  vendorId: string,
+  input: CreateAppointmentBody,
+): Promise<AppointmentJson> {
+  const date = parseInstant("date", input.date);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    await assertReferences(tx, vendorId, input.customerId, input.orderId ?? null, true);
+    const row = await insertAppointment(tx, {
+      id: newId(),
+      vendorId,
+      customerId: input.customerId,
+      orderId: input.orderId ?? null,
+      type: input.type,
+      status: "PROPOSED",
+      date,
+      duration: input.duration ?? 60,
+      notes: input.notes ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return presentAppointment(row);
+  });
+}
+
+/** A page of appointments by start: `{ appointments, nextCursor }`. */
+export async function listAppointments(ctx: ServiceContext, vendorId: string, query: ListAppointmentsQuery) {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const from = query.from === undefined ? undefined : parseRangeBound("from", query.from, "start");
+  const before = query.to === undefined ? undefined : parseRangeBound("to", query.to, "end");
+  // A customer id that cannot exist matches nothing; no need to ask the database.
+  if (query.customerId !== undefined && !isId(query.customerId))
+    return { appointments: [], nextCursor: null };
+  const rows = await listAppointmentRows(ctx.db, vendorId, {
+    limit,
+    cursor: decodeCursor(query.cursor),
+    from,
+    before,
+    status: query.status,
+    customerId: query.customerId,
+    updatedSince: query.updatedSince,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > limit && last ? encodeCursor({ t: last.date.toISOString(), id: last.id }) : null;
+  return { appointments: page.map(presentAppointment), nextCursor };
+}
+
+export async function getAppointment(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<AppointmentJson> {
+  const row = isId(id) ? await findAppointmentById(ctx.db, vendorId, id) : undefined;
+  if (!row) throw notFound("Appointment");
+  return presentAppointment(row);
+}
+
+/**
+ * PATCH and PUT alike (CONTRACT 1). A status move is checked against the spec 3.1 table and
+ * announces CONFIRMED and CANCELLED in the same transaction.
+ */
+export async function updateAppointment(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateAppointmentBody,
+): Promise<AppointmentJson> {
+  if (!isId(id)) throw notFound("Appointment");
+  const date = input.date === undefined ? undefined : parseInstant("date", input.date);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const current = await findAppointmentForUpdate(tx, vendorId, id);
+    if (!current) throw notFound("Appointment");
+    const from = current.status as AppointmentStatus;
+    if (input.status !== undefined) assertAppointmentTransition(from, input.status);
+    const customerId = input.customerId ?? current.customerId;
+    const orderId = input.orderId === undefined ? current.orderId : input.orderId;
+    if (input.customerId !== undefined || input.orderId !== undefined) {
+      await assertReferences(tx, vendorId, customerId, orderId, input.customerId !== undefined);
+    }
+    const changes: Partial<AppointmentRow> = { customerId, orderId };
+    if (input.type !== undefined) changes.type = input.type;
+    if (input.status !== undefined) changes.status = input.status;
+    if (date !== undefined) changes.date = date;
+    if (input.duration !== undefined) changes.duration = input.duration;
+    if (input.notes !== undefined) changes.notes = input.notes;
+    // updated_at never moves backwards, even if clocks of two processes disagree.
+    const at = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
+    changes.updatedAt = at;
+    const row = await updateAppointmentRow(tx, id, changes);
+    if (row.status !== from) await emitStatusEvent(tx, vendorId, row, at);
+    return presentAppointment(row);
+  });
+}
+
+/** Spec 3.1 rule 2: only PROPOSED or CANCELLED appointments can be deleted. */
+export async function deleteAppointment(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
+  if (!isId(id)) throw notFound("Appointment");
+  await ctx.db.transaction(async (tx) => {
+    const current = await findAppointmentForUpdate(tx, vendorId, id);
+    if (!current) throw notFound("Appointment");
+    assertDeletable(current.status as AppointmentStatus);
+    await deleteAppointmentRow(tx, id);
+  });
+}

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { ServiceContext } from "../../context.ts";
+import { principalOf } from "../../http/authenticate.ts";
+import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import {
+  CreateCustomerBody,
+  CustomerDetailSchema,
+  CustomerListResponse,
+  CustomerSchema,
+  ListCustomersQuery,
+  UpdateCustomerBody,
+} from "./customers.schemas.ts";
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from "./customers.service.ts";
+
+const tags = ["Customers"];
+
+export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.get(
+    "/customers",
+    {
+      config: { scope: "customers:read" },
+      schema: {
+        tags,
+        operationId: "listCustomers",
+        summary: "List customers",
+        description: "The vendor's customers, newest first. Without parameters: the last 100 (spec 4.3).",
+        querystring: ListCustomersQuery,
+        response: { 200: CustomerListResponse, ...problemResponses(...authenticatedErrors) },
+      },
+    },
+    async (request) => listCustomers(ctx, principalOf(request).vendorId, request.query),
+  );
+
+  app.post(
+    "/customers",
+    {
+      config: { scope: "customers:write" },
+      schema: {
+        tags,
+        operationId: "createCustomer",
+        summary: "Create a customer",
+        description:
+          "Creates a customer and emits customer.created. The e-mail is unique per vendor (case-insensitive): a taken one is 409 customer_email_taken with existingId.",
+        body: CreateCustomerBody,
+        response: {
+          201: CustomerSchema,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 409, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const customer = await createCustomer(ctx, principalOf(request).vendorId, request.body);
+      return reply.code(201).send(customer);
+    },
+  );
+
+  app.get(
+    "/customers/:id",
+    {
+      config: { scope: "customers:read" },
+      schema: {
+        tags,
+        operationId: "getCustomer",
+        summary: "Retrieve a customer",
+        description: "The complete customer with counts of their orders and appointments.",
+        params: IdParams,
+        response: { 200: CustomerDetailSchema, ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request) => getCustomer(ctx, principalOf(request).vendorId, request.params.id),
+  );
+
+  for (const method of ["PATCH", "PUT"] as const) {
+    app.route({
+      method,
+      url: "/customers/:id",
+      config: { scope: "customers:write" },
+      schema: {
+        tags,
+        operationId: method === "PATCH" ? "updateCustomer" : "replaceCustomer",
+        summary: method === "PATCH" ? "Update a customer" : "Update a customer (PUT, same partial semantics)",
+        description:
+          "Partial update (CONTRACT 1): fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same.",
+        params: IdParams,
+        body: UpdateCustomerBody,
+        response: {
+          200: CustomerDetailSchema,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
+        },
+      },
+      handler: async (request) =>
+        updateCustomer(ctx, principalOf(request).vendorId, request.params.id, request.body),
+    });
+  }
+};

@@ -1,0 +1,75 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { Id, NextCursor, NullableString, PageQuery, Timestamp } from "../../http/common-schemas.ts";
+
+/** Free-form JSON objects (spec 2.2); their size and depth are bounded by the service. */
+const FreeForm = (description: string) =>
+  Type.Unsafe<Record<string, unknown> | null>({
+    type: ["object", "null"],
+    additionalProperties: true,
+    description: `${description}; inner keys free-form, at most 16 KiB serialized and 5 levels deep`,
+  });
+
+export const CustomerSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    email: NullableString({ description: "E-mail address, unique per vendor (case-insensitive)" }),
+    phone: NullableString(),
+    weddingDate: NullableString({ format: "date", description: "YYYY-MM-DD" }),
+    notes: NullableString(),
+    measurements: FreeForm("Measurements"),
+    preferences: FreeForm("Preferences"),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { description: "A customer of the vendor" },
+);
+
+export const CustomerDetailSchema = Type.Object(
+  {
+    ...CustomerSchema.properties,
+    counts: Type.Object(
+      { orders: Type.Integer(), appointments: Type.Integer() },
+      { description: "How many orders and appointments the customer has" },
+    ),
+  },
+  { description: "A customer with counts of orders and appointments" },
+);
+
+const fields = {
+  email: Type.Optional(NullableString({ format: "email", maxLength: 254, description: "E-mail address" })),
+  phone: Type.Optional(NullableString({ maxLength: 50, description: "Telephone number" })),
+  weddingDate: Type.Optional(NullableString({ format: "date", description: "Wedding date, YYYY-MM-DD" })),
+  notes: Type.Optional(NullableString({ maxLength: 5000, description: "Notes about the customer" })),
+  measurements: Type.Optional(FreeForm("Measurements as a JSON object")),
+  preferences: Type.Optional(FreeForm("Preferences as a JSON object")),
+};
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: "\\S", description: "Customer name" });
+
+export const CreateCustomerBody = Type.Object({ name: Name, ...fields }, { additionalProperties: false });
+export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
+
+export const UpdateCustomerBody = Type.Object(
+  { name: Type.Optional(Name), ...fields },
+  {
+    additionalProperties: false,
+    description: "Partial update: fields left out are unchanged, null clears an optional field",
+  },
+);
+export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
+
+export const ListCustomersQuery = Type.Object({
+  ...PageQuery,
+  updatedSince: Type.Optional(
+    Type.String({ format: "date-time", description: "Only customers updated at or after this instant" }),
+  ),
+  email: Type.Optional(
+    Type.String({ maxLength: 254, description: "Only the customer with this e-mail (case-insensitive)" }),
+  ),
+});
+export type ListCustomersQuery = Static<typeof ListCustomersQuery>;
+
+export const CustomerListResponse = Type.Object({
+  customers: Type.Array(CustomerSchema, { description: "Newest first (by creation)" }),
+  nextCursor: NextCursor,
+});

@@ -1,0 +1,38 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { Id, NextCursor, NullableString, PageQuery, Timestamp } from "../../http/common-schemas.ts";
+
+export const InquirySchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    email: Type.String(),
+    phone: NullableString(),
+    weddingDate: NullableString({ format: "date", description: "YYYY-MM-DD" }),
+    message: Type.String(),
+    createdAt: Timestamp,
+  },
+  { description: "A message sent to the vendor through the public inquiry form" },
+);
+
+export const CreateInquiryBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S", description: "Sender's name" }),
+    email: Type.String({ format: "email", maxLength: 254, description: "Sender's e-mail address" }),
+    phone: Type.Optional(NullableString({ maxLength: 50, description: "Telephone number" })),
+    weddingDate: Type.Optional(NullableString({ format: "date", description: "Wedding date, YYYY-MM-DD" })),
+    message: Type.String({ minLength: 1, maxLength: 5000, pattern: "\\S", description: "The message" }),
+  },
+  { additionalProperties: false },
+);
+export type CreateInquiryBody = Static<typeof CreateInquiryBody>;
+
+export const InquiryCreatedResponse = Type.Object({ id: Id });
+export const VendorIdParams = Type.Object({ vendorId: Id });
+
+export const ListInquiriesQuery = Type.Object({ ...PageQuery });
+export type ListInquiriesQuery = Static<typeof ListInquiriesQuery>;
+
+export const InquiryListResponse = Type.Object({
+  inquiries: Type.Array(InquirySchema, { description: "Newest first" }),
+  nextCursor: NextCursor,
+});

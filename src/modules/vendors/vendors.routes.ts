@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
+import type { ServiceContext } from "../../context.ts";
+import { principalOf } from "../../http/authenticate.ts";
+import { authenticatedErrors, Id, problemResponses, Timestamp } from "../../http/common-schemas.ts";
+import { getProfile } from "./vendors.service.ts";
+
+export const ProfileSchema = Type.Object(
+  { id: Id, name: Type.String(), email: Type.String({ format: "email" }), createdAt: Timestamp },
+  { description: "The vendor the credential acts for" },
+);
+
+export const profileRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
+  app.get(
+    "/profile",
+    {
+      config: { scope: "profile:read" },
+      schema: {
+        tags: ["Profile"],
+        operationId: "getProfile",
+        summary: "The vendor's profile",
+        response: { 200: ProfileSchema, ...problemResponses(...authenticatedErrors) },
+      },
+    },
+    async (request) => getProfile(ctx, principalOf(request).vendorId),
+  );
+};

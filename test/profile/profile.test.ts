@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createVendor, createVendorWithKey } from "../helpers/factories.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe("GET /api/vendor/profile", () => {
+  it("answers { id, name, email, createdAt } of the key's vendor, and nothing else", async () => {
+    await createVendor(t.ctx, "Someone Else");
+    const { vendor, key } = await createVendorWithKey(t.ctx, "Atelier Lua");
+    const res = await t.api.get("/api/vendor/profile", { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: vendor.id,
+      name: "Atelier Lua",
+      email: vendor.email,
+      createdAt: vendor.createdAt.toISOString(),
+    });
+  });
+});
