@@ -50,6 +50,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
       tags: [
         { name: "Orders", description: "Orders and their status workflow" },
+        { name: "OAuth", description: "OAuth 2.0 authorization server (RFC 6749, 7009, 7636, 8414, 9207)" },
         { name: "Operations", description: "Health and readiness" },
       ],
     },

@@ -1,4 +1,5 @@
 export * from "./customers.ts";
 export * from "./events.ts";
+export * from "./oauth.ts";
 export * from "./orders.ts";
 export * from "./vendors.ts";

@@ -23,3 +23,12 @@ export async function findVendorByEmail(db: Executor, email: string): Promise<Ve
     .limit(1);
   return row;
 }
+
+export async function updateVendorPassword(
+  db: Executor,
+  id: string,
+  passwordHash: string,
+  at: Date,
+): Promise<void> {
+  await db.update(vendors).set({ passwordHash, updatedAt: at }).where(eq(vendors.id, id));
+}
