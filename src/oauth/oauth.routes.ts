@@ -15,6 +15,8 @@ import { asParams, single } from "./params.ts";
 import { revokeToken } from "./revocation.ts";
 
 const tags = ["OAuth"];
+const receivedAtByRequest = new WeakMap<object, Date>();
+const receivedAtOf = (request: object): Date => receivedAtByRequest.get(request) ?? new Date(0);
 const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
 
 export async function oauthRoutes(
@@ -25,6 +27,10 @@ export async function oauthRoutes(
   app.removeAllContentTypeParsers();
   await app.register(formbody);
   registerOAuthErrorHandler(app);
+  // The first thing done with a request: when it arrived tells a concurrent refresh from a replay.
+  app.addHook("onRequest", async (request) => {
+    receivedAtByRequest.set(request, ctx.now());
+  });
   app.addHook("onSend", async (_request, reply) => {
     // RFC 6749 5.1: token answers are never cached.
     reply.header("cache-control", "no-store");
@@ -57,12 +63,13 @@ export async function oauthRoutes(
       },
     },
     async (request) => {
+      const receivedAt = receivedAtOf(request);
       const body = asParams(request.body);
       const client = await authenticateClientRequest(ctx, request.headers.authorization, body);
       const grantType = single(body, "grant_type", (n) => new InvalidRequest(`${n} is given more than once`));
       if (grantType === undefined) throw new InvalidRequest("grant_type is required");
       if (grantType === "authorization_code") return exchangeAuthorizationCode(ctx, client, body);
-      if (grantType === "refresh_token") return exchangeRefreshToken(ctx, client, body);
+      if (grantType === "refresh_token") return exchangeRefreshToken(ctx, client, body, receivedAt);
       throw new UnsupportedGrantType(`grant_type ${grantType} is not supported`);
     },
   );

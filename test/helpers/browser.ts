@@ -38,7 +38,12 @@ export class Browser {
     const url = path.startsWith("http") ? path : this.baseUrl + path;
     const res = await fetch(url, { method, headers, body, redirect: "manual" });
     for (const line of res.headers.getSetCookie()) this.store(line);
-    return { status: res.status, headers: res.headers, text: await res.text(), location: res.headers.get("location") };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text: await res.text(),
+      location: res.headers.get("location"),
+    };
   }
 
   private store(line: string): void {

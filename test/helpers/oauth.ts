@@ -12,7 +12,10 @@ export const REDIRECT_URI = "https://client.example/callback";
 
 export async function createClient(ctx: ServiceContext, redirectUris: string[] = [REDIRECT_URI]) {
   const owner = await createVendor(ctx, "App Maker");
-  const { application, clientSecret } = await createApplication(ctx, owner.id, { name: "Bridal POS", redirectUris });
+  const { application, clientSecret } = await createApplication(ctx, owner.id, {
+    name: "Bridal POS",
+    redirectUris,
+  });
   return { clientId: application.clientId, clientSecret, application };
 }
 
@@ -38,7 +41,11 @@ export function authorizePath(params: Record<string, string | undefined>): strin
   return `/api/oauth/authorize?${q.toString()}`;
 }
 
-export function validParams(client: Client, challenge: string, overrides: Record<string, string | undefined> = {}) {
+export function validParams(
+  client: Client,
+  challenge: string,
+  overrides: Record<string, string | undefined> = {},
+) {
   return {
     response_type: "code",
     client_id: client.clientId,
@@ -55,7 +62,8 @@ export function validParams(client: Client, challenge: string, overrides: Record
 export function redirectParams(res: PageResponse, redirectUri = REDIRECT_URI): URLSearchParams {
   if (!res.location) throw new Error(`no redirect: ${res.status} ${res.text.slice(0, 300)}`);
   const url = new URL(res.location);
-  if (`${url.origin}${url.pathname}` !== redirectUri.split("?")[0]) throw new Error(`unexpected redirect ${res.location}`);
+  if (`${url.origin}${url.pathname}` !== redirectUri.split("?")[0])
+    throw new Error(`unexpected redirect ${res.location}`);
   return url.searchParams;
 }
 
@@ -109,7 +117,13 @@ export function clientCredentials(client: Client) {
   return { client_id: client.clientId, client_secret: client.clientSecret };
 }
 
-export async function exchangeCode(t: TestApp, client: Client, code: string, verifier: string, redirectUri = REDIRECT_URI) {
+export async function exchangeCode(
+  t: TestApp,
+  client: Client,
+  code: string,
+  verifier: string,
+  redirectUri = REDIRECT_URI,
+) {
   return oauthPost(t, "/api/oauth/token", {
     grant_type: "authorization_code",
     code,

@@ -30,7 +30,9 @@ function query(params: Record<string, string | undefined>): string {
 describe("authorization errors that must not redirect (RFC 6749 4.1.2.1)", () => {
   it("an unknown client_id answers an HTML 400 page and never redirects", async () => {
     const client = await createClient(t.ctx);
-    const res = await authorizeAs(query(validParams(client, pkcePair().challenge, { client_id: "app_unknown" })));
+    const res = await authorizeAs(
+      query(validParams(client, pkcePair().challenge, { client_id: "app_unknown" })),
+    );
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
@@ -45,7 +47,9 @@ describe("authorization errors that must not redirect (RFC 6749 4.1.2.1)", () =>
 
   it("a client_id given twice answers an HTML 400 page (which client would it be?)", async () => {
     const client = await createClient(t.ctx);
-    const res = await authorizeAs(`${query(validParams(client, pkcePair().challenge))}&client_id=${client.clientId}`);
+    const res = await authorizeAs(
+      `${query(validParams(client, pkcePair().challenge))}&client_id=${client.clientId}`,
+    );
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
   });
@@ -62,7 +66,11 @@ describe("authorization errors that must not redirect (RFC 6749 4.1.2.1)", () =>
   it("the error page escapes nothing it was given: no request value is echoed into the HTML", async () => {
     const client = await createClient(t.ctx);
     const res = await authorizeAs(
-      query(validParams(client, pkcePair().challenge, { redirect_uri: "https://x.example/<script>alert(1)</script>" })),
+      query(
+        validParams(client, pkcePair().challenge, {
+          redirect_uri: "https://x.example/<script>alert(1)</script>",
+        }),
+      ),
     );
     expect(res.status).toBe(400);
     expect(res.text).not.toContain("<script>");
@@ -72,13 +80,29 @@ describe("authorization errors that must not redirect (RFC 6749 4.1.2.1)", () =>
 describe("authorization errors redirect to the client with error, error_description, state and iss", () => {
   const cases: Array<[string, Record<string, string | undefined>, string]> = [
     ["a missing response_type is invalid_request", { response_type: undefined }, "invalid_request"],
-    ["response_type=token is unsupported_response_type", { response_type: "token" }, "unsupported_response_type"],
-    ["response_type=code token is unsupported_response_type", { response_type: "code token" }, "unsupported_response_type"],
+    [
+      "response_type=token is unsupported_response_type",
+      { response_type: "token" },
+      "unsupported_response_type",
+    ],
+    [
+      "response_type=code token is unsupported_response_type",
+      { response_type: "code token" },
+      "unsupported_response_type",
+    ],
     ["a missing scope is invalid_scope", { scope: undefined }, "invalid_scope"],
     ["an unknown scope is invalid_scope", { scope: "orders:read admin" }, "invalid_scope"],
-    ["a missing code_challenge is invalid_request (PKCE required)", { code_challenge: undefined }, "invalid_request"],
+    [
+      "a missing code_challenge is invalid_request (PKCE required)",
+      { code_challenge: undefined },
+      "invalid_request",
+    ],
     ["code_challenge_method=plain is invalid_request", { code_challenge_method: "plain" }, "invalid_request"],
-    ["a missing code_challenge_method is invalid_request", { code_challenge_method: undefined }, "invalid_request"],
+    [
+      "a missing code_challenge_method is invalid_request",
+      { code_challenge_method: undefined },
+      "invalid_request",
+    ],
   ];
   for (const [rule, overrides, error] of cases) {
     it(rule, async () => {
@@ -111,9 +135,13 @@ describe("authorization errors redirect to the client with error, error_descript
 
   it("errors are redirected before sign-in too: a vendor not signed in is not asked to sign in for a bad request", async () => {
     const client = await createClient(t.ctx);
-    const res = await t.api.get(authorizePath(validParams(client, pkcePair().challenge, { response_type: "token" })));
+    const res = await t.api.get(
+      authorizePath(validParams(client, pkcePair().challenge, { response_type: "token" })),
+    );
     expect(res.status).toBe(302);
-    expect(new URL(res.headers.get("location") ?? "").searchParams.get("error")).toBe("unsupported_response_type");
+    expect(new URL(res.headers.get("location") ?? "").searchParams.get("error")).toBe(
+      "unsupported_response_type",
+    );
   });
 
   it("a tampered consent form is validated again: an unknown scope smuggled into the POST is invalid_scope", async () => {
@@ -147,7 +175,9 @@ describe("the authorize, sign-in and consent pages resist framing and leak no re
     expect(allowed.status).toBe(303);
     expectPageHeaders(allowed.headers);
 
-    const bad = await t.api.get(authorizePath(validParams(client, pkcePair().challenge, { client_id: "app_nope" })));
+    const bad = await t.api.get(
+      authorizePath(validParams(client, pkcePair().challenge, { client_id: "app_nope" })),
+    );
     expectPageHeaders(bad.headers);
 
     const login = await t.api.get("/login");

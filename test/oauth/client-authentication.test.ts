@@ -13,14 +13,22 @@ afterAll(() => t.close());
 async function codeRequest() {
   const client = await createClient(t.ctx);
   const { code, verifier } = await authorizeCode(t, client);
-  const form = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier };
+  const form = {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier,
+  };
   return { client, form };
 }
 
 describe("client authentication at the token endpoint (RFC 6749 2.3.1, CONTRACT 6)", () => {
   it("HTTP Basic (client_secret_basic) authenticates the client", async () => {
     const { client, form } = await codeRequest();
-    const res = await oauthPost(t, "/api/oauth/token", form, { id: client.clientId, secret: client.clientSecret });
+    const res = await oauthPost(t, "/api/oauth/token", form, {
+      id: client.clientId,
+      secret: client.clientSecret,
+    });
     expect(res.status).toBe(200);
   });
 
@@ -41,14 +49,22 @@ describe("client authentication at the token endpoint (RFC 6749 2.3.1, CONTRACT 
     expect(basic.body.error).toBe("invalid_client");
     expect(basic.headers.get("www-authenticate")).toMatch(/^Basic /);
     expect(basic.headers.get("cache-control")).toBe("no-store");
-    const post = await oauthPost(t, "/api/oauth/token", { ...form, client_id: client.clientId, client_secret: "x" });
+    const post = await oauthPost(t, "/api/oauth/token", {
+      ...form,
+      client_id: client.clientId,
+      client_secret: "x",
+    });
     expect(post.status).toBe(401);
     expect(post.body.error).toBe("invalid_client");
   });
 
   it("an unknown client, or no client credentials at all, is 401 invalid_client", async () => {
     const { form } = await codeRequest();
-    const unknown = await oauthPost(t, "/api/oauth/token", { ...form, client_id: "app_nope", client_secret: "x" });
+    const unknown = await oauthPost(t, "/api/oauth/token", {
+      ...form,
+      client_id: "app_nope",
+      client_secret: "x",
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body.error).toBe("invalid_client");
     const none = await oauthPost(t, "/api/oauth/token", form);
@@ -72,8 +88,15 @@ describe("client authentication at the token endpoint (RFC 6749 2.3.1, CONTRACT 
 
   it("a rotated client secret replaces the old one at once", async () => {
     const { client, form } = await codeRequest();
-    const { clientSecret } = await rotateApplicationSecret(t.ctx, client.application.vendorId, client.application.id);
-    const old = await oauthPost(t, "/api/oauth/token", form, { id: client.clientId, secret: client.clientSecret });
+    const { clientSecret } = await rotateApplicationSecret(
+      t.ctx,
+      client.application.vendorId,
+      client.application.id,
+    );
+    const old = await oauthPost(t, "/api/oauth/token", form, {
+      id: client.clientId,
+      secret: client.clientSecret,
+    });
     expect(old.status).toBe(401);
     const fresh = await oauthPost(t, "/api/oauth/token", form, { id: client.clientId, secret: clientSecret });
     expect(fresh.status).toBe(200);

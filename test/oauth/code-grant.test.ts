@@ -101,7 +101,12 @@ describe("grant_type=authorization_code (RFC 6749 4.1.3, CONTRACT 6)", () => {
 
   it("grant_type=password and other grants are unsupported_grant_type", async () => {
     const client = await createClient(t.ctx);
-    for (const grant_type of ["password", "client_credentials", "implicit", "urn:ietf:params:oauth:grant-type:device_code"]) {
+    for (const grant_type of [
+      "password",
+      "client_credentials",
+      "implicit",
+      "urn:ietf:params:oauth:grant-type:device_code",
+    ]) {
       const res = await oauthPost(t, "/api/oauth/token", {
         grant_type,
         username: "a",

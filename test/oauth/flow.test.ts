@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser } from "../helpers/browser.ts";
 import { createVendor } from "../helpers/factories.ts";
 import {
   authorizePath,
@@ -10,7 +11,6 @@ import {
   signedInBrowser,
   validParams,
 } from "../helpers/oauth.ts";
-import { Browser } from "../helpers/browser.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 let t: TestApp;
@@ -37,7 +37,10 @@ describe("authorization code flow through the sign-in and consent pages", () => 
     expect(login.text).toContain('<label for="email">Email</label>');
     expect(login.text).toContain('<label for="password">Password</label>');
     expect(login.text).toContain("Sign in</button>");
-    const signedIn = await browser.submit(login, { email: vendor.email, password: "correct horse battery staple" });
+    const signedIn = await browser.submit(login, {
+      email: vendor.email,
+      password: "correct horse battery staple",
+    });
     expect(signedIn.status).toBe(303);
     expect(new URL(signedIn.location ?? "", t.url).toString()).toBe(new URL(start, t.url).toString());
 
@@ -109,7 +112,9 @@ describe("authorization code flow through the sign-in and consent pages", () => 
     const client = await createClient(t.ctx, [uri]);
     const vendor = await createVendor(t.ctx);
     const browser = await signedInBrowser(t, vendor.email);
-    const consent = await browser.get(authorizePath(validParams(client, pkcePair().challenge, { redirect_uri: uri })));
+    const consent = await browser.get(
+      authorizePath(validParams(client, pkcePair().challenge, { redirect_uri: uri })),
+    );
     const res = await browser.submit(consent, { decision: "allow" });
     const url = new URL(res.location ?? "");
     expect(url.searchParams.get("tenant")).toBe("7");

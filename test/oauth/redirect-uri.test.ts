@@ -43,14 +43,18 @@ describe("the redirect URI must match a registered one exactly (spec 5 rule 1, R
     const client = await createClient(t.ctx, ["https://other.example/cb", REGISTERED]);
     const vendor = await createVendor(t.ctx);
     const browser = await signedInBrowser(t, vendor.email);
-    const res = await browser.get(authorizePath(validParams(client, pkcePair().challenge, { redirect_uri: REGISTERED })));
+    const res = await browser.get(
+      authorizePath(validParams(client, pkcePair().challenge, { redirect_uri: REGISTERED })),
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain("Allow");
   });
 
   it("a missing redirect_uri answers the HTML 400 page, not a redirect to a registered URI", async () => {
     const client = await createClient(t.ctx, [REGISTERED]);
-    const res = await t.api.get(authorizePath(validParams(client, pkcePair().challenge, { redirect_uri: undefined })));
+    const res = await t.api.get(
+      authorizePath(validParams(client, pkcePair().challenge, { redirect_uri: undefined })),
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
   });
@@ -79,7 +83,9 @@ describe("redirect URIs are validated at registration: https, or http on loopbac
   });
 
   it("createApplication refuses an application whose redirect URI is not acceptable", async () => {
-    await expect(createClient(t.ctx, ["https://ok.example/cb", "http://client.example/cb"])).rejects.toMatchObject({
+    await expect(
+      createClient(t.ctx, ["https://ok.example/cb", "http://client.example/cb"]),
+    ).rejects.toMatchObject({
       code: "validation_failed",
     });
   });

@@ -9,8 +9,10 @@
 // - a rotated token presented again is reuse: invalid_grant, and the whole grant is revoked
 //   (RFC 9700 4.14.2), so the attacker's and the victim's tokens both die;
 // - of concurrent refreshes with one token exactly one succeeds: the rotation is one conditional
-//   UPDATE. The losers get invalid_grant without revoking the grant: they presented a token that
-//   was live when they sent it, and a loser that retries with it is caught as reuse then.
+//   UPDATE. A loser, a request received before the token was rotated, gets invalid_grant without
+//   revoking the grant: the token was live when it was sent, so this is a racing client, not a
+//   replay (and a loser that retries with the token later is caught as reuse then). A request
+//   received after the rotation is reuse, however soon after.
 import { isScope, type Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
 import { hashSecret } from "../../lib/crypto.ts";
@@ -26,6 +28,8 @@ export async function exchangeRefreshToken(
   ctx: ServiceContext,
   client: ApplicationRow,
   body: RawParams,
+  /** When the request arrived: tells a concurrent request from a replay. */
+  receivedAt: Date,
 ): Promise<TokenResponse> {
   const token = single(body, "refresh_token", repeated);
   if (token === undefined) throw new InvalidRequest("refresh_token is required");
@@ -41,6 +45,7 @@ export async function exchangeRefreshToken(
     throw new InvalidGrant("The refresh token was issued to another client");
   if (grant.revokedAt) throw new InvalidGrant("The refresh token has been revoked");
   if (row.rotatedAt) {
+    if (receivedAt.getTime() < row.rotatedAt.getTime()) throw lostRace();
     await revokeGrant(ctx.db, grant.id, ctx.now());
     throw new InvalidGrant("The refresh token was already used; the grant is revoked");
   }
@@ -65,6 +70,8 @@ export async function exchangeRefreshToken(
     if (!(await markRefreshTokenRotated(tx, row.id, now))) return undefined;
     return issueTokens(tx, now, grant.id, accessScopes, held);
   });
-  if (!issued) throw new InvalidGrant("The refresh token was used by a concurrent request");
+  if (!issued) throw lostRace();
   return issued;
 }
+
+const lostRace = () => new InvalidGrant("The refresh token was used by a concurrent request");
