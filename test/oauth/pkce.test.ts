@@ -68,7 +68,7 @@ describe("PKCE (RFC 7636)", () => {
   });
 
   it("verifiers of exactly 43 and 128 allowed characters are accepted", async () => {
-    for (const verifier of ["-._~".repeat(10) + "abc", "Az9-._~x".repeat(16)]) {
+    for (const verifier of [`${"-._~".repeat(10)}abc`, "Az9-._~x".repeat(16)]) {
       const challenge = createHash("sha256").update(verifier).digest("base64url");
       const { client, code } = await codeFor(challenge);
       const res = await exchangeCode(t, client, code, verifier);
