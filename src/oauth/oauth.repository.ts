@@ -1,6 +1,6 @@
 // Grants, codes and tokens. Tokens are looked up by their SHA-256 hash; a token is live only
 // while its grant is (revoking a grant is how whole token families die, RFC 9700 4.14.2).
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import {
   applications,
@@ -138,4 +138,41 @@ export async function markRefreshTokenRotated(db: Executor, id: string, at: Date
     .where(and(eq(oauthRefreshTokens.id, id), isNull(oauthRefreshTokens.rotatedAt)))
     .returning({ id: oauthRefreshTokens.id });
   return rows.length > 0;
+}
+
+/** The vendor's live grants with their application, newest first (one query). */
+export async function listLiveGrantsOfVendor(db: Executor, vendorId: string) {
+  return db
+    .select({
+      grantId: oauthGrants.id,
+      scopes: oauthGrants.scopes,
+      createdAt: oauthGrants.createdAt,
+      applicationId: applications.id,
+      applicationName: applications.name,
+      clientId: applications.clientId,
+    })
+    .from(oauthGrants)
+    .innerJoin(applications, eq(applications.id, oauthGrants.applicationId))
+    .where(and(eq(oauthGrants.vendorId, vendorId), isNull(oauthGrants.revokedAt)))
+    .orderBy(desc(oauthGrants.createdAt));
+}
+
+export async function revokeGrantsOfApplicationForVendor(
+  db: Executor,
+  vendorId: string,
+  applicationId: string,
+  at: Date,
+): Promise<number> {
+  const rows = await db
+    .update(oauthGrants)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(oauthGrants.vendorId, vendorId),
+        eq(oauthGrants.applicationId, applicationId),
+        isNull(oauthGrants.revokedAt),
+      ),
+    )
+    .returning({ id: oauthGrants.id });
+  return rows.length;
 }

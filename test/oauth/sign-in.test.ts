@@ -170,31 +170,46 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
   });
 });
 
-describe("sign-in throttling per address", () => {
-  it("failures are throttled per client address: many accounts guessed from one address end in 429", async () => {
-    const limited = await startTestApp({
-      config: { signInFailuresPerAddress: 4, signInFailuresPerAccount: 100 },
+describe("sign-in in production mode", () => {
+  let prod: TestApp;
+  beforeAll(async () => {
+    prod = await startTestApp({
+      env: { NODE_ENV: "production", SESSION_SECRET: "s".repeat(40) },
+      config: { logLevel: "silent", signInFailuresPerAddress: 4, signInFailuresPerAccount: 100 },
     });
-    try {
-      const browser = new Browser(limited.url);
-      const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const page = await browser.get("/login");
-        const res = await browser.submit(page, {
-          email: `guess-${i}@example.test`,
-          password: "guess guess guess",
-        });
-        statuses.push(res.status);
-      }
-      expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
-      const vendor = await createVendor(limited.ctx);
-      const blocked = await browser.submit(await browser.get("/login"), {
-        email: vendor.email,
-        password: TEST_PASSWORD,
+  });
+  afterAll(() => prod.close());
+
+  it("the session and CSRF cookies are Secure in production", async () => {
+    const vendor = await createVendor(prod.ctx);
+    const browser = new Browser(prod.url);
+    const page = await browser.get("/login");
+    expect(page.headers.getSetCookie().find((c) => c.startsWith("vendor_csrf="))).toMatch(/; Secure/i);
+    const res = await browser.submit(page, { email: vendor.email, password: TEST_PASSWORD });
+    expect(res.status).toBe(303);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? "";
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it("failures are throttled per client address: many accounts guessed from one address end in 429", async () => {
+    const browser = new Browser(prod.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const page = await browser.get("/login");
+      const res = await browser.submit(page, {
+        email: `guess-${i}@example.test`,
+        password: "guess guess guess",
       });
-      expect(blocked.status).toBe(429);
-    } finally {
-      await limited.close();
+      statuses.push(res.status);
     }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    const vendor = await createVendor(prod.ctx);
+    const blocked = await browser.submit(await browser.get("/login"), {
+      email: vendor.email,
+      password: TEST_PASSWORD,
+    });
+    expect(blocked.status).toBe(429);
   });
 });
