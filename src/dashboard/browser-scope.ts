@@ -12,6 +12,7 @@ import { UntrustedRedirect } from "../oauth/oauth.errors.ts";
 import { errorPage } from "./html.ts";
 
 export const CSRF_FIELD = "_csrf";
+const CSRF_COOKIE = "vendor_csrf";
 
 /**
  * CONTRACT 6 page headers: no framing (clickjacking of the consent buttons, RFC 9700 4.16),
@@ -35,7 +36,7 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
   app.removeAllContentTypeParsers();
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(csrf, {
-    cookieKey: "vendor_csrf",
+    cookieKey: CSRF_COOKIE,
     cookieOpts: {
       path: "/",
       httpOnly: true,
@@ -81,6 +82,19 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
 
 export function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
   return reply.code(status).type("text/html; charset=utf-8").send(page);
+}
+
+/**
+ * Drops the CSRF secret so the next page issues a new one: called at sign-in, so a secret known
+ * before it (e.g. planted in the browser) is worthless afterwards, like the session id.
+ */
+export function rotateCsrfSecret(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(CSRF_COOKIE, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.env === "production",
+  });
 }
 
 /** The CSRF token for a form on this page (sets the secret cookie on first use). */

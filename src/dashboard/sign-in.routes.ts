@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { verifyVendorCredentials } from "../modules/vendors/vendors.service.ts";
-import { csrfToken, sendPage } from "./browser-scope.ts";
+import { csrfToken, rotateCsrfSecret, sendPage } from "./browser-scope.ts";
 import { safeReturnTo } from "./return-to.ts";
 import { endSession, startSession } from "./session.ts";
 import { signInPage } from "./sign-in.page.ts";
@@ -47,6 +47,7 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
     }
     throttle.recordSuccess(email);
     await startSession(ctx, config, request, reply, vendor.id);
+    rotateCsrfSecret(reply, config);
     return reply.code(303).header("location", returnTo).send();
   });
 

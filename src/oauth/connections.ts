@@ -4,7 +4,11 @@
 import type { ServiceContext } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { isId } from "../lib/ids.ts";
-import { listLiveGrantsOfVendor, revokeGrantsOfApplicationForVendor } from "./oauth.repository.ts";
+import {
+  listLiveGrantsOfVendor,
+  revokeGrantsOfApplicationForVendor,
+  voidUnusedCodes,
+} from "./oauth.repository.ts";
 
 export interface ConnectedApplication {
   applicationId: string;
@@ -45,6 +49,10 @@ export async function disconnectApplication(
   applicationId: string,
 ): Promise<void> {
   if (!isId(applicationId)) throw notFound("Connected application");
-  const revoked = await revokeGrantsOfApplicationForVendor(ctx.db, vendorId, applicationId, ctx.now());
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await voidUnusedCodes(tx, { vendorId, applicationId }, now);
+    return revokeGrantsOfApplicationForVendor(tx, vendorId, applicationId, now);
+  });
   if (revoked === 0) throw notFound("Connected application");
 }

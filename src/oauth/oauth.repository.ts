@@ -176,3 +176,24 @@ export async function revokeGrantsOfApplicationForVendor(
     .returning({ id: oauthGrants.id });
   return rows.length;
 }
+
+/**
+ * Marks the vendor's unused codes used, so a code issued before a password change or a
+ * disconnection cannot become a new grant afterwards (its exchange then fails as invalid_grant).
+ */
+export async function voidUnusedCodes(
+  db: Executor,
+  where: { vendorId: string; applicationId?: string },
+  at: Date,
+): Promise<void> {
+  await db
+    .update(oauthCodes)
+    .set({ usedAt: at })
+    .where(
+      and(
+        eq(oauthCodes.vendorId, where.vendorId),
+        where.applicationId ? eq(oauthCodes.applicationId, where.applicationId) : undefined,
+        isNull(oauthCodes.usedAt),
+      ),
+    );
+}

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeVendorPassword, findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import {
+  authorizeCode,
   authorizePath,
   createClient,
+  exchangeCode,
   obtainTokens,
   pkcePair,
   refresh,
@@ -61,5 +63,19 @@ describe("a vendor's password change revokes every grant and dashboard session (
       }),
     ).rejects.toMatchObject({ code: "validation_failed" });
     expect((await t.api.get("/api/vendor/orders", { token: tokens.access_token })).status).toBe(200);
+  });
+
+  it("a code issued before the password change can no longer be exchanged", async () => {
+    const client = await createClient(t.ctx);
+    const { code, verifier, email } = await authorizeCode(t, client);
+    const vendor = await findVendor(t.ctx, email);
+    if (!vendor) throw new Error("vendor");
+    await changeVendorPassword(t.ctx, vendor.id, {
+      currentPassword: TEST_PASSWORD,
+      newPassword: "a brand new passphrase",
+    });
+    const res = await exchangeCode(t, client, code, verifier);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_grant");
   });
 });

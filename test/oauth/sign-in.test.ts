@@ -109,6 +109,18 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
     expect(res.location).toMatch(/^\/login/);
   });
 
+  it("the CSRF secret is renewed at sign-in: a token from before sign-in no longer passes", async () => {
+    const vendor = await createVendor(t.ctx);
+    const browser = new Browser(t.url);
+    const page = await signInPage(browser);
+    const before = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+    const signedIn = await browser.submit(page, { email: vendor.email, password: TEST_PASSWORD });
+    expect(signedIn.status).toBe(303);
+    const stale = await browser.post("/logout", { _csrf: before });
+    expect(stale.status).toBe(403);
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+
   it("sign-out deletes the session: the cookie is cleared and the old id stops working", async () => {
     const vendor = await createVendor(t.ctx);
     const browser = new Browser(t.url);

@@ -4,7 +4,7 @@ import { deleteSessionsOfVendor } from "../../dashboard/session.repository.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
-import { revokeGrantsOfVendor } from "../../oauth/oauth.repository.ts";
+import { revokeGrantsOfVendor, voidUnusedCodes } from "../../oauth/oauth.repository.ts";
 import {
   findVendorByEmail,
   findVendorById,
@@ -69,8 +69,8 @@ export async function verifyVendorCredentials(
 
 /**
  * Sets a new password. In the same transaction every OAuth grant (so every access and refresh
- * token) and every dashboard session of the vendor is revoked (CONTRACT 6): whoever knew the old
- * password loses whatever it gave them.
+ * token), every unused authorization code and every dashboard session of the vendor is revoked
+ * (CONTRACT 6): whoever knew the old password loses whatever it gave them.
  */
 export async function changeVendorPassword(
   ctx: ServiceContext,
@@ -90,6 +90,7 @@ export async function changeVendorPassword(
     const now = ctx.now();
     await updateVendorPassword(tx, vendorId, passwordHash, now);
     await revokeGrantsOfVendor(tx, vendorId, now);
+    await voidUnusedCodes(tx, { vendorId }, now);
     await deleteSessionsOfVendor(tx, vendorId);
   });
 }
