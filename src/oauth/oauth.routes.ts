@@ -14,9 +14,14 @@ import { InvalidRequest, UnsupportedGrantType } from "./oauth.errors.ts";
 import { asParams, single } from "./params.ts";
 import { revokeToken } from "./revocation.ts";
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** When the request arrived (set first thing), to tell a concurrent refresh from a replay. */
+    oauthReceivedAt: Date | null;
+  }
+}
+
 const tags = ["OAuth"];
-const receivedAtByRequest = new WeakMap<object, Date>();
-const receivedAtOf = (request: object): Date => receivedAtByRequest.get(request) ?? new Date(0);
 const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
 
 export async function oauthRoutes(
@@ -27,9 +32,9 @@ export async function oauthRoutes(
   app.removeAllContentTypeParsers();
   await app.register(formbody);
   registerOAuthErrorHandler(app);
-  // The first thing done with a request: when it arrived tells a concurrent refresh from a replay.
+  app.decorateRequest("oauthReceivedAt", null);
   app.addHook("onRequest", async (request) => {
-    receivedAtByRequest.set(request, ctx.now());
+    request.oauthReceivedAt = ctx.now();
   });
   app.addHook("onSend", async (_request, reply) => {
     // RFC 6749 5.1: token answers are never cached.
@@ -63,7 +68,7 @@ export async function oauthRoutes(
       },
     },
     async (request) => {
-      const receivedAt = receivedAtOf(request);
+      const receivedAt = request.oauthReceivedAt ?? ctx.now();
       const body = asParams(request.body);
       const client = await authenticateClientRequest(ctx, request.headers.authorization, body);
       const grantType = single(body, "grant_type", (n) => new InvalidRequest(`${n} is given more than once`));
