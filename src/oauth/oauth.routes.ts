@@ -22,7 +22,13 @@ declare module "fastify" {
 }
 
 const tags = ["OAuth"];
-const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
+const OAuthErrorBody = Type.Object(
+  {
+    error: Type.String({ description: "RFC 6749 5.2 error code, e.g. invalid_grant" }),
+    error_description: Type.String({ description: "Human-readable explanation" }),
+  },
+  { description: "OAuth error (RFC 6749 5.2); not problem+json" },
+);
 
 export async function oauthRoutes(
   app: FastifyInstance,
@@ -55,13 +61,18 @@ export async function oauthRoutes(
           "Errors are RFC 6749 5.2 JSON; failed client authentication is 401 invalid_client.",
         consumes: ["application/x-www-form-urlencoded"],
         response: {
-          200: Type.Object({
-            access_token: Type.String(),
-            token_type: Type.Literal("Bearer"),
-            expires_in: Type.Integer(),
-            refresh_token: Type.String(),
-            scope: Type.String(),
-          }),
+          200: Type.Object(
+            {
+              access_token: Type.String({ description: "Opaque bearer token (vat_…), valid for 1 hour" }),
+              token_type: Type.Literal("Bearer"),
+              expires_in: Type.Integer({ description: "Seconds until the access token expires: 3600" }),
+              refresh_token: Type.String({
+                description: "Opaque refresh token (vrt_…), valid 30 days, rotated on every use",
+              }),
+              scope: Type.String({ description: "Space-separated scopes of the access token" }),
+            },
+            { description: "Token response (RFC 6749 5.1, spec 2.5)" },
+          ),
           400: OAuthErrorBody,
           401: OAuthErrorBody,
         },
