@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApplication } from "../../src/modules/applications/applications.service.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor } from "../helpers/factories.ts";
 import {
@@ -120,5 +121,22 @@ describe("authorization code flow through the sign-in and consent pages", () => 
     expect(url.searchParams.get("tenant")).toBe("7");
     expect(url.searchParams.get("code")).toMatch(/^vac_/);
     expect(REDIRECT_URI).not.toBe(uri);
+  });
+
+  it("the consent page escapes what the application registered: a name with markup is shown as text", async () => {
+    const owner = await createVendor(t.ctx);
+    const { application } = await createApplication(t.ctx, owner.id, {
+      name: '<script>alert("x")</script><img src=x>',
+      redirectUris: [REDIRECT_URI],
+    });
+    const vendor = await createVendor(t.ctx);
+    const browser = await signedInBrowser(t, vendor.email);
+    const consent = await browser.get(
+      authorizePath(validParams({ clientId: application.clientId } as never, pkcePair().challenge)),
+    );
+    expect(consent.status).toBe(200);
+    expect(consent.text).not.toContain("<script>");
+    expect(consent.text).not.toContain("<img");
+    expect(consent.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
   });
 });
