@@ -4,6 +4,9 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type AppDeps, serviceContext } from "./context.ts";
+import { registerBrowserScope } from "./dashboard/browser-scope.ts";
+import { signInRoutes } from "./dashboard/sign-in.routes.ts";
+import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { registerErrorsPage } from "./docs/errors-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerErrorHandling } from "./http/error-handler.ts";
@@ -25,6 +28,9 @@ import { customerRoutes } from "./modules/customers/customers.routes.ts";
 import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
 import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
+import { authorizeRoutes } from "./oauth/authorize.routes.ts";
+import { oauthRoutes } from "./oauth/oauth.routes.ts";
+import { authenticateAccessToken } from "./oauth/tokens.ts";
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -67,8 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await registerCredentialRateLimit(api, rateLimitStore, config.rateLimitPerMinute);
       registerAuthentication(api, {
         apiKey: (key) => authenticateApiKey(ctx, key),
-        // OAuth access tokens plug in here once the authorization server exists.
-        bearer: async () => undefined,
+        bearer: (token) => authenticateAccessToken(ctx, token),
       });
       registerRejectNul(api);
       registerIdempotency(api, ctx);
@@ -89,6 +94,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: "/api/public" },
   );
+  // Server-rendered pages (sign-in, OAuth consent; the dashboard joins them here): one scope with
+  // cookies, form bodies, CSRF, page headers and HTML errors.
+  const throttle = new SignInThrottle({
+    perAddress: config.signInFailuresPerAddress,
+    perAccount: config.signInFailuresPerAccount,
+    windowMs: 15 * 60 * 1000,
+  });
+  await app.register(async (pages) => {
+    await registerBrowserScope(pages, config);
+    await pages.register(signInRoutes, { ctx, config, throttle });
+    await pages.register(authorizeRoutes, { ctx, config });
+  });
+  // OAuth token, revocation and metadata endpoints: form bodies, RFC 6749 5.2 errors.
+  await app.register(oauthRoutes, { ctx, config });
 
   return app;
 }

@@ -8,6 +8,7 @@ import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { runMigrations } from "./db/migrate.ts";
 import { AppError } from "./errors.ts";
 import { createApiKey } from "./modules/api-keys/api-keys.service.ts";
+import { createApplication } from "./modules/applications/applications.service.ts";
 import { createVendor, findVendor } from "./modules/vendors/vendors.service.ts";
 
 const usage = `Usage: vendor-api <command> [options] [--json]
@@ -15,6 +16,7 @@ const usage = `Usage: vendor-api <command> [options] [--json]
 Commands:
   vendor create --name N --email E --password P
   api-key create --vendor <id|email> --name N [--scope S ...]
+  app create --vendor <id|email> --name N --redirect-uri U [--redirect-uri U2 ...]
   migrate
 
 With PGlite (no DATABASE_URL) stop the server first: one process may open the data directory.`;
@@ -45,6 +47,7 @@ async function run(argv: string[]): Promise<void> {
       password: { type: "string" },
       vendor: { type: "string" },
       scope: { type: "string", multiple: true },
+      "redirect-uri": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -54,7 +57,7 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   const out = { json: values.json ?? false };
-  const known = ["vendor create", "api-key create", "migrate"];
+  const known = ["vendor create", "api-key create", "app create", "migrate"];
   if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
 
   const config = loadConfig();
@@ -89,6 +92,23 @@ async function run(argv: string[]): Promise<void> {
           scopes: values.scope,
         });
         print(out, { id: row.id, key }, `Created API key ${row.id}. It is shown only now:\n${key}`);
+        break;
+      }
+      case "app create": {
+        const ref = required(values, "vendor");
+        const vendor = await findVendor(ctx, ref);
+        if (!vendor) throw new UsageError(`No vendor with id or e-mail "${ref}"`);
+        const redirectUris = values["redirect-uri"] ?? [];
+        if (redirectUris.length === 0) throw new UsageError("--redirect-uri is required");
+        const { application, clientSecret } = await createApplication(ctx, vendor.id, {
+          name: required(values, "name"),
+          redirectUris,
+        });
+        print(
+          out,
+          { clientId: application.clientId, clientSecret },
+          `Created application ${application.name}.\nClient ID: ${application.clientId}\nClient secret (shown only now): ${clientSecret}`,
+        );
         break;
       }
     }

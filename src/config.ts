@@ -13,6 +13,9 @@ export interface Config {
   readonly dataDir: string;
   readonly logLevel: string;
   readonly sessionSecret: string | undefined;
+  /** Failed sign-ins allowed per client address, and per account, in 15 minutes. */
+  readonly signInFailuresPerAddress: number;
+  readonly signInFailuresPerAccount: number;
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key, so deployments (or test runs) sharing one Redis never collide. */
@@ -96,6 +99,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     logLevel: env.LOG_LEVEL || (nodeEnv === "test" ? "silent" : "info"),
     sessionSecret,
+    signInFailuresPerAddress: int("SIGN_IN_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
+    signInFailuresPerAccount: int("SIGN_IN_FAILURES_PER_ACCOUNT", 5, 1, 1_000_000),
     rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",

@@ -54,6 +54,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: "Appointments", description: "Appointments with customers and their status workflow" },
         { name: "Inquiries", description: "Messages sent to a vendor through the public inquiry form" },
         { name: "Profile", description: "The vendor the credential acts for" },
+        { name: "OAuth", description: "OAuth 2.0 authorization server (RFC 6749, 7009, 7636, 8414, 9207)" },
         { name: "Operations", description: "Health and readiness" },
       ],
     },

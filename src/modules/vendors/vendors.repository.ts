@@ -32,3 +32,12 @@ export async function lockVendor(db: Executor, id: string): Promise<VendorRow | 
   const [row] = await db.select().from(vendors).where(eq(vendors.id, id)).for("update");
   return row;
 }
+
+export async function updateVendorPassword(
+  db: Executor,
+  id: string,
+  passwordHash: string,
+  at: Date,
+): Promise<void> {
+  await db.update(vendors).set({ passwordHash, updatedAt: at }).where(eq(vendors.id, id));
+}

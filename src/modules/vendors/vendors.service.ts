@@ -1,8 +1,17 @@
+import { randomBytes } from "node:crypto";
 import type { ServiceContext } from "../../context.ts";
-import { AppError, fieldError } from "../../errors.ts";
+import { deleteSessionsOfVendor } from "../../dashboard/session.repository.ts";
+import { AppError, fieldError, notFound } from "../../errors.ts";
 import { isId, newId } from "../../lib/ids.ts";
-import { hashPassword } from "../../lib/passwords.ts";
-import { findVendorByEmail, findVendorById, insertVendor, type VendorRow } from "./vendors.repository.ts";
+import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
+import { revokeGrantsOfVendor, voidUnusedCodes } from "../../oauth/oauth.repository.ts";
+import {
+  findVendorByEmail,
+  findVendorById,
+  insertVendor,
+  updateVendorPassword,
+  type VendorRow,
+} from "./vendors.repository.ts";
 
 export interface CreateVendorInput {
   name: string;
@@ -46,4 +55,49 @@ export async function getProfile(ctx: ServiceContext, vendorId: string) {
   const row = await findVendorById(ctx.db, vendorId);
   if (!row) throw new AppError("not_found", "Vendor not found");
   return { id: row.id, name: row.name, email: row.email, createdAt: row.createdAt.toISOString() };
+}
+
+// A hash of a random password: verifying against it when the e-mail is unknown makes an unknown
+// account take as long as a wrong password, so timing does not reveal which e-mails exist.
+let dummyHash: Promise<string> | undefined;
+
+/** The vendor whose e-mail and password these are, or undefined (one slow hash either way). */
+export async function verifyVendorCredentials(
+  ctx: ServiceContext,
+  email: string,
+  password: string,
+): Promise<VendorRow | undefined> {
+  if (email.length > 320 || password.length > 1024) return undefined;
+  const vendor = await findVendorByEmail(ctx.db, email.trim());
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  const ok = await verifyPassword(password, vendor?.passwordHash ?? (await dummyHash));
+  return vendor && ok ? vendor : undefined;
+}
+
+/**
+ * Sets a new password. In the same transaction every OAuth grant (so every access and refresh
+ * token), every unused authorization code and every dashboard session of the vendor is revoked
+ * (CONTRACT 6): whoever knew the old password loses whatever it gave them.
+ */
+export async function changeVendorPassword(
+  ctx: ServiceContext,
+  vendorId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const vendor = isId(vendorId) ? await findVendorById(ctx.db, vendorId) : undefined;
+  if (!vendor) throw notFound("Vendor");
+  if (!(await verifyPassword(input.currentPassword, vendor.passwordHash))) {
+    throw fieldError("validation_failed", "currentPassword", "is not the current password");
+  }
+  if (input.newPassword.length < 10 || input.newPassword.length > 1024) {
+    throw fieldError("validation_failed", "newPassword", "must be 10-1024 characters");
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await updateVendorPassword(tx, vendorId, passwordHash, now);
+    await revokeGrantsOfVendor(tx, vendorId, now);
+    await voidUnusedCodes(tx, { vendorId }, now);
+    await deleteSessionsOfVendor(tx, vendorId);
+  });
 }

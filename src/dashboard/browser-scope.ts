@@ -1,0 +1,103 @@
+// What every server-rendered page needs, set up once per encapsulated scope: cookies, form
+// bodies (only here and at the OAuth endpoints; /api/vendor keeps refusing them with 415), CSRF
+// tokens, the anti-framing and no-referrer headers, and HTML error pages. The sign-in, consent
+// and (later) dashboard pages all register inside such a scope.
+import { randomBytes } from "node:crypto";
+import cookie from "@fastify/cookie";
+import csrf from "@fastify/csrf-protection";
+import formbody from "@fastify/formbody";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import type { Config } from "../config.ts";
+import { UntrustedRedirect } from "../oauth/oauth.errors.ts";
+import { errorPage } from "./html.ts";
+
+export const CSRF_FIELD = "_csrf";
+const CSRF_COOKIE = "vendor_csrf";
+
+/**
+ * CONTRACT 6 page headers: no framing (clickjacking of the consent buttons, RFC 9700 4.16),
+ * no Referer leaking codes or state to other sites, no caching of pages that carry CSRF tokens.
+ * No form-action directive: browsers apply it to the redirect that follows a consent POST, and
+ * that redirect goes to the client's own origin.
+ */
+export const PAGE_HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+} as const;
+
+export async function registerBrowserScope(app: FastifyInstance, config: Config): Promise<void> {
+  // Signs the CSRF secret cookie; without SESSION_SECRET (development only, config enforces it in
+  // production) a per-process key is used, which only means pages do not survive a restart.
+  await app.register(cookie, { secret: config.sessionSecret ?? randomBytes(32).toString("hex") });
+  app.removeAllContentTypeParsers();
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(csrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.env === "production",
+      signed: true,
+    },
+    getToken: (request) => {
+      const body = request.body as Record<string, unknown> | undefined;
+      const token = body?.[CSRF_FIELD];
+      return typeof token === "string" ? token : undefined;
+    },
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    reply.headers(PAGE_HEADERS);
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof UntrustedRedirect) {
+      return sendPage(reply, 400, errorPage("Invalid authorization request", error.description));
+    }
+    if (error.code?.startsWith("FST_CSRF")) {
+      return sendPage(
+        reply,
+        403,
+        errorPage("Form expired", "The form has expired. Go back, reload the page and try again."),
+      );
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendPage(
+        reply,
+        error.statusCode,
+        errorPage("Bad request", "The request could not be processed."),
+      );
+    }
+    request.log.error({ err: error }, "unhandled error on a page");
+    return sendPage(
+      reply,
+      500,
+      errorPage("Something went wrong", `Please try again. Reference: ${request.id}`),
+    );
+  });
+}
+
+export function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply.code(status).type("text/html; charset=utf-8").send(page);
+}
+
+/**
+ * Drops the CSRF secret so the next page issues a new one: called at sign-in, so a secret known
+ * before it (e.g. planted in the browser) is worthless afterwards, like the session id.
+ */
+export function rotateCsrfSecret(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(CSRF_COOKIE, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.env === "production",
+  });
+}
+
+/** The CSRF token for a form on this page (sets the secret cookie on first use). */
+export function csrfToken(reply: FastifyReply): string {
+  return reply.generateCsrf();
+}

@@ -1,0 +1,24 @@
+// For dashboard pages: a preHandler that lets a signed-in vendor through (setting
+// `request.dashboardSession`) and sends anyone else to /login and back to this page afterwards.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServiceContext } from "../context.ts";
+import { currentSession, type DashboardSession } from "./session.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    dashboardSession?: DashboardSession;
+  }
+}
+
+export function requireSession(ctx: ServiceContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await currentSession(ctx, request);
+    if (session) {
+      request.dashboardSession = session;
+      return;
+    }
+    const location = `/login?${new URLSearchParams({ return_to: request.url }).toString()}`;
+    // 303 also turns a POST from an expired session into a GET of the sign-in page.
+    return reply.code(303).header("location", location).send();
+  };
+}

@@ -1,0 +1,58 @@
+// Vendor sign-in and sign-out (CONTRACT 6 and 9): server-rendered, CSRF-protected, throttled per
+// address and per account, slow password hash, new session id at every sign-in, form POSTs
+// answered with 303, and `return_to` followed only to a same-origin path.
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+import type { ServiceContext } from "../context.ts";
+import { verifyVendorCredentials } from "../modules/vendors/vendors.service.ts";
+import { csrfToken, rotateCsrfSecret, sendPage } from "./browser-scope.ts";
+import { safeReturnTo } from "./return-to.ts";
+import { endSession, startSession } from "./session.ts";
+import { signInPage } from "./sign-in.page.ts";
+import type { SignInThrottle } from "./sign-in-throttle.ts";
+
+export interface SignInDeps {
+  ctx: ServiceContext;
+  config: Config;
+  throttle: SignInThrottle;
+}
+
+const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === "string" ? value : "";
+};
+
+export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle }: SignInDeps) {
+  app.get("/login", { schema: { hide: true } }, async (request, reply) => {
+    const returnTo = safeReturnTo((request.query as Record<string, unknown>).return_to);
+    return sendPage(reply, 200, signInPage({ csrf: csrfToken(reply), returnTo }));
+  });
+
+  app.post("/login", { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+    const email = field(request.body, "email").trim();
+    const password = field(request.body, "password");
+    const returnTo = safeReturnTo(field(request.body, "return_to"));
+    const again = (status: number, error: string) =>
+      sendPage(reply, status, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
+
+    const wait = throttle.retryAfter(request.ip, email);
+    if (wait > 0) {
+      reply.header("retry-after", String(wait));
+      return again(429, "Too many failed sign-in attempts. Please wait a few minutes and try again.");
+    }
+    const vendor = await verifyVendorCredentials(ctx, email, password);
+    if (!vendor) {
+      throttle.recordFailure(request.ip, email);
+      return again(401, "The e-mail or password is not correct.");
+    }
+    throttle.recordSuccess(email);
+    await startSession(ctx, config, request, reply, vendor.id);
+    rotateCsrfSecret(reply, config);
+    return reply.code(303).header("location", returnTo).send();
+  });
+
+  app.post("/logout", { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+    await endSession(ctx, config, request, reply);
+    return reply.code(303).header("location", "/login").send();
+  });
+}

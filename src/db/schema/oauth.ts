@@ -1,0 +1,130 @@
+import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns.ts";
+import { vendors } from "./vendors.ts";
+
+/**
+ * A third-party OAuth client (CONTRACT 6), registered by one vendor; any vendor may authorize it.
+ * Secrets, codes and tokens are stored only as SHA-256 hashes: they carry 256 random bits.
+ */
+export const applications = pgTable(
+  "applications",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    clientId: text("client_id").notNull(),
+    clientSecretHash: text("client_secret_hash").notNull(),
+    /** Compared by exact string equality (RFC 9700 2.1, spec 5 rule 1). */
+    redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("applications_client_id_key").on(t.clientId),
+    index("applications_vendor_idx").on(t.vendorId),
+  ],
+);
+
+/** One vendor's authorization of one application: every token descends from a grant. */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: id(),
+    applicationId: text("application_id")
+      .notNull()
+      .references(() => applications.id, { onDelete: "cascade" }),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    /** Revoking the grant invalidates every access and refresh token issued under it. */
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    index("oauth_grants_vendor_idx").on(t.vendorId),
+    index("oauth_grants_application_idx").on(t.applicationId),
+  ],
+);
+
+export const oauthCodes = pgTable(
+  "oauth_codes",
+  {
+    id: id(),
+    codeHash: text("code_hash").notNull(),
+    applicationId: text("application_id")
+      .notNull()
+      .references(() => applications.id, { onDelete: "cascade" }),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    codeChallenge: text("code_challenge").notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    /** The grant the code was exchanged for, so a replay can revoke it (RFC 6749 4.1.2). */
+    grantId: text("grant_id").references(() => oauthGrants.id, { onDelete: "set null" }),
+  },
+  (t) => [uniqueIndex("oauth_codes_code_hash_key").on(t.codeHash)],
+);
+
+export const oauthAccessTokens = pgTable(
+  "oauth_access_tokens",
+  {
+    id: id(),
+    tokenHash: text("token_hash").notNull(),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("oauth_access_tokens_token_hash_key").on(t.tokenHash),
+    index("oauth_access_tokens_grant_idx").on(t.grantId),
+  ],
+);
+
+export const oauthRefreshTokens = pgTable(
+  "oauth_refresh_tokens",
+  {
+    id: id(),
+    tokenHash: text("token_hash").notNull(),
+    grantId: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    /** Set when exchanged; a second use of a rotated token is reuse (RFC 9700 4.14.2). */
+    rotatedAt: ts("rotated_at"),
+  },
+  (t) => [
+    uniqueIndex("oauth_refresh_tokens_token_hash_key").on(t.tokenHash),
+    index("oauth_refresh_tokens_grant_idx").on(t.grantId),
+  ],
+);
+
+/** Dashboard sign-in sessions: the cookie holds a random id, the table only its hash. */
+export const dashboardSessions = pgTable(
+  "dashboard_sessions",
+  {
+    id: id(),
+    tokenHash: text("token_hash").notNull(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("dashboard_sessions_token_hash_key").on(t.tokenHash),
+    index("dashboard_sessions_vendor_idx").on(t.vendorId),
+  ],
+);

@@ -1,0 +1,116 @@
+// Applications are OAuth clients registered by a vendor (CONTRACT 6). The client secret is shown
+// once, at creation or rotation, and stored only as a SHA-256 hash.
+import type { ServiceContext } from "../../context.ts";
+import { fieldError, notFound } from "../../errors.ts";
+import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
+import { isId, newId } from "../../lib/ids.ts";
+import {
+  type ApplicationRow,
+  findApplicationByClientId,
+  insertApplication,
+  listApplications as listApplicationRows,
+  updateApplicationSecret,
+} from "./applications.repository.ts";
+
+export type { ApplicationRow };
+
+export const CLIENT_ID_PREFIX = "app_";
+const CLIENT_SECRET_PREFIX = "vcs_";
+const MAX_REDIRECT_URIS = 10;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export interface CreateApplicationInput {
+  name: string;
+  redirectUris: string[];
+}
+
+/**
+ * Why a redirect URI is refused, or undefined when it is acceptable: https, or http on a loopback
+ * host only (RFC 8252 7.3, RFC 9700 2.6); no fragment (RFC 6749 3.1.2); no credentials in it.
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return "must be an absolute URL";
+  }
+  if (uri.length > 2048) return "must be at most 2048 characters";
+  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+    return "must use https (http only on localhost, 127.0.0.1 or [::1])";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "must use https";
+  if (uri.includes("#")) return "must not contain a fragment";
+  if (url.username || url.password) return "must not contain credentials";
+  return undefined;
+}
+
+export async function createApplication(
+  ctx: ServiceContext,
+  vendorId: string,
+  input: CreateApplicationInput,
+): Promise<{ application: ApplicationRow; clientSecret: string }> {
+  const name = input.name.trim();
+  if (!name || name.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  const redirectUris = [...new Set(input.redirectUris)];
+  if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
+    throw fieldError("validation_failed", "redirectUris", `must list 1-${MAX_REDIRECT_URIS} URIs`);
+  }
+  for (const [i, uri] of redirectUris.entries()) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw fieldError("validation_failed", `redirectUris.${i}`, problem);
+  }
+  const clientSecret = generateSecret(CLIENT_SECRET_PREFIX, 32);
+  const now = ctx.now();
+  const application = await insertApplication(ctx.db, {
+    id: newId(),
+    vendorId,
+    name,
+    clientId: generateSecret(CLIENT_ID_PREFIX, 16),
+    clientSecretHash: hashSecret(clientSecret),
+    redirectUris,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { application, clientSecret };
+}
+
+/** A new client secret, shown once; the old one stops working at once. */
+export async function rotateApplicationSecret(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<{ application: ApplicationRow; clientSecret: string }> {
+  if (!isId(id)) throw notFound("Application");
+  const clientSecret = generateSecret(CLIENT_SECRET_PREFIX, 32);
+  const application = await updateApplicationSecret(
+    ctx.db,
+    vendorId,
+    id,
+    hashSecret(clientSecret),
+    ctx.now(),
+  );
+  if (!application) throw notFound("Application");
+  return { application, clientSecret };
+}
+
+export function listApplications(ctx: ServiceContext, vendorId: string): Promise<ApplicationRow[]> {
+  return listApplicationRows(ctx.db, vendorId);
+}
+
+/** The application a client ID names, or undefined (never throws: callers choose the error). */
+export async function findClient(ctx: ServiceContext, clientId: string): Promise<ApplicationRow | undefined> {
+  if (!clientId.startsWith(CLIENT_ID_PREFIX) || clientId.length > 100) return undefined;
+  return findApplicationByClientId(ctx.db, clientId);
+}
+
+/** The application when `clientSecret` is its current secret (constant-time compare of hashes). */
+export async function authenticateClient(
+  ctx: ServiceContext,
+  clientId: string,
+  clientSecret: string,
+): Promise<ApplicationRow | undefined> {
+  const application = await findClient(ctx, clientId);
+  if (!application || clientSecret.length > 200) return undefined;
+  return safeEqual(application.clientSecretHash, hashSecret(clientSecret)) ? application : undefined;
+}

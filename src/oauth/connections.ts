@@ -1,0 +1,58 @@
+// Connected applications as a vendor sees them (CONTRACT 6: "Vendors see and revoke connected
+// applications in the dashboard"). The dashboard pages call these; a vendor's view lists only the
+// grants that vendor gave, and revoking one ends every token the application holds for them.
+import type { ServiceContext } from "../context.ts";
+import { notFound } from "../errors.ts";
+import { isId } from "../lib/ids.ts";
+import {
+  listLiveGrantsOfVendor,
+  revokeGrantsOfApplicationForVendor,
+  voidUnusedCodes,
+} from "./oauth.repository.ts";
+
+export interface ConnectedApplication {
+  applicationId: string;
+  name: string;
+  clientId: string;
+  scopes: string[];
+  /** When the vendor first authorized it (the oldest live grant). */
+  connectedAt: Date;
+}
+
+export async function listConnectedApplications(
+  ctx: ServiceContext,
+  vendorId: string,
+): Promise<ConnectedApplication[]> {
+  const byApp = new Map<string, ConnectedApplication>();
+  for (const row of await listLiveGrantsOfVendor(ctx.db, vendorId)) {
+    const seen = byApp.get(row.applicationId);
+    if (seen) {
+      seen.scopes = [...new Set([...seen.scopes, ...row.scopes])];
+      if (row.createdAt < seen.connectedAt) seen.connectedAt = row.createdAt;
+    } else {
+      byApp.set(row.applicationId, {
+        applicationId: row.applicationId,
+        name: row.applicationName,
+        clientId: row.clientId,
+        scopes: [...row.scopes],
+        connectedAt: row.createdAt,
+      });
+    }
+  }
+  return [...byApp.values()];
+}
+
+/** Disconnects an application from the vendor: every grant it holds for them is revoked. */
+export async function disconnectApplication(
+  ctx: ServiceContext,
+  vendorId: string,
+  applicationId: string,
+): Promise<void> {
+  if (!isId(applicationId)) throw notFound("Connected application");
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await voidUnusedCodes(tx, { vendorId, applicationId }, now);
+    return revokeGrantsOfApplicationForVendor(tx, vendorId, applicationId, now);
+  });
+  if (revoked === 0) throw notFound("Connected application");
+}

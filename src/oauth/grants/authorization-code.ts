@@ -1,0 +1,76 @@
+// grant_type=authorization_code (RFC 6749 4.1.3, RFC 7636 4.5-4.6, CONTRACT 6).
+// Rules:
+// - code, redirect_uri and code_verifier are required, each once (invalid_request);
+// - the code exists, was issued to this client, is unexpired (5 minutes) and its redirect_uri
+//   equals the one given (invalid_grant);
+// - the verifier matches the challenge (invalid_grant);
+// - a code is used once: a second use fails with invalid_grant and revokes the grant (and so
+//   every token) issued from it (RFC 6749 4.1.2, RFC 9700 4.5.3). Concurrent uses are settled
+//   by one conditional UPDATE: only one request can mark the code used.
+import type { Scope } from "../../auth/scopes.ts";
+import type { ServiceContext } from "../../context.ts";
+import { hashSecret } from "../../lib/crypto.ts";
+import { newId } from "../../lib/ids.ts";
+import type { ApplicationRow } from "../../modules/applications/applications.service.ts";
+import { InvalidGrant, InvalidRequest } from "../oauth.errors.ts";
+import {
+  consumeCode,
+  findCodeByHash,
+  insertGrant,
+  linkCodeToGrant,
+  revokeGrant,
+} from "../oauth.repository.ts";
+import { type RawParams, single } from "../params.ts";
+import { issueTokens, type TokenResponse } from "../tokens.ts";
+import { checkVerifierMatches, checkVerifierSyntax } from "./pkce.ts";
+
+const repeated = (name: string) => new InvalidRequest(`${name} is given more than once`);
+
+export async function exchangeAuthorizationCode(
+  ctx: ServiceContext,
+  client: ApplicationRow,
+  body: RawParams,
+): Promise<TokenResponse> {
+  const code = single(body, "code", repeated);
+  const redirectUri = single(body, "redirect_uri", repeated);
+  if (code === undefined) throw new InvalidRequest("code is required");
+  if (redirectUri === undefined) throw new InvalidRequest("redirect_uri is required");
+  const verifier = checkVerifierSyntax(single(body, "code_verifier", repeated));
+
+  const codeHash = hashSecret(code);
+  const row = code.length <= 200 ? await findCodeByHash(ctx.db, codeHash) : undefined;
+  if (!row) throw new InvalidGrant("The code is unknown");
+  if (row.usedAt) return replayed(ctx, row.grantId);
+  if (row.applicationId !== client.id) throw new InvalidGrant("The code was issued to another client");
+  if (row.expiresAt.getTime() <= ctx.now().getTime()) throw new InvalidGrant("The code has expired");
+  if (row.redirectUri !== redirectUri) {
+    throw new InvalidGrant("redirect_uri differs from the one in the authorization request");
+  }
+  checkVerifierMatches(verifier, row.codeChallenge);
+
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const consumed = await consumeCode(tx, codeHash, now);
+    if (!consumed) return undefined;
+    const grantId = newId();
+    const scopes = row.scopes as Scope[];
+    await insertGrant(tx, {
+      id: grantId,
+      applicationId: client.id,
+      vendorId: row.vendorId,
+      scopes,
+      createdAt: now,
+    });
+    await linkCodeToGrant(tx, row.id, grantId);
+    return issueTokens(tx, now, grantId, scopes, scopes);
+  });
+  if (outcome) return outcome;
+  // Another request used the code between our read and our update: this one is the second use.
+  const after = await findCodeByHash(ctx.db, codeHash);
+  return replayed(ctx, after?.grantId ?? null);
+}
+
+async function replayed(ctx: ServiceContext, grantId: string | null): Promise<never> {
+  if (grantId) await revokeGrant(ctx.db, grantId, ctx.now());
+  throw new InvalidGrant("The code has already been used; the tokens issued from it are revoked");
+}

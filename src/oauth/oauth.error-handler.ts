@@ -1,0 +1,33 @@
+// The token and revocation endpoints speak RFC 6749 5.2, not RFC 9457: a JSON object with
+// `error` and `error_description`, status 400 (401 for invalid_client), never cached.
+import type { FastifyError, FastifyInstance } from "fastify";
+import { InvalidClient, OAuthError } from "./oauth.errors.ts";
+
+export function registerOAuthErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let oauth: OAuthError;
+    if (error instanceof OAuthError) {
+      oauth = error;
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // A body that is not form-encoded, too large or unparsable (RFC 6749 3.2: form-encoded only).
+      oauth = new OAuthError(
+        "invalid_request",
+        error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+          ? "The body must be application/x-www-form-urlencoded"
+          : "The request could not be read",
+      );
+    } else {
+      request.log.error({ err: error }, "unhandled error at an OAuth endpoint");
+      oauth = new OAuthError("server_error", "Internal server error", 500);
+    }
+    if (oauth instanceof InvalidClient && oauth.usedBasic) {
+      reply.header("www-authenticate", 'Basic realm="vendor-api"');
+    }
+    return reply
+      .code(oauth.status)
+      .header("cache-control", "no-store")
+      .header("pragma", "no-cache")
+      .type("application/json")
+      .send({ error: oauth.error, error_description: oauth.description });
+  });
+}

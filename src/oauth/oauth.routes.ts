@@ -1,0 +1,121 @@
+// The OAuth endpoints a client calls directly: token (RFC 6749 3.2), revocation (RFC 7009) and
+// metadata (RFC 8414). The authorization endpoint is a browser page: see authorize.routes.ts.
+import formbody from "@fastify/formbody";
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+import type { ServiceContext } from "../context.ts";
+import { authenticateClientRequest } from "./client-auth.ts";
+import { exchangeAuthorizationCode } from "./grants/authorization-code.ts";
+import { exchangeRefreshToken } from "./grants/refresh-token.ts";
+import { authorizationServerMetadata } from "./metadata.ts";
+import { registerOAuthErrorHandler } from "./oauth.error-handler.ts";
+import { InvalidRequest, UnsupportedGrantType } from "./oauth.errors.ts";
+import { asParams, single } from "./params.ts";
+import { revokeToken } from "./revocation.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** When the request arrived (set first thing), to tell a concurrent refresh from a replay. */
+    oauthReceivedAt: Date | null;
+  }
+}
+
+const tags = ["OAuth"];
+const OAuthErrorBody = Type.Object(
+  {
+    error: Type.String({ description: "RFC 6749 5.2 error code, e.g. invalid_grant" }),
+    error_description: Type.String({ description: "Human-readable explanation" }),
+  },
+  { description: "OAuth error (RFC 6749 5.2); not problem+json" },
+);
+
+export async function oauthRoutes(
+  app: FastifyInstance,
+  { ctx, config }: { ctx: ServiceContext; config: Config },
+) {
+  // Form bodies only, here and nowhere under /api/vendor (which answers them 415).
+  app.removeAllContentTypeParsers();
+  await app.register(formbody);
+  registerOAuthErrorHandler(app);
+  app.decorateRequest("oauthReceivedAt", null);
+  app.addHook("onRequest", async (request) => {
+    request.oauthReceivedAt = ctx.now();
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    // RFC 6749 5.1: token answers are never cached.
+    reply.header("cache-control", "no-store");
+    reply.header("pragma", "no-cache");
+  });
+
+  app.post(
+    "/api/oauth/token",
+    {
+      schema: {
+        tags,
+        operationId: "oauthToken",
+        summary: "Exchange an authorization code or a refresh token",
+        description:
+          "Form-encoded. Client authentication by HTTP Basic or client_id + client_secret in the body. " +
+          "grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token, optional narrower scope). " +
+          "Errors are RFC 6749 5.2 JSON; failed client authentication is 401 invalid_client.",
+        consumes: ["application/x-www-form-urlencoded"],
+        response: {
+          200: Type.Object(
+            {
+              access_token: Type.String({ description: "Opaque bearer token (vat_…), valid for 1 hour" }),
+              token_type: Type.Literal("Bearer"),
+              expires_in: Type.Integer({ description: "Seconds until the access token expires: 3600" }),
+              refresh_token: Type.String({
+                description: "Opaque refresh token (vrt_…), valid 30 days, rotated on every use",
+              }),
+              scope: Type.String({ description: "Space-separated scopes of the access token" }),
+            },
+            { description: "Token response (RFC 6749 5.1, spec 2.5)" },
+          ),
+          400: OAuthErrorBody,
+          401: OAuthErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      const receivedAt = request.oauthReceivedAt ?? ctx.now();
+      const body = asParams(request.body);
+      const client = await authenticateClientRequest(ctx, request.headers.authorization, body);
+      const grantType = single(body, "grant_type", (n) => new InvalidRequest(`${n} is given more than once`));
+      if (grantType === undefined) throw new InvalidRequest("grant_type is required");
+      if (grantType === "authorization_code") return exchangeAuthorizationCode(ctx, client, body);
+      if (grantType === "refresh_token") return exchangeRefreshToken(ctx, client, body, receivedAt);
+      throw new UnsupportedGrantType(`grant_type ${grantType} is not supported`);
+    },
+  );
+
+  app.post(
+    "/api/oauth/revoke",
+    {
+      schema: {
+        tags,
+        operationId: "oauthRevoke",
+        summary: "Revoke an access or refresh token (RFC 7009)",
+        description:
+          "Form-encoded `token` (and optional `token_type_hint`) with client authentication. Always 200 with an empty body for " +
+          "an authenticated client; revokes only tokens issued to that client. Revoking a refresh token revokes the grant's access tokens too.",
+        consumes: ["application/x-www-form-urlencoded"],
+        response: { 200: Type.Null(), 400: OAuthErrorBody, 401: OAuthErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const body = asParams(request.body);
+      const client = await authenticateClientRequest(ctx, request.headers.authorization, body);
+      await revokeToken(ctx, client, body);
+      return reply.code(200).send();
+    },
+  );
+
+  const metadata = authorizationServerMetadata(config.publicUrl);
+  app.get(
+    "/.well-known/oauth-authorization-server",
+    { schema: { tags, operationId: "oauthMetadata", summary: "Authorization server metadata (RFC 8414)" } },
+    async () => metadata,
+  );
+}

@@ -1,0 +1,71 @@
+// `vendor-api app create` (CONTRACT 9) run as an operator would, against a real database: PGlite
+// in a temporary data directory, or the PostgreSQL of TEST_DATABASE_URL.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "vendor-api-cli-"));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+function cli(...args: string[]) {
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DATA_DIR: dataDir,
+    NODE_ENV: "test",
+  };
+  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  return run("node", ["--import", "tsx", "src/cli.ts", ...args], { env, timeout: 60_000 });
+}
+
+describe("cli app create", () => {
+  it("prints { clientId, clientSecret } for a vendor named by e-mail, and refuses an http redirect URI on a public host", async () => {
+    const email = `cli-${Date.now()}@example.test`;
+    await cli(
+      "vendor",
+      "create",
+      "--name",
+      "CLI Bridal",
+      "--email",
+      email,
+      "--password",
+      "long enough password",
+      "--json",
+    );
+    const { stdout } = await cli(
+      "app",
+      "create",
+      "--vendor",
+      email,
+      "--name",
+      "POS",
+      "--redirect-uri",
+      "https://pos.example/cb",
+      "--redirect-uri",
+      "http://127.0.0.1:8080/cb",
+      "--json",
+    );
+    const out = JSON.parse(stdout);
+    expect(Object.keys(out).sort()).toEqual(["clientId", "clientSecret"]);
+    expect(out.clientId).toMatch(/^app_/);
+    expect(out.clientSecret.length).toBeGreaterThanOrEqual(40);
+
+    const refused = await cli(
+      "app",
+      "create",
+      "--vendor",
+      email,
+      "--name",
+      "POS",
+      "--redirect-uri",
+      "http://pos.example/cb",
+    ).catch((err: { code: number; stderr: string }) => err);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("must use https") });
+  }, 120_000);
+});
