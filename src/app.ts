@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type AppDeps, serviceContext } from "./context.ts";
 import { registerBrowserScope } from "./dashboard/browser-scope.ts";
+import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { registerErrorsPage } from "./docs/errors-page.ts";
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerBrowserScope(pages, config);
     await pages.register(signInRoutes, { ctx, config, throttle });
     await pages.register(authorizeRoutes, { ctx, config });
+    await pages.register(dashboardRoutes, { ctx, config });
   });
   // OAuth token, revocation and metadata endpoints: form bodies, RFC 6749 5.2 errors.
   await app.register(oauthRoutes, { ctx, config });

@@ -22,7 +22,7 @@ const CSRF_COOKIE = "vendor_csrf";
  */
 export const PAGE_HEADERS = {
   "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http:; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",

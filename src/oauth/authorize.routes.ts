@@ -37,6 +37,40 @@ function signInRedirect(params: RawParams): string {
   return `/login?${new URLSearchParams({ return_to: returnTo }).toString()}`;
 }
 
+// Documentation only: the parameters carry no types, so validation never answers here; every
+// check happens in the pipeline, which must redirect (or show the HTML error page) as CONTRACT 6 says.
+const authorizeDocs = {
+  tags: ["OAuth"],
+  operationId: "authorize",
+  summary: "Start authorization (RFC 6749 4.1.1, PKCE RFC 7636)",
+  description:
+    "Browser endpoint. Sends a vendor who is not signed in to /login and back, then shows the consent page. " +
+    "Allow redirects to redirect_uri with code, state and iss (RFC 9207); errors redirect with error, " +
+    "error_description, state and iss, except an unknown client_id or a redirect_uri that is not exactly " +
+    "registered, which answer an HTML 400 page and never redirect.",
+  querystring: {
+    type: "object",
+    properties: {
+      response_type: { description: "Must be `code`" },
+      client_id: { description: "The application's client ID (app_…)" },
+      redirect_uri: { description: "Exactly one of the application's registered redirect URIs" },
+      scope: { description: "Space-separated scopes" },
+      state: { description: "Opaque value returned with the code (CSRF protection)" },
+      code_challenge: { description: "base64url(SHA-256(code_verifier)), 43 characters" },
+      code_challenge_method: { description: "Must be `S256`" },
+    },
+  },
+  response: {
+    302: {
+      description: "Redirect to the sign-in page, or back to redirect_uri with a code or an error",
+      type: "null",
+    },
+    303: { description: "Redirect after the consent form", type: "null" },
+    200: { description: "The consent page (HTML)", type: "string" },
+    400: { description: "HTML error page: unknown client or redirect URI not registered", type: "string" },
+  },
+};
+
 export async function authorizeRoutes(
   app: FastifyInstance,
   { ctx, config }: { ctx: ServiceContext; config: Config },
@@ -63,7 +97,7 @@ export async function authorizeRoutes(
     }
   }
 
-  app.get(PATH, { schema: { hide: true } }, async (request, reply) => {
+  app.get(PATH, { schema: authorizeDocs }, async (request, reply) => {
     const params = asParams(request.query);
     const authz = await validate(params, reply, 302);
     if (!authz) return reply;

@@ -1,0 +1,31 @@
+// The signed-in vendor dashboard. Every route registered inside `dashboardRoutes` is behind the
+// session (anyone else is sent to /login and back), lives under /dashboard, renders with
+// `dashboardPage`, and changes state only through POST forms carrying the CSRF token
+// (`preHandler: app.csrfProtection`), answering 303 to a page that shows a flash message.
+import fs from "node:fs";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireSession } from "./require-session.ts";
+
+export interface DashboardDeps {
+  ctx: ServiceContext;
+  config: Config;
+}
+
+const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta.url), "utf8");
+
+export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  app.get("/assets/dashboard.css", { schema: { hide: true } }, async (_request, reply) =>
+    reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(stylesheet),
+  );
+  app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/dashboard", 303));
+
+  await app.register(async (signedIn) => {
+    signedIn.addHook("preHandler", requireSession(deps.ctx));
+    signedIn.get("/dashboard", { schema: { hide: true } }, async (_request, reply) =>
+      reply.redirect("/dashboard/orders", 303),
+    );
+    // Page groups register here, each a plugin taking DashboardDeps.
+  });
+}
