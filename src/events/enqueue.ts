@@ -15,6 +15,8 @@ export interface NewEvent {
   /** Rendered by the resource's presenter now, not rebuilt at delivery time. */
   data: Record<string, unknown>;
   createdAt: Date;
+  /** Only for `webhook.test`: the one endpoint it goes to. */
+  targetWebhookId?: string | undefined;
 }
 
 export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {

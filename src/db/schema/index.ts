@@ -2,3 +2,4 @@ export * from "./customers.ts";
 export * from "./events.ts";
 export * from "./orders.ts";
 export * from "./vendors.ts";
+export * from "./webhooks.ts";

@@ -1,0 +1,264 @@
+// The dispatcher's queries. Each function is one short transaction or statement: nothing here is
+// ever held open across a POST (STACK-NOTES: PGlite serializes every caller on one thread).
+import { and, asc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Db, Executor } from "../db/client.ts";
+import { queryRows } from "../db/client.ts";
+import { events, webhookAttempts, webhookDeliveries, webhooks } from "../db/schema/index.ts";
+import { newId } from "../lib/ids.ts";
+
+/**
+ * Turns up to `limit` undispatched events into one PENDING delivery per ACTIVE endpoint of the
+ * event's vendor that subscribes to it, and marks them dispatched, in one transaction: a crash
+ * before commit leaves the events undispatched, to be fanned out again. SKIP LOCKED lets several
+ * dispatchers fan out different events side by side. Returns how many events it took.
+ */
+export async function fanOutEvents(db: Db, now: Date, limit: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const batch = await tx
+      .select({ id: events.id, vendorId: events.vendorId, type: events.type, target: events.targetWebhookId })
+      .from(events)
+      .where(isNull(events.dispatchedAt))
+      .orderBy(asc(events.createdAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (batch.length === 0) return 0;
+    const vendorIds = [...new Set(batch.map((e) => e.vendorId))];
+    const endpoints = await tx
+      .select({
+        id: webhooks.id,
+        vendorId: webhooks.vendorId,
+        events: webhooks.events,
+        status: webhooks.status,
+      })
+      .from(webhooks)
+      .where(inArray(webhooks.vendorId, vendorIds));
+    const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
+    for (const event of batch) {
+      for (const endpoint of endpoints) {
+        if (endpoint.vendorId !== event.vendorId) continue;
+        const wanted = event.target
+          ? endpoint.id === event.target
+          : endpoint.status === "ACTIVE" && endpoint.events.includes(event.type);
+        if (!wanted) continue;
+        rows.push({
+          id: newId(),
+          webhookId: endpoint.id,
+          vendorId: event.vendorId,
+          eventId: event.id,
+          eventType: event.type,
+          status: "PENDING",
+          nextAttemptAt: now,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+    }
+    if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows);
+    await tx
+      .update(events)
+      .set({ dispatchedAt: now })
+      .where(
+        inArray(
+          events.id,
+          batch.map((e) => e.id),
+        ),
+      );
+    return batch.length;
+  });
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  claimToken: string;
+  attemptCount: number;
+  eventId: string;
+  eventType: string;
+  data: Record<string, unknown>;
+  webhookId: string;
+  url: string;
+  webhookStatus: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/**
+ * Claims up to `limit` due deliveries: one statement that locks them (SKIP LOCKED, so concurrent
+ * dispatchers take disjoint rows) and moves their due time past a lease longer than the timeout,
+ * with a fresh claim token. No other dispatcher can take them while the attempt is in flight.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const token = newId();
+  const leaseEnd = new Date(now.getTime() + leaseMs);
+  const claimed = await queryRows<{ id: string }>(
+    db,
+    sql`with due as (
+          select id from webhook_deliveries
+          where status = 'PENDING' and next_attempt_at <= ${now.toISOString()}::timestamptz
+          order by next_attempt_at
+          limit ${limit}
+          for update skip locked
+        )
+        update webhook_deliveries d
+        set next_attempt_at = ${leaseEnd.toISOString()}::timestamptz, claim_token = ${token}
+        from due where d.id = due.id
+        returning d.id`,
+  );
+  if (claimed.length === 0) return [];
+  const rows = await db
+    .select({
+      id: webhookDeliveries.id,
+      attemptCount: webhookDeliveries.attemptCount,
+      eventId: webhookDeliveries.eventId,
+      eventType: webhookDeliveries.eventType,
+      data: events.data,
+      webhookId: webhooks.id,
+      url: webhooks.url,
+      webhookStatus: webhooks.status,
+      secret: webhooks.secret,
+      previousSecret: webhooks.previousSecret,
+      previousSecretExpiresAt: webhooks.previousSecretExpiresAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        inArray(
+          webhookDeliveries.id,
+          claimed.map((c) => c.id),
+        ),
+        eq(webhookDeliveries.claimToken, token),
+      ),
+    );
+  return rows.map((r) => ({ ...r, claimToken: token }));
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  claimToken: string;
+  webhookId: string;
+  attempt: number;
+  at: Date;
+  statusCode: number | undefined;
+  durationMs: number;
+  error: string | undefined;
+  responseBody: string | undefined;
+  /** PENDING with the next due time, or a final SUCCEEDED / FAILED. */
+  outcome: { status: "PENDING"; nextAttemptAt: Date } | { status: "SUCCEEDED" | "FAILED" };
+  /** Set when the answer disables the webhook at once (410 Gone). */
+  disableReason?: string | undefined;
+  /** Whether this attempt was skipped (endpoint disabled): no attempt row is written. */
+  skipped?: boolean;
+}
+
+/**
+ * Records an attempt and the delivery's new state in one transaction. Only the claim that owns
+ * the delivery may record it; a stale claim (its lease ended) writes nothing.
+ */
+export async function recordAttempt(db: Db, record: AttemptRecord, autoDisable: AutoDisableRule) {
+  return db.transaction(async (tx) => {
+    const final = record.outcome.status !== "PENDING";
+    const updated = await tx
+      .update(webhookDeliveries)
+      .set({
+        status: record.outcome.status,
+        attemptCount: record.skipped ? webhookDeliveries.attemptCount : record.attempt,
+        nextAttemptAt: record.outcome.status === "PENDING" ? record.outcome.nextAttemptAt : null,
+        claimToken: null,
+        lastStatusCode: record.statusCode ?? null,
+        lastError: record.error ?? null,
+        completedAt: final ? record.at : null,
+        updatedAt: record.at,
+      })
+      .where(
+        and(eq(webhookDeliveries.id, record.deliveryId), eq(webhookDeliveries.claimToken, record.claimToken)),
+      )
+      .returning({ id: webhookDeliveries.id });
+    if (updated.length === 0) return false;
+    if (!record.skipped) {
+      await tx.insert(webhookAttempts).values({
+        id: newId(),
+        deliveryId: record.deliveryId,
+        attempt: record.attempt,
+        statusCode: record.statusCode ?? null,
+        durationMs: record.durationMs,
+        error: record.error ?? null,
+        responseBody: record.responseBody ?? null,
+        createdAt: record.at,
+      });
+    }
+    if (record.outcome.status === "SUCCEEDED") {
+      await tx.update(webhooks).set({ lastSuccessAt: record.at }).where(eq(webhooks.id, record.webhookId));
+    } else if (record.disableReason) {
+      await disableWebhook(tx, record.webhookId, record.disableReason, record.at);
+    } else if (record.outcome.status === "FAILED" && !record.skipped) {
+      await maybeAutoDisable(tx, record.webhookId, record.at, autoDisable);
+    }
+    return true;
+  });
+}
+
+export interface AutoDisableRule {
+  /** No success for this long … */
+  quietMs: number;
+  /** … and at least this many exhausted deliveries since the last success. */
+  exhausted: number;
+}
+
+async function disableWebhook(tx: Executor, webhookId: string, reason: string, at: Date) {
+  await tx
+    .update(webhooks)
+    .set({ status: "DISABLED", disabledReason: reason, updatedAt: at })
+    .where(and(eq(webhooks.id, webhookId), eq(webhooks.status, "ACTIVE")));
+}
+
+/** CONTRACT 7: no successful delivery for 5 days and at least 10 exhausted deliveries. */
+async function maybeAutoDisable(tx: Executor, webhookId: string, at: Date, rule: AutoDisableRule) {
+  const [hook] = await tx
+    .select({ createdAt: webhooks.createdAt, lastSuccessAt: webhooks.lastSuccessAt, status: webhooks.status })
+    .from(webhooks)
+    .where(eq(webhooks.id, webhookId));
+  if (!hook || hook.status !== "ACTIVE") return;
+  const since = hook.lastSuccessAt ?? hook.createdAt;
+  if (at.getTime() - since.getTime() < rule.quietMs) return;
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.status, "FAILED"),
+        gt(webhookDeliveries.completedAt, since),
+      ),
+    );
+  if ((row?.n ?? 0) >= rule.exhausted) {
+    const days = Math.round(rule.quietMs / 86_400_000);
+    await disableWebhook(
+      tx,
+      webhookId,
+      `No successful delivery for ${days} days and ${row?.n} failed deliveries`,
+      at,
+    );
+  }
+}
+
+/** The earliest due time of a PENDING delivery, so an idle dispatcher sleeps exactly until then. */
+export async function nextDueAt(db: Db): Promise<Date | undefined> {
+  const [row] = await queryRows<{ at: string | Date | null }>(
+    db,
+    sql`select min(next_attempt_at) as at from webhook_deliveries where status = 'PENDING'`,
+  );
+  return row?.at ? new Date(row.at) : undefined;
+}
+
+/** Retention: events (and, by cascade, their deliveries and attempts) older than `before`. */
+export async function pruneOlderThan(db: Db, before: Date): Promise<number> {
+  const deleted = await db.delete(events).where(lt(events.createdAt, before)).returning({ id: events.id });
+  return deleted.length;
+}
