@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type AppDeps, serviceContext } from "./context.ts";
 import { registerErrorsPage } from "./docs/errors-page.ts";
+import { systemResolver } from "./events/url-guard.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerErrorHandling } from "./http/error-handler.ts";
 import { registerHealthRoutes } from "./http/health.routes.ts";
@@ -12,7 +13,9 @@ import { registerOpenApi } from "./http/openapi.ts";
 import { genReqId } from "./http/request-id.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
+import { eventRoutes } from "./modules/events/events.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -52,6 +55,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         bearer: async () => undefined,
       });
       await api.register(orderRoutes, { ctx });
+      await api.register(webhookRoutes, {
+        ctx,
+        urlPolicy: {
+          allowPrivate: config.webhookAllowPrivateUrls,
+          httpsOnly: config.env === "production",
+          resolver: deps.resolver ?? systemResolver,
+        },
+      });
+      await api.register(eventRoutes, { ctx });
     },
     { prefix: "/api/vendor" },
   );

@@ -25,3 +25,8 @@ export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {
   await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${id})`);
   return id;
 }
+
+/** Wakes dispatchers after commit when deliveries were queued directly (redeliver, recover, test). */
+export async function notifyDispatchers(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, '')`);
+}
