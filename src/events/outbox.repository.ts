@@ -162,6 +162,9 @@ export interface AttemptRecord {
  * the delivery may record it; a stale claim (its lease ended) writes nothing.
  */
 export async function recordAttempt(db: Db, record: AttemptRecord, autoDisable: AutoDisableRule) {
+  const needsWebhookChange =
+    record.skipped || record.disableReason !== undefined || record.outcome.status === "FAILED";
+  if (!needsWebhookChange) return recordAttemptFast(db, record);
   return db.transaction(async (tx) => {
     const final = record.outcome.status !== "PENDING";
     const updated = await tx
@@ -193,15 +196,53 @@ export async function recordAttempt(db: Db, record: AttemptRecord, autoDisable: 
         createdAt: record.at,
       });
     }
-    if (record.outcome.status === "SUCCEEDED") {
-      await tx.update(webhooks).set({ lastSuccessAt: record.at }).where(eq(webhooks.id, record.webhookId));
-    } else if (record.disableReason) {
+    if (record.disableReason) {
       await disableWebhook(tx, record.webhookId, record.disableReason, record.at);
     } else if (record.outcome.status === "FAILED" && !record.skipped) {
       await maybeAutoDisable(tx, record.webhookId, record.at, autoDisable);
     }
     return true;
   });
+}
+
+/**
+ * The common case (a success, or a failure to retry) as one statement: one round trip and one
+ * commit per attempt, which is what bounds delivery throughput. Data-modifying CTEs all run, and
+ * the attempt row and last_success_at are written only if the claim still owns the delivery.
+ * last_success_at moves at most once a minute, so concurrent successes do not queue on the
+ * webhook's row lock (the 5-day auto-disable rule needs no finer grain).
+ */
+async function recordAttemptFast(db: Db, record: AttemptRecord): Promise<boolean> {
+  const at = record.at.toISOString();
+  const pending = record.outcome.status === "PENDING";
+  const next = record.outcome.status === "PENDING" ? record.outcome.nextAttemptAt.toISOString() : null;
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`with d as (
+          update webhook_deliveries set
+            status = ${record.outcome.status},
+            attempt_count = ${record.attempt},
+            next_attempt_at = ${next}::timestamptz,
+            claim_token = null,
+            last_status_code = ${record.statusCode ?? null}::int,
+            last_error = ${record.error ?? null},
+            completed_at = ${pending ? null : at}::timestamptz,
+            updated_at = ${at}::timestamptz
+          where id = ${record.deliveryId} and claim_token = ${record.claimToken}
+          returning id
+        ), a as (
+          insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_body, created_at)
+          select ${newId()}, d.id, ${record.attempt}, ${record.statusCode ?? null}::int, ${record.durationMs},
+                 ${record.error ?? null}, ${record.responseBody ?? null}, ${at}::timestamptz
+          from d
+        ), w as (
+          update webhooks set last_success_at = ${at}::timestamptz
+          where ${!pending}::boolean and id = ${record.webhookId} and exists (select 1 from d)
+            and (last_success_at is null or last_success_at < ${at}::timestamptz - interval '1 minute')
+        )
+        select id from d`,
+  );
+  return rows.length > 0;
 }
 
 export interface AutoDisableRule {
@@ -224,7 +265,7 @@ async function maybeAutoDisable(tx: Executor, webhookId: string, at: Date, rule:
     .select({ createdAt: webhooks.createdAt, lastSuccessAt: webhooks.lastSuccessAt, status: webhooks.status })
     .from(webhooks)
     .where(eq(webhooks.id, webhookId));
-  if (!hook || hook.status !== "ACTIVE") return;
+  if (hook?.status !== "ACTIVE") return;
   const since = hook.lastSuccessAt ?? hook.createdAt;
   if (at.getTime() - since.getTime() < rule.quietMs) return;
   const [row] = await tx
