@@ -1,11 +1,16 @@
 // Deliveries to real local receivers, with the dispatcher running in the test process and retry
 // delays of milliseconds.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyServiceSignature, verifyStandardWebhook } from "../../examples/verify-webhook.ts";
+import {
+  createReceiver,
+  type ReceivedEvent,
+  verifyServiceSignature,
+  verifyStandardWebhook,
+} from "../../examples/verify-webhook.ts";
 import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
 import { enqueueEvent } from "../../src/events/enqueue.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
 
 let t: TestApp;
@@ -374,5 +379,43 @@ describe("webhook delivery", () => {
     expect(r.requests).toHaveLength(11);
     // The bystander saw each order once and never the test event.
     expect(bystander.requests.map((q) => q.body.event)).toEqual(["order.created", "order.created"]);
+  });
+
+  it("the example receiver in examples/verify-webhook.ts accepts a real delivery and rejects a forged one", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const port = await freePort();
+    const hook = await register(key, `http://127.0.0.1:${port}/hook`, ["order.created"]);
+    const got: ReceivedEvent[] = [];
+    const server = createReceiver(hook.secret, (e) => got.push(e));
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const order = await createOrder(key);
+      await eventually(async () => got.length === 1);
+      expect(got[0]?.event).toMatchObject({ event: "order.created", data: { id: order.body.id } });
+      const [delivery] = await deliveries(key, hook.id);
+      expect(delivery.attempts[0].statusCode).toBe(204);
+      const body = JSON.stringify({
+        id: "x",
+        event: "order.created",
+        data: {},
+        timestamp: new Date().toISOString(),
+      });
+      const forged = await fetch(`http://127.0.0.1:${port}/hook`, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          "x-service-signature": "0".repeat(64),
+          "webhook-id": "x",
+          "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+          "webhook-signature": "v1,AAAA",
+        },
+      });
+      expect(forged.status).toBe(401);
+      expect(got).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
