@@ -1,5 +1,7 @@
 // Deliveries to real local receivers, with the dispatcher running in the test process and retry
 // delays of milliseconds.
+
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createReceiver,
@@ -417,5 +419,31 @@ describe("webhook delivery", () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it("a webhook with no success for 5 days and 10 exhausted deliveries is disabled with a reason; a young one is not", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const r = await receiver(() => ({ status: 500 }));
+    const old = await register(key, r.url, ["order.created"]);
+    const young = await register(key, r.url.replace("/hook", "/young"), ["order.created"]);
+    const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000).toISOString();
+    await t.ctx.db.execute(
+      sql`update webhooks set created_at = ${sixDaysAgo}::timestamptz where id = ${old.id}`,
+    );
+    for (let i = 0; i < 9; i++) await createOrder(key);
+    await eventually(
+      async () => (await deliveries(key, old.id)).filter((d) => d.status === "FAILED").length === 9,
+    );
+    expect((await t.api.get(`/api/vendor/webhooks/${old.id}`, { key })).body.status).toBe("ACTIVE");
+    await createOrder(key);
+    const disabled = await eventually(async () => {
+      const res = await t.api.get(`/api/vendor/webhooks/${old.id}`, { key });
+      return res.body.status === "DISABLED" && res.body;
+    });
+    expect(disabled.disabledReason).toMatch(/No successful delivery for 5 days/);
+    await eventually(
+      async () => (await deliveries(key, young.id)).filter((d) => d.status === "FAILED").length === 10,
+    );
+    expect((await t.api.get(`/api/vendor/webhooks/${young.id}`, { key })).body.status).toBe("ACTIVE");
   });
 });

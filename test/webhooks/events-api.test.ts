@@ -1,6 +1,9 @@
 // GET /api/vendor/events: the pull fallback (CONTRACT 7).
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENT_RETENTION_MS } from "../../src/events/dispatcher.ts";
 import { enqueueEvent } from "../../src/events/enqueue.ts";
+import { pruneOlderThan } from "../../src/events/outbox.repository.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -97,5 +100,26 @@ describe("GET /api/vendor/events", () => {
     const res = await t.api.get("/api/vendor/events?since=2020-01-01T00:00:00.000Z", { key });
     expect(res.body.events).toEqual([]);
     expect((await t.api.get(`/api/vendor/events/${old}`, { key })).status).toBe(404);
+  });
+
+  it("retention pruning deletes events older than 30 days, and only those", async () => {
+    const { vendor, key } = await createVendorWithKey(t.ctx);
+    const emit = (ageMs: number) =>
+      t.ctx.db.transaction((tx) =>
+        enqueueEvent(tx, {
+          vendorId: vendor.id,
+          type: "order.created",
+          data: {},
+          createdAt: new Date(Date.now() - ageMs),
+        }),
+      );
+    const old = await emit(EVENT_RETENTION_MS + 60_000);
+    const recent = await emit(EVENT_RETENTION_MS - 60_000);
+    expect(await pruneOlderThan(t.ctx.db, new Date(Date.now() - EVENT_RETENTION_MS))).toBeGreaterThanOrEqual(
+      1,
+    );
+    const rows = await t.database.db.execute(sql`select id from events where id in (${old}, ${recent})`);
+    expect((rows as any).rows.map((r: any) => r.id)).toEqual([recent]);
+    expect((await t.api.get(`/api/vendor/events/${recent}`, { key })).status).toBe(200);
   });
 });
