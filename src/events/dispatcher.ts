@@ -7,16 +7,15 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { type AutoDisableRule, recordAttempt } from "./attempts.repository.ts";
 import { createDeliverer, type Deliverer } from "./deliver.ts";
 import { EVENTS_CHANNEL } from "./enqueue.ts";
 import {
-  type AutoDisableRule,
   type ClaimedDelivery,
   claimDueDeliveries,
   fanOutEvents,
   nextDueAt,
   pruneOlderThan,
-  recordAttempt,
 } from "./outbox.repository.ts";
 import { nextRetryDelay, parseRetryAfter } from "./retry-policy.ts";
 import { signDelivery } from "./signing.ts";

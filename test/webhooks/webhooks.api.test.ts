@@ -34,6 +34,11 @@ describe("POST /api/vendor/webhooks", () => {
     expect(one.text).not.toContain(res.body.secret);
     const list = await t.api.get("/api/vendor/webhooks", { key });
     expect(list.body.webhooks).toHaveLength(1);
+    // The URL reads back exactly as registered.
+    const bare = await t.api.post("/api/vendor/webhooks", body(["order.created"], "http://127.0.0.1:9"), {
+      key,
+    });
+    expect(bare.body.url).toBe("http://127.0.0.1:9");
     expect(list.text).not.toContain(res.body.secret);
   });
 

@@ -55,7 +55,9 @@ function assertEventScopes(caller: Caller, events: string[]): void {
 
 async function checkUrl(url: string, policy: UrlPolicy): Promise<string> {
   try {
-    return (await assertWebhookUrl(url, policy)).href;
+    // Stored as the vendor wrote it (the API echoes it back); it was checked as parsed.
+    await assertWebhookUrl(url, policy);
+    return url;
   } catch (err) {
     if (err instanceof UrlRefusedError) throw fieldError("validation_failed", "url", err.message);
     throw err;
