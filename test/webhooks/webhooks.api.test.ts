@@ -97,6 +97,34 @@ describe("POST /api/vendor/webhooks", () => {
   });
 });
 
+describe("scopes", () => {
+  it("reads need webhooks:read and every change needs webhooks:write (403 insufficient_scope)", async () => {
+    const { vendor, key } = await createVendorWithKey(t.ctx);
+    const created = await t.api.post("/api/vendor/webhooks", body(), { key });
+    const base = `/api/vendor/webhooks/${created.body.id}`;
+    const reader = await createKey(t.ctx, vendor.id, ["webhooks:read", "orders:read"]);
+    const none = await createKey(t.ctx, vendor.id, ["orders:read"]);
+    const writes = await Promise.all([
+      t.api.post("/api/vendor/webhooks", body(), { key: reader }),
+      t.api.patch(base, { status: "DISABLED" }, { key: reader }),
+      t.api.put(base, { status: "DISABLED" }, { key: reader }),
+      t.api.delete(base, { key: reader }),
+      t.api.post(`${base}/rotate-secret`, {}, { key: reader }),
+      t.api.post(`${base}/test`, {}, { key: reader }),
+      t.api.post(`${base}/recover`, { since: "2026-01-01T00:00:00.000Z" }, { key: reader }),
+    ]);
+    expect(writes.map((r) => r.status)).toEqual(Array(7).fill(403));
+    expect(writes[0]?.headers.get("www-authenticate")).toContain('scope="webhooks:write"');
+    const reads = await Promise.all([
+      t.api.get("/api/vendor/webhooks", { key: none }),
+      t.api.get(base, { key: none }),
+      t.api.get(`${base}/deliveries`, { key: none }),
+    ]);
+    expect(reads.map((r) => r.status)).toEqual([403, 403, 403]);
+    expect((await t.api.get(base, { key: reader })).status).toBe(200);
+  });
+});
+
 describe("update, delete, rotate", () => {
   it("PATCH and PUT change url, events and status; fields left out are unchanged", async () => {
     const { key } = await createVendorWithKey(t.ctx);
