@@ -23,6 +23,7 @@ import { type Resolver, systemResolver } from "./url-guard.ts";
 
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 const FAN_OUT_BATCH = 200;
+const FAN_OUT_BATCHES_PER_TURN = 5;
 const POLL_MS = 1_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -168,7 +169,11 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
 
   async function tick(): Promise<boolean> {
     let worked = false;
-    while (running && (await fanOutEvents(db, now(), FAN_OUT_BATCH)) > 0) worked = true;
+    // A few batches per turn, so a large backlog of events does not hold up deliveries already due.
+    for (let i = 0; running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
+      if ((await fanOutEvents(db, now(), FAN_OUT_BATCH)) === 0) break;
+      worked = true;
+    }
     const free = concurrency - inFlight.size;
     if (running && free > 0) {
       const claims = await claimDueDeliveries(db, now(), leaseMs, free);
