@@ -10,8 +10,14 @@ import { freePort } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const pgUrl = process.env.TEST_DATABASE_URL;
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-crash-"));
+  dataDirs.push(dir);
+  return dir;
+};
 const backends = [
-  { name: "PGlite", db: () => ({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-crash-")) }) },
+  { name: "PGlite", db: () => ({ DATA_DIR: tempDataDir() }) },
   ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: pgUrl }) }] : []),
 ];
 
@@ -20,6 +26,8 @@ const receivers: Receiver[] = [];
 afterAll(async () => {
   for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
   await Promise.all(receivers.map((r) => r.close()));
+  await Promise.all(running.map((s) => s.exited));
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 async function setup(dbEnv: Record<string, string>) {
