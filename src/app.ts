@@ -9,6 +9,7 @@ import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { registerErrorsPage } from "./docs/errors-page.ts";
+import { systemResolver } from "./events/url-guard.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerErrorHandling } from "./http/error-handler.ts";
 import { registerHealthRoutes } from "./http/health.routes.ts";
@@ -26,9 +27,11 @@ import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
 import { customerRoutes } from "./modules/customers/customers.routes.ts";
+import { eventRoutes } from "./modules/events/events.routes.ts";
 import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
 import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { authorizeRoutes } from "./oauth/authorize.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { authenticateAccessToken } from "./oauth/tokens.ts";
@@ -48,7 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: "idle",
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 8192 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -83,6 +86,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(appointmentRoutes, { ctx });
       await api.register(inquiryRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
+      await api.register(webhookRoutes, {
+        ctx,
+        urlPolicy: {
+          allowPrivate: config.webhookAllowPrivateUrls,
+          httpsOnly: config.env === "production",
+          resolver: deps.resolver ?? systemResolver,
+        },
+      });
+      await api.register(eventRoutes, { ctx });
     },
     { prefix: "/api/vendor" },
   );

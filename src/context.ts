@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
+import type { Resolver } from "./events/url-guard.ts";
 
 /** What services need: the database and a clock (tests and the dispatcher share one notion of now). */
 export interface ServiceContext {
@@ -12,6 +13,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly database: Database;
   readonly now?: () => Date;
+  /** DNS for webhook URLs; tests pass a stub so no traffic leaves the machine. */
+  readonly resolver?: Resolver;
 }
 
 export function serviceContext(deps: AppDeps): ServiceContext {

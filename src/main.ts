@@ -1,11 +1,13 @@
-// Process entry: config → database → migrations → HTTP server (and, with issue #4, the webhook
-// dispatcher). SIGTERM/SIGINT drain in-flight requests (up to SHUTDOWN_GRACE_MS), then exit 0.
+// Process entry: config → database → migrations → HTTP server and/or the webhook dispatcher
+// (`--role all|api|worker`). SIGTERM/SIGINT drain in-flight requests and deliveries (up to
+// SHUTDOWN_GRACE_MS), then exit 0.
 import { parseArgs } from "node:util";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig, type Role } from "./config.ts";
 import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { runMigrations } from "./db/migrate.ts";
+import { startDispatcher } from "./events/dispatcher.ts";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { role: { type: "string", default: "all" } }, strict: true });
@@ -25,6 +27,10 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
     stoppers.push(() => app.close());
   }
+  if (role !== "api") {
+    const dispatcher = await startDispatcher({ config, database, log: app.log });
+    stoppers.push(() => dispatcher.stop(config.shutdownGraceMs));
+  }
   app.log.info({ role, database: database.kind, publicUrl: config.publicUrl }, "vendor-api started");
 
   let stopping = false;
@@ -38,7 +44,8 @@ async function main(): Promise<void> {
     }, config.shutdownGraceMs + 2_000);
     timer.unref();
     try {
-      for (const stop of stoppers) await stop();
+      // Requests and deliveries drain side by side, each within the grace period.
+      await Promise.all(stoppers.map((stop) => stop()));
       await database.close();
       process.exit(0);
     } catch (err) {

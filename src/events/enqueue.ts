@@ -15,6 +15,8 @@ export interface NewEvent {
   /** Rendered by the resource's presenter now, not rebuilt at delivery time. */
   data: Record<string, unknown>;
   createdAt: Date;
+  /** Only for `webhook.test`: the one endpoint it goes to. */
+  targetWebhookId?: string | undefined;
 }
 
 export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {
@@ -22,4 +24,9 @@ export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {
   await tx.insert(events).values({ id, ...event });
   await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${id})`);
   return id;
+}
+
+/** Wakes dispatchers after commit when deliveries were queued directly (redeliver, recover, test). */
+export async function notifyDispatchers(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, '')`);
 }

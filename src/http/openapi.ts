@@ -5,6 +5,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
+import { webhooksDocument } from "../events/openapi-webhooks.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -31,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           `(codes listed at ${config.publicUrl}/docs/errors).`,
       },
       servers: [{ url: config.publicUrl }],
+      webhooks: webhooksDocument(),
       components: {
         securitySchemes: {
           apiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "A vendor API key (vk_…)" },
@@ -55,6 +57,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: "Inquiries", description: "Messages sent to a vendor through the public inquiry form" },
         { name: "Profile", description: "The vendor the credential acts for" },
         { name: "OAuth", description: "OAuth 2.0 authorization server (RFC 6749, 7009, 7636, 8414, 9207)" },
+        { name: "Webhooks", description: "Webhook endpoints, delivery logs, redelivery and recovery" },
+        { name: "Events", description: "The last 30 days of events: the pull fallback to webhooks" },
         { name: "Operations", description: "Health and readiness" },
       ],
     },

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { type AppDeps, type ServiceContext, serviceContext } from "../../src/context.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
+import type { Resolver } from "../../src/events/url-guard.ts";
 import { type ApiClient, apiClient } from "./api-client.ts";
 
 export interface TestApp {
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   config?: Partial<Config>;
   now?: () => Date;
+  /** DNS for webhook URLs (SSRF tests pass a stub). */
+  resolver?: Resolver;
 }
 
 export async function openTestDatabase(): Promise<Database> {
@@ -41,7 +44,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...loadConfig({ NODE_ENV: "test", WEBHOOK_ALLOW_PRIVATE_URLS: "true", PUBLIC_URL: url, ...options.env }),
     ...options.config,
   });
-  const deps: AppDeps = { config, database, ...(options.now ? { now: options.now } : {}) };
+  const deps: AppDeps = {
+    config,
+    database,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+  };
   const app = await buildApp(deps);
   await app.listen({ port, host: "127.0.0.1" });
   return {

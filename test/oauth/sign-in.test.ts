@@ -37,7 +37,7 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
     const page = await signInPage(browser);
     const res = await browser.submit(page, { email: vendor.email, password: TEST_PASSWORD });
     expect(res.status).toBe(303);
-    expect(res.location).toBe("/");
+    expect(res.location).toBe("/dashboard");
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? "";
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);

@@ -6,3 +6,4 @@ export * from "./inquiries.ts";
 export * from "./oauth.ts";
 export * from "./orders.ts";
 export * from "./vendors.ts";
+export * from "./webhooks.ts";

@@ -1,0 +1,92 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { createdAt, id, ts, updatedAt } from "./columns.ts";
+import { events } from "./events.ts";
+import { vendors } from "./vendors.ts";
+
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: jsonb("events").$type<string[]>().notNull(),
+    /** ACTIVE or DISABLED (CONTRACT 7). */
+    status: text("status").notNull(),
+    disabledReason: text("disabled_reason"),
+    /**
+     * The signing secret. It must be readable to sign (HMAC needs the key itself), so unlike API
+     * keys it cannot be stored as a hash; it is never returned after registration or rotation.
+     */
+    secret: text("secret").notNull(),
+    /** After rotate-secret, the old secret keeps signing until this instant (CONTRACT 7). */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    lastSuccessAt: ts("last_success_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhooks_vendor_idx").on(t.vendorId, t.createdAt)],
+);
+
+/** One event to one endpoint: PENDING until it succeeds or its attempts are exhausted (FAILED). */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    vendorId: text("vendor_id").notNull(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    /** PENDING, SUCCEEDED or FAILED. */
+    status: text("status").notNull(),
+    /** Attempts made so far (recorded ones; at most 1 + the number of retry delays). */
+    attemptCount: integer("attempt_count").notNull().default(0),
+    /**
+     * When the next attempt is due. A claim moves it forward by a lease longer than the timeout,
+     * so no other dispatcher takes the row while its POST is in flight, and a dispatcher that
+     * dies mid-attempt only delays the delivery until the lease ends.
+     */
+    nextAttemptAt: ts("next_attempt_at"),
+    /** The token of the claim that owns the in-flight attempt; only that claim may record it. */
+    claimToken: text("claim_token"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    /** Set on redelivery and recovery: the delivery this one repeats. */
+    redeliveryOf: text("redelivery_of"),
+    completedAt: ts("completed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Every attempt of a delivery, as the delivery log shows it. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    /** The first 1 KiB of the answer's body. */
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
+);

@@ -1,0 +1,27 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { eventTypes } from "../../events/catalog.ts";
+import { Id, NextCursor, PageQuery, StringEnum, Timestamp } from "../../http/common-schemas.ts";
+
+export const EventSchema = Type.Object(
+  {
+    id: Id,
+    event: Type.String({ description: "The event name (spec 6)" }),
+    data: Type.Object({}, { additionalProperties: true, description: "The payload, as delivered" }),
+    createdAt: Timestamp,
+  },
+  { description: "An event, as its webhook deliveries carry it" },
+);
+
+export const ListEventsQuery = Type.Object({
+  ...PageQuery,
+  type: Type.Optional(StringEnum(eventTypes, { description: "Only events of this type" })),
+  since: Type.Optional(
+    Type.String({ format: "date-time", description: "Only events at or after this instant" }),
+  ),
+});
+export type ListEventsQuery = Static<typeof ListEventsQuery>;
+
+export const EventListResponse = Type.Object({
+  events: Type.Array(EventSchema, { description: "Newest first, at most 30 days old" }),
+  nextCursor: NextCursor,
+});

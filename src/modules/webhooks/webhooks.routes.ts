@@ -1,0 +1,263 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
+import type { ServiceContext } from "../../context.ts";
+import type { UrlPolicy } from "../../events/url-guard.ts";
+import { principalOf } from "../../http/authenticate.ts";
+import {
+  authenticatedErrors,
+  bodyErrors,
+  Id,
+  IdParams,
+  problemResponses,
+} from "../../http/common-schemas.ts";
+import {
+  CreateWebhookBody,
+  DeliveryListResponse,
+  DeliveryParams,
+  DeliverySchema,
+  ListDeliveriesQuery,
+  RecoverBody,
+  RecoverResponse,
+  RotateSecretBody,
+  RotateSecretResponse,
+  UpdateWebhookBody,
+  WebhookListResponse,
+  WebhookSchema,
+  WebhookWithSecret,
+} from "./webhooks.schemas.ts";
+import {
+  deleteWebhook,
+  getDelivery,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  recoverDeliveries,
+  redeliver,
+  registerWebhook,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+} from "./webhooks.service.ts";
+
+const tags = ["Webhooks"];
+const read = { scope: "webhooks:read" } as const;
+const write = { scope: "webhooks:write" } as const;
+
+/** POSTs whose body is optional: no body means `{}` (validated like any other). */
+async function emptyBodyIsObject(request: FastifyRequest) {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; urlPolicy: UrlPolicy }> = async (
+  app,
+  { ctx, urlPolicy },
+) => {
+  const vendor = (request: FastifyRequest) => principalOf(request).vendorId;
+  const caller = (request: FastifyRequest) => ({ scopes: principalOf(request).scopes });
+
+  app.post(
+    "/webhooks",
+    {
+      config: write,
+      schema: {
+        tags,
+        operationId: "registerWebhook",
+        summary: "Register a webhook",
+        description:
+          "At most 5 per vendor. The signing secret is in this response only. With an OAuth token, each event needs its resource's read scope.",
+        body: CreateWebhookBody,
+        response: { 201: WebhookWithSecret, ...problemResponses(...authenticatedErrors, ...bodyErrors, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return registerWebhook(ctx, vendor(request), request.body, caller(request), urlPolicy);
+    },
+  );
+
+  app.get(
+    "/webhooks",
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: "listWebhooks",
+        summary: "List webhooks",
+        response: { 200: WebhookListResponse, ...problemResponses(...authenticatedErrors) },
+      },
+    },
+    async (request) => listWebhooks(ctx, vendor(request)),
+  );
+
+  app.get(
+    "/webhooks/:id",
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: "getWebhook",
+        summary: "Retrieve a webhook",
+        params: IdParams,
+        response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request) => getWebhook(ctx, vendor(request), request.params.id),
+  );
+
+  for (const method of ["PATCH", "PUT"] as const) {
+    app.route({
+      method,
+      url: "/webhooks/:id",
+      config: write,
+      schema: {
+        tags,
+        operationId: method === "PATCH" ? "updateWebhook" : "replaceWebhook",
+        summary: "Update a webhook (url, events, status)",
+        description:
+          "PATCH and PUT have the same partial semantics (CONTRACT 1). Setting status ACTIVE clears disabledReason.",
+        params: IdParams,
+        body: UpdateWebhookBody,
+        response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
+      },
+      handler: async (request) =>
+        updateWebhook(ctx, vendor(request), request.params.id, request.body, caller(request), urlPolicy),
+    });
+  }
+
+  app.delete(
+    "/webhooks/:id",
+    {
+      config: write,
+      schema: {
+        tags,
+        operationId: "deleteWebhook",
+        summary: "Delete a webhook and its delivery logs",
+        params: IdParams,
+        response: { 204: Type.Null(), ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request, reply) => {
+      await deleteWebhook(ctx, vendor(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/webhooks/:id/rotate-secret",
+    {
+      config: write,
+      preValidation: emptyBodyIsObject,
+      schema: {
+        tags,
+        operationId: "rotateWebhookSecret",
+        summary: "Rotate the signing secret",
+        description:
+          "Returns the new secret once. The old secret keeps signing X-Service-Signature until the overlap ends, and webhook-signature carries both signatures meanwhile.",
+        params: IdParams,
+        body: RotateSecretBody,
+        response: {
+          200: RotateSecretResponse,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
+        },
+      },
+    },
+    async (request) => rotateWebhookSecret(ctx, vendor(request), request.params.id, request.body),
+  );
+
+  app.post(
+    "/webhooks/:id/test",
+    {
+      config: write,
+      preValidation: emptyBodyIsObject,
+      schema: {
+        tags,
+        operationId: "testWebhook",
+        summary: "Send a webhook.test event to this webhook",
+        params: IdParams,
+        body: Type.Object({}, { additionalProperties: false }),
+        response: {
+          202: Type.Object({ eventId: Id }),
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return sendTestEvent(ctx, vendor(request), request.params.id);
+    },
+  );
+
+  app.get(
+    "/webhooks/:id/deliveries",
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: "listWebhookDeliveries",
+        summary: "List a webhook's deliveries with every attempt",
+        params: IdParams,
+        querystring: ListDeliveriesQuery,
+        response: { 200: DeliveryListResponse, ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request) => listDeliveries(ctx, vendor(request), request.params.id, request.query),
+  );
+
+  app.get(
+    "/webhooks/:id/deliveries/:deliveryId",
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: "getWebhookDelivery",
+        summary: "Retrieve one delivery with every attempt",
+        params: DeliveryParams,
+        response: { 200: DeliverySchema, ...problemResponses(...authenticatedErrors, 404) },
+      },
+    },
+    async (request) => getDelivery(ctx, vendor(request), request.params.id, request.params.deliveryId),
+  );
+
+  app.post(
+    "/webhooks/:id/deliveries/:deliveryId/redeliver",
+    {
+      config: write,
+      preValidation: emptyBodyIsObject,
+      schema: {
+        tags,
+        operationId: "redeliverWebhookDelivery",
+        summary: "Send a delivery's event again, as a new delivery",
+        params: DeliveryParams,
+        body: Type.Object({}, { additionalProperties: false }),
+        response: {
+          202: Type.Object({ deliveryId: Id, eventId: Id }),
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return redeliver(ctx, vendor(request), request.params.id, request.params.deliveryId);
+    },
+  );
+
+  app.post(
+    "/webhooks/:id/recover",
+    {
+      config: write,
+      schema: {
+        tags,
+        operationId: "recoverWebhookDeliveries",
+        summary: "Re-queue every failed delivery in a time window",
+        params: IdParams,
+        body: RecoverBody,
+        response: { 202: RecoverResponse, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return recoverDeliveries(ctx, vendor(request), request.params.id, request.body);
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { eventTypes } from "../../events/catalog.ts";
+import {
+  Id,
+  NextCursor,
+  NullableString,
+  PageQuery,
+  StringEnum,
+  Timestamp,
+} from "../../http/common-schemas.ts";
+
+export const MAX_WEBHOOKS_PER_VENDOR = 5;
+export const webhookStatuses = ["ACTIVE", "DISABLED"] as const;
+export type WebhookStatus = (typeof webhookStatuses)[number];
+
+const EventName = StringEnum(eventTypes, { description: "An event name (spec 6)" });
+const Events = Type.Array(EventName, {
+  minItems: 1,
+  maxItems: eventTypes.length,
+  uniqueItems: true,
+  description: "The events this webhook receives: known names, at least one, no duplicates",
+});
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: "Absolute http(s) URL that receives the POSTs (https only in production)",
+  examples: ["https://example.com/hooks/vendor-api"],
+});
+const Status = StringEnum(webhookStatuses, {
+  description: "ACTIVE receives deliveries; DISABLED receives none",
+});
+
+export const WebhookSchema = Type.Object(
+  {
+    id: Id,
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    status: Status,
+    disabledReason: NullableString({
+      description: "Why the service disabled it (410 Gone, sustained failure)",
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { description: "A webhook endpoint (its secret is never shown after registration)" },
+);
+
+export const WebhookWithSecret = Type.Object(
+  {
+    ...WebhookSchema.properties,
+    secret: Type.String({ description: "The signing secret: shown only in this response" }),
+  },
+  { description: "The registered webhook with its signing secret, shown this once" },
+);
+
+export const CreateWebhookBody = Type.Object({ url: Url, events: Events }, { additionalProperties: false });
+export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  { url: Type.Optional(Url), events: Type.Optional(Events), status: Type.Optional(Status) },
+  { additionalProperties: false, description: "Fields left out are unchanged (PATCH and PUT alike)" },
+);
+export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
+
+export const WebhookListResponse = Type.Object({ webhooks: Type.Array(WebhookSchema) });
+
+export const RotateSecretBody = Type.Object(
+  {
+    overlapSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 86_400,
+        default: 86_400,
+        description: "How long the old secret keeps signing (default 86400)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RotateSecretBody = Static<typeof RotateSecretBody>;
+
+export const RotateSecretResponse = Type.Object({
+  id: Id,
+  secret: Type.String({ description: "The new signing secret: shown only in this response" }),
+  previousSecretExpiresAt: Type.Union([Timestamp, Type.Null()], {
+    description: "Until when the old secret still signs deliveries",
+  }),
+});
+
+export const AttemptSchema = Type.Object({
+  attempt: Type.Integer({ description: "1 for the first attempt" }),
+  createdAt: Timestamp,
+  statusCode: Type.Union([Type.Integer(), Type.Null()], {
+    description: "The receiver's status, null on no answer",
+  }),
+  durationMs: Type.Integer(),
+  error: NullableString({ description: "Why it failed: HTTP status, timeout, connection error" }),
+  responseBody: NullableString({ description: "The first 1 KiB of the answer" }),
+});
+
+export const DeliverySchema = Type.Object({
+  id: Id,
+  webhookId: Id,
+  eventId: Id,
+  event: Type.String(),
+  status: StringEnum(["PENDING", "SUCCEEDED", "FAILED"] as const),
+  attemptCount: Type.Integer(),
+  nextAttemptAt: Type.Union([Timestamp, Type.Null()]),
+  redeliveryOf: Type.Union([Id, Type.Null()]),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  attempts: Type.Array(AttemptSchema, { description: "Every attempt, oldest first" }),
+});
+
+export const DeliveryListResponse = Type.Object({
+  deliveries: Type.Array(DeliverySchema),
+  nextCursor: NextCursor,
+});
+export const ListDeliveriesQuery = Type.Object({ ...PageQuery });
+export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>;
+
+export const DeliveryParams = Type.Object({ id: Id, deliveryId: Id });
+
+export const RecoverBody = Type.Object(
+  {
+    since: Type.String({
+      format: "date-time",
+      description: "Re-queue failed deliveries created at or after this",
+    }),
+    until: Type.Optional(
+      Type.String({ format: "date-time", description: "… and before this (default now)" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RecoverBody = Static<typeof RecoverBody>;
+
+export const QueuedDelivery = Type.Object({ deliveryId: Id, eventId: Id });
+export const RecoverResponse = Type.Object({ count: Type.Integer({ description: "Deliveries re-queued" }) });

@@ -1,0 +1,280 @@
+import type { Scope } from "../../auth/scopes.ts";
+import type { ServiceContext } from "../../context.ts";
+import { AppError, fieldError, notFound } from "../../errors.ts";
+import { eventCatalog, isEventType } from "../../events/catalog.ts";
+import { enqueueEvent, notifyDispatchers } from "../../events/enqueue.ts";
+import { generateWebhookSecret } from "../../events/signing.ts";
+import { assertWebhookUrl, type UrlPolicy, UrlRefusedError } from "../../events/url-guard.ts";
+import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { isId, newId } from "../../lib/ids.ts";
+import { presentDelivery, presentWebhook } from "./webhooks.presenter.ts";
+import {
+  countWebhooks,
+  deleteWebhookRow,
+  findDeliveryById,
+  findRecoverableEvents,
+  findWebhookById,
+  insertDeliveries,
+  insertWebhook,
+  listAttemptRows,
+  listDeliveryRows,
+  listWebhookRows,
+  lockVendor,
+  updateWebhookRow,
+} from "./webhooks.repository.ts";
+import {
+  type CreateWebhookBody,
+  type ListDeliveriesQuery,
+  MAX_WEBHOOKS_PER_VENDOR,
+  type RecoverBody,
+  type RotateSecretBody,
+  type UpdateWebhookBody,
+} from "./webhooks.schemas.ts";
+
+/** What the caller may see: subscribing to an event needs its resource's read scope (CONTRACT 7). */
+export interface Caller {
+  scopes: ReadonlySet<Scope>;
+}
+
+const DEFAULT_OVERLAP_SECONDS = 86_400;
+
+function assertEventScopes(caller: Caller, events: string[]): void {
+  for (const name of events) {
+    if (!isEventType(name)) throw fieldError("validation_failed", "events", `unknown event ${name}`);
+    const scope = eventCatalog[name].scope;
+    if (!caller.scopes.has(scope)) {
+      throw new AppError("insufficient_scope", `Subscribing to ${name} needs the ${scope} scope`, {
+        headers: {
+          "www-authenticate": `Bearer realm="vendor-api", error="insufficient_scope", scope="${scope}"`,
+        },
+        requiredScope: scope,
+      });
+    }
+  }
+}
+
+async function checkUrl(url: string, policy: UrlPolicy): Promise<string> {
+  try {
+    // Stored as the vendor wrote it (the API echoes it back); it was checked as parsed.
+    await assertWebhookUrl(url, policy);
+    return url;
+  } catch (err) {
+    if (err instanceof UrlRefusedError) throw fieldError("validation_failed", "url", err.message);
+    throw err;
+  }
+}
+
+async function requireWebhook(ctx: ServiceContext, vendorId: string, id: string) {
+  const row = isId(id) ? await findWebhookById(ctx.db, vendorId, id) : undefined;
+  if (!row) throw notFound("Webhook");
+  return row;
+}
+
+export async function registerWebhook(
+  ctx: ServiceContext,
+  vendorId: string,
+  input: CreateWebhookBody,
+  caller: Caller,
+  policy: UrlPolicy,
+) {
+  assertEventScopes(caller, input.events);
+  const url = await checkUrl(input.url, policy);
+  const now = ctx.now();
+  const secret = generateWebhookSecret();
+  const row = await ctx.db.transaction(async (tx) => {
+    await lockVendor(tx, vendorId);
+    if ((await countWebhooks(tx, vendorId)) >= MAX_WEBHOOKS_PER_VENDOR) {
+      throw new AppError(
+        "webhook_limit_reached",
+        `A vendor may register at most ${MAX_WEBHOOKS_PER_VENDOR} webhooks`,
+      );
+    }
+    return insertWebhook(tx, {
+      id: newId(),
+      vendorId,
+      url,
+      events: input.events,
+      status: "ACTIVE",
+      secret,
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+  return { ...presentWebhook(row), secret };
+}
+
+export async function listWebhooks(ctx: ServiceContext, vendorId: string) {
+  const rows = await listWebhookRows(ctx.db, vendorId);
+  return { webhooks: rows.map(presentWebhook) };
+}
+
+export async function getWebhook(ctx: ServiceContext, vendorId: string, id: string) {
+  return presentWebhook(await requireWebhook(ctx, vendorId, id));
+}
+
+export async function updateWebhook(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateWebhookBody,
+  caller: Caller,
+  policy: UrlPolicy,
+) {
+  await requireWebhook(ctx, vendorId, id);
+  if (input.events) assertEventScopes(caller, input.events);
+  const url = input.url === undefined ? undefined : await checkUrl(input.url, policy);
+  const set: Parameters<typeof updateWebhookRow>[3] = { updatedAt: ctx.now() };
+  if (url !== undefined) set.url = url;
+  if (input.events) set.events = input.events;
+  if (input.status) {
+    set.status = input.status;
+    set.disabledReason = input.status === "DISABLED" ? "Disabled by the vendor" : null;
+  }
+  const row = await updateWebhookRow(ctx.db, vendorId, id, set);
+  if (!row) throw notFound("Webhook");
+  return presentWebhook(row);
+}
+
+export async function deleteWebhook(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
+  if (!isId(id) || !(await deleteWebhookRow(ctx.db, vendorId, id))) throw notFound("Webhook");
+}
+
+/**
+ * A new secret; the old one keeps signing for `overlapSeconds` (CONTRACT 7) so receivers can
+ * switch without rejecting deliveries in between.
+ */
+export async function rotateWebhookSecret(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: RotateSecretBody,
+) {
+  const current = await requireWebhook(ctx, vendorId, id);
+  const now = ctx.now();
+  const overlap = input.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS;
+  const secret = generateWebhookSecret();
+  const expires = overlap > 0 ? new Date(now.getTime() + overlap * 1000) : null;
+  const row = await updateWebhookRow(ctx.db, vendorId, id, {
+    secret,
+    previousSecret: expires ? current.secret : null,
+    previousSecretExpiresAt: expires,
+    updatedAt: now,
+  });
+  if (!row) throw notFound("Webhook");
+  return { id, secret, previousSecretExpiresAt: expires?.toISOString() ?? null };
+}
+
+/** Emits `webhook.test` to this one endpoint; its delivery is queued in the same transaction. */
+export async function sendTestEvent(ctx: ServiceContext, vendorId: string, id: string) {
+  const hook = await requireWebhook(ctx, vendorId, id);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const data = { webhookId: hook.id, message: "A test delivery from vendor-api" };
+    const eventId = await enqueueEvent(tx, {
+      vendorId,
+      type: "webhook.test",
+      data,
+      createdAt: now,
+      targetWebhookId: hook.id,
+    });
+    return { eventId };
+  });
+}
+
+export async function listDeliveries(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  query: ListDeliveriesQuery,
+) {
+  const hook = await requireWebhook(ctx, vendorId, id);
+  const limit = query.limit ?? 100;
+  const rows = await listDeliveryRows(ctx.db, hook.id, limit, decodeCursor(query.cursor));
+  const page = rows.slice(0, limit);
+  const attempts = await listAttemptRows(
+    ctx.db,
+    page.map((d) => d.id),
+  );
+  const last = page.at(-1);
+  return {
+    deliveries: page.map((d) =>
+      presentDelivery(
+        d,
+        attempts.filter((a) => a.deliveryId === d.id),
+      ),
+    ),
+    nextCursor:
+      rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+  };
+}
+
+async function requireDelivery(ctx: ServiceContext, vendorId: string, id: string, deliveryId: string) {
+  const hook = await requireWebhook(ctx, vendorId, id);
+  const row = isId(deliveryId) ? await findDeliveryById(ctx.db, hook.id, deliveryId) : undefined;
+  if (!row) throw notFound("Delivery");
+  return row;
+}
+
+export async function getDelivery(ctx: ServiceContext, vendorId: string, id: string, deliveryId: string) {
+  const row = await requireDelivery(ctx, vendorId, id, deliveryId);
+  return presentDelivery(row, await listAttemptRows(ctx.db, [row.id]));
+}
+
+/** Sends the delivery's event again as a new delivery (its own id and attempts). */
+export async function redeliver(ctx: ServiceContext, vendorId: string, id: string, deliveryId: string) {
+  const original = await requireDelivery(ctx, vendorId, id, deliveryId);
+  const now = ctx.now();
+  const newDeliveryId = newId();
+  await ctx.db.transaction(async (tx) => {
+    await insertDeliveries(tx, [
+      {
+        id: newDeliveryId,
+        webhookId: original.webhookId,
+        vendorId,
+        eventId: original.eventId,
+        eventType: original.eventType,
+        status: "PENDING",
+        nextAttemptAt: now,
+        redeliveryOf: original.id,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ]);
+    await notifyDispatchers(tx);
+  });
+  return { deliveryId: newDeliveryId, eventId: original.eventId };
+}
+
+/** Re-queues every failed delivery created in [since, until), one new delivery per event. */
+export async function recoverDeliveries(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: RecoverBody,
+) {
+  const hook = await requireWebhook(ctx, vendorId, id);
+  const now = ctx.now();
+  const since = new Date(input.since);
+  const until = input.until ? new Date(input.until) : now;
+  if (until <= since) throw fieldError("validation_failed", "until", "must be after since");
+  return ctx.db.transaction(async (tx) => {
+    const found = await findRecoverableEvents(tx, hook.id, since, until);
+    await insertDeliveries(
+      tx,
+      found.map((f) => ({
+        id: newId(),
+        webhookId: hook.id,
+        vendorId,
+        eventId: f.eventId,
+        eventType: f.eventType,
+        status: "PENDING",
+        nextAttemptAt: now,
+        redeliveryOf: f.deliveryId,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    if (found.length > 0) await notifyDispatchers(tx);
+    return { count: found.length };
+  });
+}

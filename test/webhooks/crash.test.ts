@@ -1,0 +1,136 @@
+// A crash or restart at any moment loses no event (CONTRACT 7): the service is SIGKILLed while
+// events are pending and, after a restart, every event is delivered. On PGlite and PostgreSQL.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { apiClient } from "../helpers/api-client.ts";
+import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
+import { freePort } from "../helpers/test-app.ts";
+import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-crash-"));
+  dataDirs.push(dir);
+  return dir;
+};
+const backends = [
+  { name: "PGlite", db: () => ({ DATA_DIR: tempDataDir() }) },
+  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: pgUrl }) }] : []),
+];
+
+const running: ServiceProcess[] = [];
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
+  await Promise.all(receivers.map((r) => r.close()));
+  await Promise.all(running.map((s) => s.exited));
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function setup(dbEnv: Record<string, string>) {
+  const port = await freePort();
+  const env = childEnv({
+    ...dbEnv,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    // Generous: the machine is shared, and a timed-out attempt would be retried (and counted).
+    WEBHOOK_TIMEOUT_MS: "3000",
+    WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
+    SHUTDOWN_GRACE_MS: "5000",
+  });
+  const email = `crash-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
+  const vendor = await runCli(env, [
+    "vendor",
+    "create",
+    "--name",
+    "Crash",
+    "--email",
+    email,
+    "--password",
+    "pw-123456789",
+  ]);
+  const { key } = await runCli(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
+  const base = `http://127.0.0.1:${port}`;
+  const start = async () => {
+    const s = await startService(env, [], `${base}/health`);
+    running.push(s);
+    return s;
+  };
+  return { env, key: key as string, api: apiClient(base), start };
+}
+
+describe.each(backends)("on $name", ({ db }) => {
+  it("after SIGKILL with events pending and a restart, every event is delivered", async () => {
+    const { key, api, start } = await setup(db());
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 400 }));
+    receivers.push(receiver);
+    let service = await start();
+    const hook = await api.post(
+      "/api/vendor/webhooks",
+      { url: receiver.url, events: ["order.created"] },
+      { key },
+    );
+    expect(hook.status).toBe(201);
+
+    const orderIds: string[] = [];
+    for (let batch = 0; batch < 4; batch++) {
+      const created = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          api.post("/api/vendor/orders", { customerName: "K", type: "SUIT" }, { key }),
+        ),
+      );
+      for (const c of created) {
+        expect(c.status).toBe(201);
+        orderIds.push(c.body.id);
+      }
+    }
+    service.child.kill("SIGKILL");
+    await service.exited;
+    const beforeRestart = receiver.requests.length;
+    receiver.respond = () => ({ status: 200 });
+
+    service = await start();
+    const deliveries = await eventually(async () => {
+      const res = await api.get(`/api/vendor/webhooks/${hook.body.id}/deliveries?limit=100`, { key });
+      const list = res.body.deliveries as any[];
+      return list.length === orderIds.length && list.every((d) => d.status === "SUCCEEDED") && list;
+    }, 60_000);
+    const received = new Set(receiver.requests.map((r) => r.body.data.id));
+    expect([...received].sort()).toEqual([...orderIds].sort());
+    expect(new Set(deliveries.map((d) => d.eventId)).size).toBe(orderIds.length);
+    // Work was pending at the kill: the restarted service had deliveries left to make.
+    expect(receiver.requests.length).toBeGreaterThan(beforeRestart);
+
+    service.child.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+  }, 120_000);
+
+  it("SIGTERM lets an in-flight delivery finish, then exits 0", async () => {
+    const { key, api, start } = await setup(db());
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
+    receivers.push(receiver);
+    let service = await start();
+    const hook = await api.post(
+      "/api/vendor/webhooks",
+      { url: receiver.url, events: ["order.created"] },
+      { key },
+    );
+    await api.post("/api/vendor/orders", { customerName: "T", type: "SUIT" }, { key });
+    await receiver.waitFor(1);
+    service.child.kill("SIGTERM");
+    expect(await service.exited).toBe(0);
+
+    service = await start();
+    const res = await api.get(`/api/vendor/webhooks/${hook.body.id}/deliveries`, { key });
+    expect(res.body.deliveries).toHaveLength(1);
+    expect(res.body.deliveries[0]).toMatchObject({ status: "SUCCEEDED", attemptCount: 1 });
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+    service.child.kill("SIGTERM");
+    await service.exited;
+  }, 120_000);
+});
