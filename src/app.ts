@@ -116,7 +116,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(async (pages) => {
     await registerBrowserScope(pages, config);
-    await pages.register(signInRoutes, { ctx, config, throttle });
+    await pages.register(async (signIn) => {
+      // Every sign-in page answer carries the rate-limit headers; failures are also throttled
+      // per account by SignInThrottle.
+      await registerAddressRateLimit(signIn, rateLimitStore, {
+        policy: "sign-in",
+        maxPerMinute: config.signInRateLimitPerMinute,
+      });
+      await signIn.register(signInRoutes, { ctx, config, throttle });
+    });
     await pages.register(authorizeRoutes, { ctx, config });
     await pages.register(dashboardRoutes, { ctx, config });
   });

@@ -16,6 +16,8 @@ export interface Config {
   /** Failed sign-ins allowed per client address, and per account, in 15 minutes. */
   readonly signInFailuresPerAddress: number;
   readonly signInFailuresPerAccount: number;
+  /** Requests per minute per client address to the sign-in pages (CONTRACT 8: stricter). */
+  readonly signInRateLimitPerMinute: number;
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key, so deployments (or test runs) sharing one Redis never collide. */
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sessionSecret,
     signInFailuresPerAddress: int("SIGN_IN_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
     signInFailuresPerAccount: int("SIGN_IN_FAILURES_PER_ACCOUNT", 5, 1, 1_000_000),
+    signInRateLimitPerMinute: int("SIGN_IN_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",

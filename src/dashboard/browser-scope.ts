@@ -8,6 +8,7 @@ import csrf from "@fastify/csrf-protection";
 import formbody from "@fastify/formbody";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import type { Config } from "../config.ts";
+import { AppError } from "../errors.ts";
 import { UntrustedRedirect } from "../oauth/oauth.errors.ts";
 import { errorPage } from "./html.ts";
 
@@ -56,6 +57,14 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof UntrustedRedirect) {
       return sendPage(reply, 400, errorPage("Invalid authorization request", error.description));
+    }
+    // Domain errors from services (an unknown id, a refused move, a rate limit) become pages with
+    // their own status; the message is written for people and safe to show.
+    if (error instanceof AppError) {
+      if (error.extra.headers) reply.headers(error.extra.headers);
+      const title =
+        error.status === 404 ? "Not found" : error.status === 429 ? "Too many requests" : "Request refused";
+      return sendPage(reply, error.status, errorPage(title, error.message));
     }
     if (error.code?.startsWith("FST_CSRF")) {
       return sendPage(
