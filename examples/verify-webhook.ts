@@ -1,6 +1,6 @@
 // A minimal vendor-api webhook receiver in plain Node (no dependencies). Run it with
 //   WEBHOOK_SECRET=whsk_... PORT=4000 npx tsx examples/verify-webhook.ts
-// Rules it shows (docs/webhooks.md):
+// Rules it shows (README, "Verifying a delivery"):
 //   1. Verify the signature over the RAW body bytes, before any JSON parsing.
 //   2. Compare signatures in constant time (crypto.timingSafeEqual).
 //   3. Reject a webhook-timestamp more than 5 minutes away from now (replay protection).
