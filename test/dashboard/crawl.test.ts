@@ -1,0 +1,201 @@
+// Properties of the whole dashboard, checked by crawling it as a signed-in vendor: whatever pages
+// exist now or are added later, (1) no page of one vendor shows another vendor's data, (2) another
+// vendor's id in any page URL is a 404, (3) every POST form refuses a missing or wrong CSRF token.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
+import { type Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
+import { createVendor, createVendorWithKey } from "../helpers/factories.ts";
+import { createClient, signedInBrowser } from "../helpers/oauth.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+let t: TestApp;
+const MARK = `MARK${randomUUID().replaceAll("-", "")}`;
+let idsOfA: string[] = [];
+let emailA: string;
+let emailB: string;
+let keyA: string;
+
+/** What vendor A can see through the API: must not change when vendor B pokes at A's ids. */
+async function snapshotOfA(): Promise<string> {
+  const paths = [
+    "/api/vendor/orders",
+    "/api/vendor/customers",
+    "/api/vendor/appointments",
+    "/api/vendor/webhooks",
+  ];
+  const bodies = await Promise.all(paths.map((p) => t.api.get(p, { key: keyA })));
+  return JSON.stringify(bodies.map((b) => b.body));
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  // Vendor A: one of everything, each carrying the marker.
+  const a = await createVendorWithKey(t.ctx, `${MARK} Bridal`);
+  emailA = a.vendor.email;
+  const key = a.key;
+  keyA = key;
+  const api = t.api;
+  const order = await api.post(
+    "/api/vendor/orders",
+    {
+      customerName: `${MARK} Customer`,
+      customerEmail: `${MARK.toLowerCase()}@example.com`,
+      type: "RENTAL",
+      model: `${MARK} model`,
+      description: `${MARK} description`,
+    },
+    { key },
+  );
+  await api.put(
+    `/api/vendor/orders/${order.body.id}/status`,
+    { status: "IN_PRODUCTION", message: `${MARK} msg` },
+    { key },
+  );
+  const customer = await api.post(
+    "/api/vendor/customers",
+    { name: `${MARK} Other`, notes: `${MARK} notes` },
+    { key },
+  );
+  const appointment = await api.post(
+    "/api/vendor/appointments",
+    { customerId: customer.body.id, type: "FITTING", date: "2099-05-01T10:00:00Z", notes: `${MARK} appt` },
+    { key },
+  );
+  const inquiry = await api.post(`/api/public/vendors/${a.vendor.id}/inquiries`, {
+    name: `${MARK} Lead`,
+    email: "lead@example.com",
+    message: `${MARK} question`,
+  });
+  const webhook = await api.post(
+    "/api/vendor/webhooks",
+    { url: `http://127.0.0.1:9/${MARK}`, events: ["order.created"] },
+    { key },
+  );
+  const apiKey = await createApiKey(t.ctx, { vendorId: a.vendor.id, name: `${MARK} key` });
+  const client = await createClient(t.ctx);
+  idsOfA = [
+    order.body.id,
+    order.body.customerId,
+    customer.body.id,
+    appointment.body.id,
+    inquiry.body.id,
+    webhook.body.id,
+    apiKey.row.id,
+    ...Object.values(client).filter(
+      (v): v is string => typeof v === "string" && /^(app_|[a-z0-9]{24,})/.test(v),
+    ),
+  ].filter((id): id is string => typeof id === "string");
+  expect(idsOfA.length).toBeGreaterThanOrEqual(7);
+
+  const b = await createVendor(t.ctx, "Other Vendor");
+  emailB = b.email;
+});
+afterAll(() => t.close());
+
+/** Every dashboard page reachable by links from /dashboard, as this browser sees them. */
+async function crawl(browser: Browser): Promise<Map<string, PageResponse>> {
+  const pages = new Map<string, PageResponse>();
+  const queue = ["/dashboard"];
+  while (queue.length > 0 && pages.size < 300) {
+    const path = queue.shift() as string;
+    if (pages.has(path)) continue;
+    let res = await browser.get(path);
+    for (let hops = 0; res.status === 303 || res.status === 302; hops++) {
+      if (!res.location || hops > 3) break;
+      const next = res.location;
+      if (!next.startsWith("/")) break;
+      res = await browser.get(next);
+    }
+    pages.set(path, res);
+    for (const m of res.text.matchAll(/href="([^"]+)"/g)) {
+      const href = decodeEntities(m[1] ?? "");
+      if (!href.startsWith("/dashboard") && !href.startsWith("/track/")) continue;
+      if (!pages.has(href) && !queue.includes(href)) queue.push(href);
+    }
+  }
+  return pages;
+}
+
+interface Form {
+  action: string;
+  fields: Record<string, string>;
+}
+
+function postForms(page: string): Form[] {
+  const forms: Form[] = [];
+  for (const m of page.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
+    const attrs = m[1] ?? "";
+    if (!/method="post"/i.test(attrs)) continue;
+    const action = decodeEntities(/action="([^"]*)"/.exec(attrs)?.[1] ?? "");
+    const fields: Record<string, string> = {};
+    for (const input of (m[2] ?? "").matchAll(/<input\b([^>]*)>/g)) {
+      const name = /name="([^"]*)"/.exec(input[1] ?? "")?.[1];
+      if (!name) continue;
+      fields[decodeEntities(name)] = decodeEntities(/value="([^"]*)"/.exec(input[1] ?? "")?.[1] ?? "x");
+    }
+    forms.push({ action, fields });
+  }
+  return forms;
+}
+
+describe("the dashboard, crawled", () => {
+  it("no page of another vendor shows this vendor's data, and no page fails", async () => {
+    const browser = await signedInBrowser(t, emailB);
+    const pages = await crawl(browser);
+    expect(pages.size).toBeGreaterThan(0);
+    for (const [path, res] of pages) {
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.text.includes(MARK), `${path} shows another vendor's data`).toBe(false);
+    }
+  });
+
+  it("another vendor's id in any dashboard URL answers 404", async () => {
+    const browser = await signedInBrowser(t, emailB);
+    const patterns = t.app.routeCatalog.filter(
+      (r) => r.method === "GET" && /^\/(dashboard|track)\/.*:/.test(r.url),
+    );
+    for (const route of patterns) {
+      for (const id of idsOfA) {
+        const path = route.url.replace(/:[A-Za-z]+/g, id);
+        const res = await browser.get(path);
+        expect(res.status, `${path}`).toBe(404);
+        expect(res.text.includes(MARK), path).toBe(false);
+      }
+    }
+  });
+
+  it("another vendor's id in any dashboard form action changes nothing", async () => {
+    const browser = await signedInBrowser(t, emailB);
+    const csrf =
+      /name="_csrf" value="([^"]+)"/.exec((await browser.get("/dashboard/account")).text)?.[1] ?? "";
+    const before = await snapshotOfA();
+    const patterns = t.app.routeCatalog.filter((r) => r.method === "POST" && /^\/dashboard\/.*:/.test(r.url));
+    for (const route of patterns) {
+      for (const id of idsOfA) {
+        const path = route.url.replace(/:[A-Za-z]+/g, id);
+        const res = await browser.post(path, { _csrf: decodeEntities(csrf) });
+        expect([400, 403, 404], `${path} answered ${res.status}`).toContain(res.status);
+      }
+    }
+    expect(await snapshotOfA()).toBe(before);
+  });
+
+  it("every POST form refuses a missing or a wrong CSRF token with 403", async () => {
+    const browser = await signedInBrowser(t, emailA);
+    const pages = await crawl(browser);
+    const forms = new Map<string, Form>();
+    for (const res of pages.values()) for (const form of postForms(res.text)) forms.set(form.action, form);
+    expect(forms.size, "at least the sign-out form").toBeGreaterThan(0);
+    for (const form of forms.values()) {
+      expect(form.fields._csrf, `${form.action} carries a CSRF token`).toEqual(expect.any(String));
+      const { _csrf: _token, ...withoutToken } = form.fields;
+      const missing = await browser.post(form.action, withoutToken);
+      expect(missing.status, `${form.action} without a token`).toBe(403);
+      const wrong = await browser.post(form.action, { ...withoutToken, _csrf: "forged-token" });
+      expect(wrong.status, `${form.action} with a wrong token`).toBe(403);
+    }
+    // The session survived all of that: nothing was signed out by a forged form.
+    expect((await browser.get("/dashboard")).status).not.toBe(401);
+  });
+});
