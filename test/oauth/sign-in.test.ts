@@ -139,10 +139,10 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
   });
 
   it.each([
-    ["//evil.example/x", "/"],
-    ["/\\evil.example", "/"],
-    ["https://evil.example/", "/"],
-    ["javascript:alert(1)", "/"],
+    ["//evil.example/x", "/dashboard"],
+    ["/\\evil.example", "/dashboard"],
+    ["https://evil.example/", "/dashboard"],
+    ["javascript:alert(1)", "/dashboard"],
     ["/api/oauth/authorize?client_id=app_x&scope=a%20b", "/api/oauth/authorize?client_id=app_x&scope=a%20b"],
   ])("no open redirect: return_to=%s sends the vendor to %s after sign-in", async (returnTo, expected) => {
     const vendor = await createVendor(t.ctx);
