@@ -154,12 +154,14 @@ ${
         preferences,
       };
       errors.push(...formErrors(UpdateCustomerBody, input));
+      let status = 400;
       if (errors.length === 0) {
         try {
           await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
           return succeeded(reply, config, "Customer saved.", `/dashboard/customers/${current.id}`);
         } catch (error) {
           if (!(error instanceof AppError) || error.status === 404 || error.status >= 500) throw error;
+          status = error.status;
           errors.push(...(error.extra.errors ?? [{ field: "(form)", message: error.message }]));
         }
       }
@@ -170,7 +172,7 @@ ${
       };
       return sendPage(
         reply,
-        400,
+        status,
         dashboardPage(
           pageCtx,
           "customers",
