@@ -62,7 +62,7 @@ export async function appointmentPages(app: FastifyInstance, { ctx, config }: Da
     const body =
       page.appointments.length === 0
         ? emptyState(cursor ? "No more appointments." : "No upcoming appointments.")
-        : html`<div class="table-wrap"><table class="appointments">
+        : html`<div class="table-wrap"><table class="appointments stack">
 <thead><tr><th>When (UTC)</th><th>Customer</th><th>Type</th><th>Status</th><th>Actions</th></tr></thead>
 <tbody>${page.appointments.map(
             (a) => html`<tr data-id="${a.id}">
