@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRACKING_REQUESTS_PER_MINUTE } from "../../src/dashboard/pages/tracking.page.ts";
 import { orders } from "../../src/db/schema/index.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
@@ -97,5 +98,19 @@ describe("customer-facing tracking page /track/{token}", () => {
       expect(page.status, bad).toBe(404);
       expect(page.text).toContain("Order not found");
     }
+  });
+});
+
+// Last in this file: it spends the address's budget for the rest of the minute.
+describe("tracking page rate limit", () => {
+  it("answers 429 with a page and Retry-After once an address exceeds its budget", async () => {
+    let last = await trackingOf("short");
+    for (let i = 0; i < TRACKING_REQUESTS_PER_MINUTE && last.status !== 429; i++)
+      last = await trackingOf("short");
+    expect(last.status).toBe(429);
+    expect(last.headers.get("content-type")).toContain("text/html");
+    expect(last.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(last.headers.get("x-robots-tag")).toContain("noindex");
+    expect(last.text).toContain("Too many requests");
   });
 });

@@ -5,6 +5,7 @@
 // (Referrer-Policy: no-referrer, from the page headers).
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { AppError } from "../../errors.ts";
+import { registerAddressRateLimit } from "../../http/rate-limit.ts";
 import { getTrackedOrder, type TrackedOrder } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../browser-scope.ts";
 import type { DashboardDeps } from "../dashboard.routes.ts";
@@ -13,12 +14,33 @@ import { time } from "../layout.ts";
 import { humanize, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
 
+/**
+ * Per client address. The token's 256 bits make guessing hopeless anyway; the limit keeps a
+ * scraper from using the page to load the database. Generous, as a shop's customers may share
+ * one address (a venue's Wi-Fi) and reload while waiting for news.
+ */
+export const TRACKING_REQUESTS_PER_MINUTE = 120;
+
 export async function trackingPage(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
+  await registerAddressRateLimit(app, app.rateLimitStore, {
+    policy: "tracking",
+    maxPerMinute: TRACKING_REQUESTS_PER_MINUTE,
+  });
   app.addHook("onSend", async (_request, reply) => {
     reply.header("x-robots-tag", "noindex, nofollow");
   });
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof AppError && error.status === 404) return notFoundPage(reply);
+    if (error instanceof AppError && error.code === "rate_limited") {
+      return sendPage(
+        reply,
+        429,
+        publicPage(
+          "Too many requests",
+          html`<h1>Too many requests</h1><p>Please wait a minute, then reload this page.</p>`,
+        ),
+      );
+    }
     throw error;
   });
 
@@ -49,7 +71,7 @@ function trackedBody(order: TrackedOrder): SafeHtml {
 <p>${humanize(order.type)}</p>
 <p class="current">Current status: ${statusBadge(order.status)} <span class="muted">since ${time(order.updatedAt)}</span></p>
 <h2>Progress</h2>
-${timeline([...order.updates].reverse())}`;
+${timeline([...order.updates].reverse())}`; // newest first: the customer comes for the latest news
 }
 
 /** The public page frame: the dashboard's stylesheet, no navigation, no script, no form. */
