@@ -81,6 +81,7 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
 ${jsonBlock("Measurements", customer.measurements)}
 ${jsonBlock("Preferences", customer.preferences)}
 <h2>Orders (${customer.counts.orders})</h2>
+${customer.counts.orders > orders.length ? html`<p class="muted">The ${orders.length} most recently updated.</p>` : ""}
 ${
   orders.length === 0
     ? emptyState("No orders for this customer.")
@@ -90,6 +91,7 @@ ${
       )}</ul>`
 }
 <h2>Appointments (${customer.counts.appointments})</h2>
+${customer.counts.appointments > appointments.length ? html`<p class="muted">The first ${appointments.length} by date.</p>` : ""}
 ${
   appointments.length === 0
     ? emptyState("No appointments for this customer.")
