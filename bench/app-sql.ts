@@ -94,6 +94,7 @@ export const insertOrder = statement(
       specialRequests: m("specialRequests"),
       customerPhone: m("customerPhone"),
       weddingDate: m("weddingDate"),
+      trackingToken: m("trackingToken"),
       createdAt: mDate("now"),
       updatedAt: mDate("now"),
     })

@@ -8,6 +8,7 @@ import { createId } from "@paralleldrive/cuid2";
 import pg from "pg";
 import { hashSecret } from "../src/lib/crypto.ts";
 import { encodeCursor } from "../src/lib/cursor.ts";
+import { newTrackingToken } from "../src/modules/orders/orders.service.ts";
 import * as q from "./app-sql.ts";
 
 const LIMIT = 100;
@@ -89,6 +90,7 @@ async function createOrder(vendorId: string, body: OrderBody): Promise<string> {
         specialRequests: opt("specialRequests"),
         customerPhone: opt("customerPhone"),
         weddingDate: opt("weddingDate"),
+        trackingToken: newTrackingToken(),
         now,
       }),
     );

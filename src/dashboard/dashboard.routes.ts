@@ -6,6 +6,11 @@ import fs from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
+import { appointmentPages } from "./pages/appointments.pages.ts";
+import { customerPages } from "./pages/customers.pages.ts";
+import { inquiryPages } from "./pages/inquiries.pages.ts";
+import { orderPages } from "./pages/orders.pages.ts";
+import { trackingPage } from "./pages/tracking.page.ts";
 import { requireSession } from "./require-session.ts";
 
 export interface DashboardDeps {
@@ -20,6 +25,8 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(stylesheet),
   );
   app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/dashboard", 303));
+  // Public: the customer's tracking page (no session; the link's token is the credential).
+  await app.register(trackingPage, deps);
 
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSession(deps.ctx));
@@ -27,5 +34,9 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       reply.redirect("/dashboard/orders", 303),
     );
     // Page groups register here, each a plugin taking DashboardDeps.
+    await signedIn.register(orderPages, deps);
+    await signedIn.register(customerPages, deps);
+    await signedIn.register(appointmentPages, deps);
+    await signedIn.register(inquiryPages, deps);
   });
 }

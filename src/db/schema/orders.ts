@@ -1,4 +1,4 @@
-import { bigint, date, index, pgTable, text } from "drizzle-orm/pg-core";
+import { bigint, date, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { customers } from "./customers.ts";
 import { vendors } from "./vendors.ts";
@@ -23,6 +23,9 @@ export const orders = pgTable(
     // Accepted on creation only (spec 2.1); kept with the order as the vendor entered them.
     customerPhone: text("customer_phone"),
     weddingDate: date("wedding_date", { mode: "string" }),
+    // The customer-facing tracking link /track/{token}: 32 random bytes, base64url. Unguessable,
+    // so the link alone grants reading that one order's status; never part of the API's JSON.
+    trackingToken: text("tracking_token").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -31,6 +34,7 @@ export const orders = pgTable(
     // exactly these columns and directions so PostgreSQL reads the index in order.
     index("orders_vendor_updated_idx").on(t.vendorId, t.updatedAt.desc(), t.id.desc()),
     index("orders_customer_idx").on(t.customerId),
+    uniqueIndex("orders_tracking_token_idx").on(t.trackingToken),
   ],
 );
 

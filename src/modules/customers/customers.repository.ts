@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { customers } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
@@ -124,4 +124,17 @@ export async function updateCustomerRow(
   const [row] = await db.update(customers).set(changes).where(eq(customers.id, id)).returning();
   if (!row) throw new Error("updateCustomerRow: row vanished");
   return row;
+}
+
+/** Names of the vendor's customers with these ids, in one statement (lists showing who). */
+export async function findCustomerNames(
+  db: Executor,
+  vendorId: string,
+  ids: string[],
+): Promise<Array<{ id: string; name: string }>> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: customers.id, name: customers.name })
+    .from(customers)
+    .where(and(eq(customers.vendorId, vendorId), inArray(customers.id, ids)));
 }

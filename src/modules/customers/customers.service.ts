@@ -12,6 +12,7 @@ import {
   type CustomerRow,
   findCustomerByEmail,
   findCustomerForUpdate,
+  findCustomerNames,
   findCustomerWithCounts,
   insertCustomerUnlessEmailTaken,
   listCustomers as listCustomerRows,
@@ -180,4 +181,15 @@ export async function updateCustomer(
     throw error;
   }
   return getCustomer(ctx, vendorId, id);
+}
+
+/** id → name of the vendor's customers among `ids` (another vendor's ids are simply absent). */
+export async function customerNames(
+  ctx: ServiceContext,
+  vendorId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)].filter(isId);
+  const rows = await findCustomerNames(ctx.db, vendorId, wanted);
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -18,6 +18,8 @@ export interface ListOrdersFilter {
   limit: number;
   cursor?: Cursor | undefined;
   updatedSince?: string | undefined;
+  /** Only this customer's orders (the dashboard's customer page). */
+  customerId?: string | undefined;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function listOrderJson(
 export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): SQL {
   const conditions = [sql`o.vendor_id = ${vendorId}`];
   if (filter.updatedSince) conditions.push(sql`o.updated_at >= ${filter.updatedSince}::timestamptz`);
+  if (filter.customerId) conditions.push(sql`o.customer_id = ${filter.customerId}`);
   if (filter.cursor)
     conditions.push(sql`(o.updated_at, o.id) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`);
   return sql`select ${orderJsonSql} as json, o.id as "id", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt"
@@ -82,4 +85,47 @@ export async function findOrderForUpdate(
 
 export async function setOrderStatus(db: Executor, id: string, status: string, at: Date): Promise<void> {
   await db.update(orders).set({ status, updatedAt: at }).where(eq(orders.id, id));
+}
+
+/** The order's tracking token, for the vendor's own order only. */
+export async function findOrderTrackingToken(
+  db: Executor,
+  vendorId: string,
+  id: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ token: orders.trackingToken })
+    .from(orders)
+    .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)));
+  return row?.token;
+}
+
+export interface TrackedOrderRow {
+  vendorName: string;
+  type: string;
+  model: string | null;
+  status: string;
+  updatedAt: string;
+  /** JSON text of the status history, oldest first: [{status, message, imageUrl, createdAt}]. */
+  updates: string;
+}
+
+/**
+ * What the customer-facing tracking page shows, by token and nothing else: the vendor's name and
+ * the order's model, type, status and history. Customer details are deliberately not selected.
+ */
+export async function findTrackedOrder(db: Executor, token: string): Promise<TrackedOrderRow | undefined> {
+  const [row] = await queryRows<TrackedOrderRow>(
+    db,
+    sql`select v.name as "vendorName", o.type as "type", o.model as "model", o.status as "status",
+          ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
+          (select coalesce(json_agg(json_build_object(
+             'status', u.status, 'message', u.message, 'imageUrl', u.image_url,
+             'createdAt', ${isoTimestamp(sql`u.created_at`)}
+           ) order by u.seq), '[]'::json)::text
+           from order_updates u where u.order_id = o.id) as "updates"
+        from orders o join vendors v on v.id = o.vendor_id
+        where o.tracking_token = ${token}`,
+  );
+  return row;
 }

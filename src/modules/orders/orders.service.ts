@@ -1,12 +1,15 @@
 import type { ServiceContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { enqueueEvent } from "../../events/enqueue.ts";
+import { generateSecret } from "../../lib/crypto.ts";
 import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
 import {
   findOrderForUpdate,
   findOrderJson,
+  findOrderTrackingToken,
+  findTrackedOrder,
   insertOrder,
   insertOrderUpdate,
   listOrderJson,
@@ -74,6 +77,7 @@ export async function createOrder(
       specialRequests: input.specialRequests ?? null,
       customerPhone: input.customerPhone ?? null,
       weddingDate: input.weddingDate ?? null,
+      trackingToken: newTrackingToken(),
       createdAt: now,
       updatedAt: now,
     });
@@ -122,4 +126,60 @@ export async function updateOrderStatus(
     }
     return { id, status: input.status };
   });
+}
+
+/** 32 random bytes, base64url (43 characters): the unguessable part of a tracking link. */
+export function newTrackingToken(): string {
+  return generateSecret("", 32);
+}
+
+const TRACKING_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The token of the vendor's order (for the dashboard's "tracking link"); 404 for anyone else's. */
+export async function getOrderTrackingToken(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<string> {
+  const token = isId(id) ? await findOrderTrackingToken(ctx.db, vendorId, id) : undefined;
+  if (!token) throw notFound("Order");
+  return token;
+}
+
+export interface TrackedOrder {
+  vendorName: string;
+  type: OrderType;
+  model: string | null;
+  status: OrderStatus;
+  updatedAt: string;
+  updates: Array<{ status: OrderStatus; message: string | null; imageUrl: string | null; createdAt: string }>;
+}
+
+/** The public tracking view of an order; a token of the wrong shape is refused without a query. */
+export async function getTrackedOrder(ctx: ServiceContext, token: string): Promise<TrackedOrder> {
+  const row = TRACKING_TOKEN.test(token) ? await findTrackedOrder(ctx.db, token) : undefined;
+  if (!row) throw notFound("Order");
+  return {
+    vendorName: row.vendorName,
+    type: row.type as OrderType,
+    model: row.model,
+    status: row.status as OrderStatus,
+    updatedAt: row.updatedAt,
+    updates: JSON.parse(row.updates),
+  };
+}
+
+/** The customer's most recently updated orders (the dashboard's customer page), JSON text. */
+export async function listCustomerOrders(
+  ctx: ServiceContext,
+  vendorId: string,
+  customerId: string,
+  limit = 50,
+): Promise<string> {
+  if (!isId(customerId)) return '{"orders":[],"nextCursor":null}';
+  const rows = await listOrderJson(ctx.db, vendorId, { limit, customerId });
+  return `{"orders":[${rows
+    .slice(0, limit)
+    .map((r) => r.json)
+    .join(",")}],"nextCursor":null}`;
 }

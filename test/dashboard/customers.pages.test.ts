@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeEntities } from "../helpers/browser.ts";
+import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+async function vendorWithCustomer() {
+  const { vendor, key } = await createVendorWithKey(t.ctx, "Customers Bridal");
+  const res = await t.api.post(
+    "/api/vendor/customers",
+    {
+      name: "Beatrice Bride",
+      email: "bea@example.test",
+      phone: "+31 6 1234",
+      weddingDate: "2027-06-12",
+      notes: "Prefers mornings",
+      measurements: { bust: 86, waist: 66 },
+    },
+    { key },
+  );
+  expect(res.status).toBe(201);
+  const browser = await signedInBrowser(t, vendor.email);
+  return { vendor, key, customerId: res.body.id as string, browser };
+}
+
+const customerOf = async (key: string, id: string) =>
+  (await t.api.get(`/api/vendor/customers/${id}`, { key })).body;
+const validForm = {
+  name: "Beatrice B.",
+  email: "bea.b@example.test",
+  phone: "",
+  weddingDate: "2027-07-01",
+  notes: "Line one\nLine two",
+  measurements: '{"bust": 87}',
+  preferences: "",
+};
+
+describe("dashboard customers pages", () => {
+  it("the list shows customers newest first, filters by e-mail, pages with the cursor, and says when it is empty", async () => {
+    const { vendor, key } = await createVendorWithKey(t.ctx);
+    const browser = await signedInBrowser(t, vendor.email);
+    const empty = await browser.get("/dashboard/customers");
+    expect(empty.text).toContain('class="empty"');
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await t.api.post(
+        "/api/vendor/customers",
+        { name: `C${n}`, email: `c${n}@example.test` },
+        { key },
+      );
+      ids.push(res.body.id);
+    }
+    const linked = (text: string) =>
+      [...text.matchAll(/href="\/dashboard\/customers\/([a-z0-9]+)"/g)].map((m) => m[1]);
+    const first = await browser.get("/dashboard/customers?limit=2");
+    expect(linked(first.text)).toEqual([ids[2], ids[1]]);
+    const next = decodeEntities(
+      /href="(\/dashboard\/customers\?[^"]*cursor=[^"]+)"/.exec(first.text)?.[1] ?? "",
+    );
+    expect(linked((await browser.get(next)).text)).toEqual([ids[0]]);
+    const filtered = await browser.get("/dashboard/customers?email=C2%40EXAMPLE.test");
+    expect(linked(filtered.text)).toEqual([ids[1]]);
+    const none = await browser.get("/dashboard/customers?email=nobody%40example.test");
+    expect(none.text).toContain("No customer has this e-mail address.");
+  });
+
+  it("the customer page shows details, formatted measurements, and their orders and appointments with counts", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    const order = await t.api.post(
+      "/api/vendor/orders",
+      {
+        customerName: "Beatrice Bride",
+        customerEmail: "bea@example.test",
+        type: "BRIDAL_DRESS",
+        model: "Luna",
+      },
+      { key },
+    );
+    expect(order.body.customerId).toBe(customerId);
+    const appt = await t.api.post(
+      "/api/vendor/appointments",
+      { customerId, type: "FITTING", date: "2030-01-02T10:00:00Z" },
+      { key },
+    );
+    expect(appt.status).toBe(201);
+    const page = await browser.get(`/dashboard/customers/${customerId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Beatrice Bride");
+    expect(page.text).toContain("Prefers mornings");
+    expect(page.text).toContain("&quot;bust&quot;: 86");
+    expect(page.text).toContain("Orders (1)");
+    expect(page.text).toContain(`href="/dashboard/orders/${order.body.id}"`);
+    expect(page.text).toContain("Appointments (1)");
+    expect(page.text).toContain(`href="/dashboard/appointments/${appt.body.id}"`);
+    expect(page.text).toContain('<time datetime="2030-01-02T10:00:00.000Z">2030-01-02 10:00 UTC</time>');
+  });
+
+  it("the edit form saves the customer and shows a success flash", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    const form = await browser.get(`/dashboard/customers/${customerId}/edit`);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('value="Beatrice Bride"');
+    const res = await submitForm(browser, form, `/dashboard/customers/${customerId}`, validForm);
+    expect(res.location).toBe(`/dashboard/customers/${customerId}`);
+    const page = await follow(browser, res);
+    expect(flashOf(page)).toEqual({ kind: "success", text: "Customer saved." });
+    const saved = await customerOf(key, customerId);
+    expect(saved).toMatchObject({
+      name: "Beatrice B.",
+      email: "bea.b@example.test",
+      phone: null,
+      weddingDate: "2027-07-01",
+      notes: "Line one\nLine two",
+      measurements: { bust: 87 },
+      preferences: null,
+    });
+  });
+
+  it("a taken e-mail, an invalid date or malformed JSON re-renders the form with the message, and nothing changes", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    await t.api.post("/api/vendor/customers", { name: "Other", email: "taken@example.test" }, { key });
+    const action = `/dashboard/customers/${customerId}`;
+    const form = await browser.get(`${action}/edit`);
+    const taken = await submitForm(browser, form, action, { ...validForm, email: "TAKEN@example.test" });
+    expect(taken.status).toBe(409);
+    expect(flashOf(taken)?.kind).toBe("error");
+    expect(taken.text).toContain(
+      '<p class="field-error" id="email-error">is already used by another customer</p>',
+    );
+    expect(taken.text).toContain('value="TAKEN@example.test"');
+    const invalid = await submitForm(browser, taken, action, {
+      ...validForm,
+      name: " ",
+      weddingDate: "2027-13-45",
+      measurements: "{not json",
+      preferences: "[1]",
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toContain('id="weddingDate-error"');
+    expect(invalid.text).toContain('id="name-error"');
+    expect(invalid.text).toContain('<p class="field-error" id="measurements-error">is not valid JSON</p>');
+    expect(invalid.text).toContain('id="preferences-error">must be a JSON object');
+    expect(invalid.text).toContain("{not json</textarea>");
+    const unchanged = await customerOf(key, customerId);
+    expect(unchanged).toMatchObject({
+      name: "Beatrice Bride",
+      email: "bea@example.test",
+      measurements: { bust: 86, waist: 66 },
+    });
+  });
+
+  it("another vendor's customer is a 404 page, to view, to edit and to save, and nothing changes", async () => {
+    const owner = await vendorWithCustomer();
+    const other = await vendorWithCustomer();
+    for (const path of [
+      `/dashboard/customers/${owner.customerId}`,
+      `/dashboard/customers/${owner.customerId}/edit`,
+    ]) {
+      expect((await other.browser.get(path)).status, path).toBe(404);
+    }
+    const own = await other.browser.get(`/dashboard/customers/${other.customerId}/edit`);
+    const res = await other.browser.post(`/dashboard/customers/${owner.customerId}`, {
+      ...formFields(own, `/dashboard/customers/${other.customerId}`),
+      ...validForm,
+    });
+    expect(res.status).toBe(404);
+    expect((await customerOf(owner.key, owner.customerId)).name).toBe("Beatrice Bride");
+  });
+
+  it("the edit form refuses a missing or wrong CSRF token with 403 and changes nothing", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    await browser.get(`/dashboard/customers/${customerId}/edit`);
+    const action = `/dashboard/customers/${customerId}`;
+    expect((await browser.post(action, validForm)).status).toBe(403);
+    expect((await browser.post(action, { ...validForm, _csrf: "wrong" })).status).toBe(403);
+    expect((await customerOf(key, customerId)).name).toBe("Beatrice Bride");
+  });
+});
