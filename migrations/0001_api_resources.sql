@@ -145,6 +145,7 @@ CREATE TABLE "webhooks" (
 --> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "dispatched_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "target_webhook_id" text;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "tracking_token" text NOT NULL;--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_vendor_id_vendors_id_fk" FOREIGN KEY ("vendor_id") REFERENCES "public"."vendors"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "appointments" ADD CONSTRAINT "appointments_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -186,4 +187,5 @@ CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree 
 CREATE INDEX "webhook_deliveries_created_idx" ON "webhook_deliveries" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "webhooks_vendor_idx" ON "webhooks" USING btree ("vendor_id","created_at");--> statement-breakpoint
 CREATE INDEX "events_undispatched_idx" ON "events" USING btree ("created_at") WHERE "events"."dispatched_at" is null;--> statement-breakpoint
-CREATE INDEX "events_created_idx" ON "events" USING btree ("created_at");
+CREATE INDEX "events_created_idx" ON "events" USING btree ("created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "orders_tracking_token_idx" ON "orders" USING btree ("tracking_token");
