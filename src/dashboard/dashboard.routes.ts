@@ -6,6 +6,11 @@ import fs from "node:fs";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
+import { accountPages } from "./account.pages.ts";
+import { apiKeyPages } from "./integrations/api-keys.pages.ts";
+import { applicationPages } from "./integrations/applications.pages.ts";
+import { connectedAppPages } from "./integrations/connected-apps.pages.ts";
+import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { requireSession } from "./require-session.ts";
 
 export interface DashboardDeps {
@@ -27,5 +32,10 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       reply.redirect("/dashboard/orders", 303),
     );
     // Page groups register here, each a plugin taking DashboardDeps.
+    await signedIn.register(apiKeyPages, deps);
+    await signedIn.register(applicationPages, deps);
+    await signedIn.register(connectedAppPages, deps);
+    await signedIn.register(webhookPages, deps);
+    await signedIn.register(accountPages, deps);
   });
 }
