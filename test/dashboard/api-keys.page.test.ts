@@ -36,7 +36,7 @@ describe("dashboard: API keys page", () => {
     const key = flash?.secret ?? "";
     expect(key).toMatch(/^vk_/);
     // Listed with its prefix and scopes, and the key itself is shown only that once.
-    expect(page.text).toContain(`<code>${key.slice(0, 10)}…</code>`);
+    expect(page.text).toContain(`<code class="nowrap">${key.slice(0, 10)}…</code>`);
     expect(page.text).toContain(`<span class="badge">orders:read</span>`);
     const again = await browser.get(PAGE);
     expect(again.text).not.toContain(key);

@@ -23,7 +23,7 @@ export async function apiKeyPages(app: FastifyInstance, { ctx, config }: Dashboa
 <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th class="optional">Created</th><th>Last used</th><th></th></tr></thead>
 <tbody>${keys.map(
             (k) => html`<tr data-key-id="${k.id}">
-<td>${k.name}</td><td><code>${k.prefix}…</code></td>
+<td>${k.name}</td><td><code class="nowrap">${k.prefix}…</code></td>
 <td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">All scopes</span>`}</td>
 <td class="optional">${time(k.createdAt.toISOString())}</td><td>${time(k.lastUsedAt?.toISOString())}</td>
 <td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : actionButton(page.csrf, `${BASE}/${k.id}/revoke`, "Revoke", { danger: true })}</td>

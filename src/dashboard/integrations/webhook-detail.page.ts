@@ -56,7 +56,7 @@ export async function webhookDetailPage(
   const base = `${WEBHOOKS}/${hook.id}`;
   const enabled = hook.status === "ACTIVE";
   const body = html`<p><a href="${WEBHOOKS}">← All webhooks</a></p>
-<p><code class="secret">${hook.url}</code></p>
+<p class="boxed"><code>${hook.url}</code></p>
 <p>Status <span class="badge">${hook.status}</span>${hook.disabledReason ? html` <span class="muted">${hook.disabledReason}</span>` : ""}</p>
 <div class="actions">
 ${actionButton(page.csrf, `${base}/test`, "Send test event")}
