@@ -19,10 +19,17 @@ export interface DashboardDeps {
 }
 
 const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta.url), "utf8");
+const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.meta.url), "utf8");
 
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   app.get("/assets/dashboard.css", { schema: { hide: true } }, async (_request, reply) =>
     reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(stylesheet),
+  );
+  app.get("/assets/copy-secret.js", { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type("text/javascript; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(copyScript),
   );
   app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/dashboard", 303));
 

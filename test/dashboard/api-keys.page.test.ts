@@ -59,6 +59,21 @@ describe("dashboard: API keys page", () => {
     expect((await t.api.get("/api/vendor/orders", { key })).status).toBe(401);
   });
 
+  it("only the page showing the key once may run our own copy script; every other page runs none", async () => {
+    const { browser } = await signedInVendor(t);
+    const shown = await follow(browser, await postFrom(browser, PAGE, PAGE, { name: "Copy me" }));
+    expect(shown.headers.get("content-security-policy")).toMatch(/default-src 'none';.*; script-src 'self'$/);
+    expect(shown.text).toContain(`<script src="/assets/copy-secret.js" defer></script>`);
+    expect(shown.text).toContain(`<button type="button" data-copy hidden>Copy</button>`);
+    const later = await browser.get(PAGE);
+    expect(later.headers.get("content-security-policy")).not.toContain("script-src");
+    expect(later.text).not.toContain("<script");
+    const script = await browser.get("/assets/copy-secret.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(script.text).toContain("navigator.clipboard.writeText");
+  });
+
   it("a key without ticked scopes has every scope", async () => {
     const { browser } = await signedInVendor(t);
     const page = await follow(browser, await postFrom(browser, PAGE, PAGE, { name: "All" }));

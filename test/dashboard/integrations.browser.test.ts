@@ -73,6 +73,7 @@ describe.skipIf(!available)("dashboard integrations in Chromium", () => {
   it("API key, OAuth application, webhook and sign-out work through the pages", async () => {
     const vendor = await createVendor(t.ctx, "Atelier Browser");
     const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.url });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const dialogs: string[] = [];
@@ -96,6 +97,10 @@ describe.skipIf(!available)("dashboard integrations in Chromium", () => {
     await page.click('button:has-text("Create key")');
     const key = (await page.textContent("[data-secret]"))?.trim() ?? "";
     expect(key).toMatch(/^vk_/);
+    // The copy button (progressive enhancement) puts the key on the clipboard.
+    await page.click("button[data-copy]");
+    await page.waitForSelector('button[data-copy]:has-text("Copied")');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await shots(page, "api-keys");
     const orders = await fetch(`${t.url}/api/vendor/orders`, { headers: { "x-api-key": key } });
     expect(orders.status).toBe(200);
