@@ -30,6 +30,16 @@ export const PAGE_HEADERS = {
   "cache-control": "no-store",
 } as const;
 
+const withOwnScripts = new WeakSet<FastifyReply>();
+
+/**
+ * Lets this one page load scripts from our own origin (`script-src 'self'`): only the pages that
+ * show a secret once, for its copy button. Every other page keeps running no script at all.
+ */
+export function allowOwnScripts(reply: FastifyReply): void {
+  withOwnScripts.add(reply);
+}
+
 export async function registerBrowserScope(app: FastifyInstance, config: Config): Promise<void> {
   // Signs the CSRF secret cookie; without SESSION_SECRET (development only, config enforces it in
   // production) a per-process key is used, which only means pages do not survive a restart.
@@ -53,6 +63,12 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
   });
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(PAGE_HEADERS);
+    if (withOwnScripts.has(reply)) {
+      reply.header(
+        "content-security-policy",
+        `${PAGE_HEADERS["content-security-policy"]}; script-src 'self'`,
+      );
+    }
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof UntrustedRedirect) {

@@ -49,7 +49,7 @@ export function dashboardPage(page: PageContext, section: Section, title: string
   <form method="post" action="/logout"><input type="hidden" name="_csrf" value="${page.csrf}"><button type="submit">Sign out</button></form>
 </header>
 <main>
-${flash ? html`<div class="flash ${flash.kind}" role="status">${flash.message}${flash.secret ? html`<p class="secret" data-secret>${flash.secret}</p><p class="muted">Copy it now: it is shown only once.</p>` : ""}</div>` : ""}
+${flash ? html`<div class="flash ${flash.kind}" role="status">${flash.message}${flash.secret ? html`<p class="secret" data-secret>${flash.secret}</p><p class="muted">Copy it now: it is shown only once. <button type="button" data-copy hidden>Copy</button></p><script src="/assets/copy-secret.js" defer></script>` : ""}</div>` : ""}
 <h1>${title}</h1>
 ${body}
 </main>

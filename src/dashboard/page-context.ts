@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../context.ts";
 import { findVendorById } from "../modules/vendors/vendors.repository.ts";
-import { csrfToken } from "./browser-scope.ts";
+import { allowOwnScripts, csrfToken } from "./browser-scope.ts";
 import { takeFlash } from "./flash.ts";
 import type { PageContext } from "./layout.ts";
 
@@ -19,5 +19,8 @@ export async function pageContext(
   reply: FastifyReply,
 ): Promise<PageContext> {
   const vendor = await findVendorById(ctx.db, vendorIdOf(request));
-  return { vendorName: vendor?.name ?? "Vendor", csrf: csrfToken(reply), flash: takeFlash(request, reply) };
+  const flash = takeFlash(request, reply);
+  // A secret shown once gets a copy button, the one script the dashboard has.
+  if (flash?.secret) allowOwnScripts(reply);
+  return { vendorName: vendor?.name ?? "Vendor", csrf: csrfToken(reply), flash };
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, ne } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { dashboardSessions } from "../db/schema/index.ts";
 
@@ -21,4 +21,15 @@ export async function deleteSessionByHash(db: Executor, tokenHash: string): Prom
 
 export async function deleteSessionsOfVendor(db: Executor, vendorId: string): Promise<void> {
   await db.delete(dashboardSessions).where(eq(dashboardSessions.vendorId, vendorId));
+}
+
+/** Every session of the vendor but one (the one that just changed the password). */
+export async function deleteOtherSessionsOfVendor(
+  db: Executor,
+  vendorId: string,
+  keepId: string,
+): Promise<void> {
+  await db
+    .delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.vendorId, vendorId), ne(dashboardSessions.id, keepId)));
 }

@@ -5,6 +5,7 @@ import type { ServiceContext } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { isId } from "../lib/ids.ts";
 import {
+  lastTokenIssuedPerApplication,
   listLiveGrantsOfVendor,
   revokeGrantsOfApplicationForVendor,
   voidUnusedCodes,
@@ -55,4 +56,12 @@ export async function disconnectApplication(
     return revokeGrantsOfApplicationForVendor(tx, vendorId, applicationId, now);
   });
   if (revoked === 0) throw notFound("Connected application");
+}
+
+/** Application id → when it last obtained an access token for this vendor (one grouped query). */
+export async function lastTokenIssuedAt(ctx: ServiceContext, vendorId: string): Promise<Map<string, Date>> {
+  const rows = await lastTokenIssuedPerApplication(ctx.db, vendorId);
+  const out = new Map<string, Date>();
+  for (const row of rows) if (row.lastIssuedAt) out.set(row.applicationId, new Date(row.lastIssuedAt));
+  return out;
 }

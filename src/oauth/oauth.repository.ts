@@ -1,6 +1,6 @@
 // Grants, codes and tokens. Tokens are looked up by their SHA-256 hash; a token is live only
 // while its grant is (revoking a grant is how whole token families die, RFC 9700 4.14.2).
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, max } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import {
   applications,
@@ -196,4 +196,17 @@ export async function voidUnusedCodes(
         isNull(oauthCodes.usedAt),
       ),
     );
+}
+
+/**
+ * When each application last obtained an access token for the vendor (code exchange or refresh):
+ * access tokens are not written to on use, so issuance is the last use the data records.
+ */
+export async function lastTokenIssuedPerApplication(db: Executor, vendorId: string) {
+  return db
+    .select({ applicationId: oauthGrants.applicationId, lastIssuedAt: max(oauthAccessTokens.createdAt) })
+    .from(oauthAccessTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthAccessTokens.grantId))
+    .where(and(eq(oauthGrants.vendorId, vendorId), isNull(oauthGrants.revokedAt)))
+    .groupBy(oauthGrants.applicationId);
 }

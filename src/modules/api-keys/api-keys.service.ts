@@ -3,11 +3,12 @@ import { allScopes, isScope, type Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
 import { fieldError } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
-import { newId } from "../../lib/ids.ts";
+import { isId, newId } from "../../lib/ids.ts";
 import {
   type ApiKeyRow,
   findApiKeyByHash,
   insertApiKey,
+  listApiKeys as listApiKeyRows,
   revokeApiKey as revokeApiKeyRow,
   touchApiKey,
 } from "./api-keys.repository.ts";
@@ -73,5 +74,31 @@ export async function authenticateApiKey(ctx: ServiceContext, key: string): Prom
 }
 
 export async function revokeApiKey(ctx: ServiceContext, vendorId: string, id: string): Promise<boolean> {
+  if (!isId(id)) return false;
   return revokeApiKeyRow(ctx.db, vendorId, id, ctx.now());
+}
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  /** null: every scope. */
+  scopes: string[] | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The vendor's keys, newest first, without their hashes (the dashboard's list). */
+export async function listApiKeysOfVendor(ctx: ServiceContext, vendorId: string): Promise<ApiKeySummary[]> {
+  const rows = await listApiKeyRows(ctx.db, vendorId);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.keyPrefix,
+    scopes: r.scopes,
+    createdAt: r.createdAt,
+    lastUsedAt: r.lastUsedAt,
+    revokedAt: r.revokedAt,
+  }));
 }

@@ -57,3 +57,11 @@ export async function updateApplicationSecret(
     .returning();
   return row;
 }
+
+export async function deleteApplicationRow(db: Executor, vendorId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(applications)
+    .where(and(eq(applications.vendorId, vendorId), eq(applications.id, id)))
+    .returning({ id: applications.id });
+  return rows.length > 0;
+}

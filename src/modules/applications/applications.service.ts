@@ -6,7 +6,9 @@ import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import {
   type ApplicationRow,
+  deleteApplicationRow,
   findApplicationByClientId,
+  findApplicationById,
   insertApplication,
   listApplications as listApplicationRows,
   updateApplicationSecret,
@@ -96,6 +98,22 @@ export async function rotateApplicationSecret(
 
 export function listApplications(ctx: ServiceContext, vendorId: string): Promise<ApplicationRow[]> {
   return listApplicationRows(ctx.db, vendorId);
+}
+
+/** One of the vendor's own applications; another vendor's id is not_found. */
+export async function getApplication(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<ApplicationRow> {
+  const application = isId(id) ? await findApplicationById(ctx.db, vendorId, id) : undefined;
+  if (!application) throw notFound("Application");
+  return application;
+}
+
+/** Deletes the application; its grants, codes and tokens go with it (ON DELETE CASCADE). */
+export async function deleteApplication(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
+  if (!isId(id) || !(await deleteApplicationRow(ctx.db, vendorId, id))) throw notFound("Application");
 }
 
 /** The application a client ID names, or undefined (never throws: callers choose the error). */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServiceContext } from "../../context.ts";
-import { deleteSessionsOfVendor } from "../../dashboard/session.repository.ts";
+import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../../dashboard/session.repository.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
@@ -83,6 +83,7 @@ export async function changeVendorPassword(
   ctx: ServiceContext,
   vendorId: string,
   input: { currentPassword: string; newPassword: string },
+  options: { keepSessionId?: string } = {},
 ): Promise<void> {
   const vendor = isId(vendorId) ? await findVendorById(ctx.db, vendorId) : undefined;
   if (!vendor) throw notFound("Vendor");
@@ -98,6 +99,8 @@ export async function changeVendorPassword(
     await updateVendorPassword(tx, vendorId, passwordHash, now);
     await revokeGrantsOfVendor(tx, vendorId, now);
     await voidUnusedCodes(tx, { vendorId }, now);
-    await deleteSessionsOfVendor(tx, vendorId);
+    // The dashboard keeps the session that made the change; every other one is signed out.
+    if (options.keepSessionId) await deleteOtherSessionsOfVendor(tx, vendorId, options.keepSessionId);
+    else await deleteSessionsOfVendor(tx, vendorId);
   });
 }

@@ -1,0 +1,65 @@
+// Integrations → API keys: create (name, optional scope restriction; the key is shown once in the
+// flash), list with prefix, scopes, created and last use, revoke.
+import type { FastifyInstance } from "fastify";
+import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";
+import { notFound } from "../../errors.ts";
+import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../../modules/api-keys/api-keys.service.ts";
+import type { DashboardDeps } from "../dashboard.routes.ts";
+import { html } from "../html.ts";
+import { dashboardPage, emptyState, time } from "../layout.ts";
+import { pageContext, vendorIdOf } from "../page-context.ts";
+import { actionButton, csrfInput, field, fields, formOf, runAction } from "./forms.ts";
+
+const BASE = "/dashboard/integrations/api-keys";
+
+export async function apiKeyPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+  app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
+    const page = await pageContext(ctx, request, reply);
+    const keys = await listApiKeysOfVendor(ctx, vendorIdOf(request));
+    const list =
+      keys.length === 0
+        ? emptyState("No API keys yet. Create one below to call the API from your own software.")
+        : html`<div class="table-wrap"><table>
+<thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th class="optional">Created</th><th>Last used</th><th></th></tr></thead>
+<tbody>${keys.map(
+            (k) => html`<tr data-key-id="${k.id}">
+<td>${k.name}</td><td><code class="nowrap">${k.prefix}…</code></td>
+<td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">All scopes</span>`}</td>
+<td class="optional">${time(k.createdAt.toISOString())}</td><td>${time(k.lastUsedAt?.toISOString())}</td>
+<td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : actionButton(page.csrf, `${BASE}/${k.id}/revoke`, "Revoke", { danger: true })}</td>
+</tr>`,
+          )}</tbody></table></div>`;
+    const body = html`${list}
+<h2>Create an API key</h2>
+<form method="post" action="${BASE}">${csrfInput(page.csrf)}
+<label for="key-name">Name</label><input id="key-name" name="name" required maxlength="100" placeholder="Shop back office">
+<fieldset><legend>Restrict to scopes (none ticked: every scope)</legend>
+${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeDescriptions[s]}</span></label>`)}
+</fieldset>
+<div class="actions"><button type="submit" class="primary">Create key</button></div>
+</form>`;
+    return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "api-keys", "API keys", body));
+  });
+
+  app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = formOf(request);
+    return runAction(reply, config, { done: BASE }, async () => {
+      const { row, key } = await createApiKey(ctx, {
+        vendorId: vendorIdOf(request),
+        name: field(form, "name"),
+        scopes: fields(form, "scopes"),
+      });
+      return { kind: "success", message: `API key “${row.name}” created.`, secret: key };
+    });
+  });
+
+  app.post<{ Params: { id: string } }>(
+    `${BASE}/:id/revoke`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, config, { done: BASE }, async () => {
+        if (!(await revokeApiKey(ctx, vendorIdOf(request), request.params.id))) throw notFound("API key");
+        return { kind: "success", message: "API key revoked. Requests with it are refused from now on." };
+      }),
+  );
+}

@@ -1,0 +1,96 @@
+// Integrations → Applications: OAuth clients this vendor registers (CONTRACT 6). Register (name,
+// redirect URIs one per line, validated by the service), client ID, client secret shown once,
+// rotate secret, delete.
+import type { FastifyInstance } from "fastify";
+import {
+  createApplication,
+  deleteApplication,
+  listApplications,
+  rotateApplicationSecret,
+} from "../../modules/applications/applications.service.ts";
+import type { DashboardDeps } from "../dashboard.routes.ts";
+import { html } from "../html.ts";
+import { dashboardPage, emptyState, time } from "../layout.ts";
+import { pageContext, vendorIdOf } from "../page-context.ts";
+import { actionButton, csrfInput, field, formOf, runAction } from "./forms.ts";
+
+const BASE = "/dashboard/integrations/applications";
+
+export async function applicationPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+  app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
+    const page = await pageContext(ctx, request, reply);
+    const apps = await listApplications(ctx, vendorIdOf(request));
+    const list =
+      apps.length === 0
+        ? emptyState("No applications yet. Register one to let other software act for vendors through OAuth.")
+        : html`${apps.map(
+            (a) => html`<section class="card" data-application-id="${a.id}">
+<h2>${a.name}</h2>
+<dl><dt>Client ID</dt><dd><code>${a.clientId}</code></dd>
+<dt>Redirect URIs</dt><dd><ul>${a.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
+<dt>Registered</dt><dd>${time(a.createdAt.toISOString())}</dd></dl>
+<div class="actions">${actionButton(page.csrf, `${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
+${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}</div>
+</section>`,
+          )}`;
+    const body = html`${list}
+<h2>Register an application</h2>
+<form method="post" action="${BASE}">${csrfInput(page.csrf)}
+<label for="app-name">Name</label><input id="app-name" name="name" required maxlength="100">
+<label for="app-uris">Redirect URIs, one per line</label>
+<textarea id="app-uris" name="redirectUris" required placeholder="https://app.example/callback"></textarea>
+<p class="muted">https, or http on localhost / 127.0.0.1 / [::1]; no fragment. Compared exactly.</p>
+<div class="actions"><button type="submit" class="primary">Register</button></div>
+</form>`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "applications", "Applications", body));
+  });
+
+  app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+    const form = formOf(request);
+    return runAction(reply, config, { done: BASE }, async () => {
+      const redirectUris = field(form, "redirectUris")
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== "");
+      const { application, clientSecret } = await createApplication(ctx, vendorIdOf(request), {
+        name: field(form, "name"),
+        redirectUris,
+      });
+      return {
+        kind: "success",
+        message: `Application “${application.name}” registered. Client ID ${application.clientId}; its client secret:`,
+        secret: clientSecret,
+      };
+    });
+  });
+
+  app.post<{ Params: { id: string } }>(
+    `${BASE}/:id/rotate-secret`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, config, { done: BASE }, async () => {
+        const { application, clientSecret } = await rotateApplicationSecret(
+          ctx,
+          vendorIdOf(request),
+          request.params.id,
+        );
+        return {
+          kind: "success",
+          message: `New client secret for “${application.name}”; the old one no longer works.`,
+          secret: clientSecret,
+        };
+      }),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    `${BASE}/:id/delete`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, config, { done: BASE }, async () => {
+        await deleteApplication(ctx, vendorIdOf(request), request.params.id);
+        return { kind: "success", message: "Application deleted; every token it held is void." };
+      }),
+  );
+}

@@ -1,0 +1,53 @@
+// Integrations → Connected applications: the applications this vendor authorized, their scopes
+// and last token issued; disconnecting one revokes every grant and token it holds for the vendor.
+import type { FastifyInstance } from "fastify";
+import {
+  disconnectApplication,
+  lastTokenIssuedAt,
+  listConnectedApplications,
+} from "../../oauth/connections.ts";
+import type { DashboardDeps } from "../dashboard.routes.ts";
+import { html } from "../html.ts";
+import { dashboardPage, emptyState, time } from "../layout.ts";
+import { pageContext, vendorIdOf } from "../page-context.ts";
+import { actionButton, runAction } from "./forms.ts";
+
+const BASE = "/dashboard/integrations/connected-apps";
+
+export async function connectedAppPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+  app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
+    const page = await pageContext(ctx, request, reply);
+    const vendorId = vendorIdOf(request);
+    const [connected, lastUse] = await Promise.all([
+      listConnectedApplications(ctx, vendorId),
+      lastTokenIssuedAt(ctx, vendorId),
+    ]);
+    const body =
+      connected.length === 0
+        ? emptyState("No application has access to your account.")
+        : html`<div class="table-wrap"><table>
+<thead><tr><th>Application</th><th>Scopes</th><th class="optional">Connected</th><th>Last token issued</th><th></th></tr></thead>
+<tbody>${connected.map(
+            (c) => html`<tr data-application-id="${c.applicationId}">
+<td>${c.name}<br><code class="muted">${c.clientId}</code></td>
+<td>${c.scopes.map((s) => html`<span class="badge">${s}</span> `)}</td>
+<td class="optional">${time(c.connectedAt.toISOString())}</td>
+<td>${time(lastUse.get(c.applicationId)?.toISOString())}</td>
+<td>${actionButton(page.csrf, `${BASE}/${c.applicationId}/revoke`, "Revoke access", { danger: true })}</td>
+</tr>`,
+          )}</tbody></table></div>`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "connected-apps", "Connected applications", body));
+  });
+
+  app.post<{ Params: { id: string } }>(
+    `${BASE}/:id/revoke`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, config, { done: BASE }, async () => {
+        await disconnectApplication(ctx, vendorIdOf(request), request.params.id);
+        return { kind: "success", message: "Access revoked: the application's tokens no longer work." };
+      }),
+  );
+}

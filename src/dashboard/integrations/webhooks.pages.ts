@@ -1,0 +1,199 @@
+// Integrations → Webhooks: list with status and disabledReason, create (URL + events; the secret
+// shown once), and the actions on one webhook (edit, disable/enable, rotate secret, send a test,
+// delete, redeliver, recover). Its own page with the delivery log is in webhook-detail.page.ts.
+import type { FastifyInstance } from "fastify";
+import { allScopes } from "../../auth/scopes.ts";
+import { AppError, fieldError } from "../../errors.ts";
+import { type EventType, eventTypes } from "../../events/catalog.ts";
+import { systemResolver, type UrlPolicy } from "../../events/url-guard.ts";
+import {
+  deleteWebhook,
+  listWebhooks,
+  recoverDeliveries,
+  redeliver,
+  registerWebhook,
+  rotateWebhookSecret,
+  sendTestEvent,
+  updateWebhook,
+} from "../../modules/webhooks/webhooks.service.ts";
+import type { DashboardDeps } from "../dashboard.routes.ts";
+import { html } from "../html.ts";
+import { dashboardPage, emptyState, time } from "../layout.ts";
+import { pageContext, vendorIdOf } from "../page-context.ts";
+import { csrfInput, type Form, field, fields, formOf, runAction } from "./forms.ts";
+import { webhookDetailPage } from "./webhook-detail.page.ts";
+
+export const WEBHOOKS = "/dashboard/integrations/webhooks";
+/** The signed-in vendor acts with every scope, so may subscribe to every event. */
+const vendorCaller = { scopes: new Set(allScopes) };
+
+export function eventCheckboxes(checked: readonly string[] = []) {
+  return html`<fieldset><legend>Events</legend>${eventTypes.map(
+    (e) =>
+      html`<label class="check"><input type="checkbox" name="events" value="${e}" ${checked.includes(e) ? html`checked` : ""}> <code>${e}</code></label>`,
+  )}</fieldset>`;
+}
+
+/** The ticked events: at least one; the service refuses unknown names. */
+function eventsOf(form: Form): EventType[] {
+  const events = [...new Set(fields(form, "events"))];
+  if (events.length === 0) throw fieldError("validation_failed", "events", "must list at least one event");
+  return events as EventType[];
+}
+
+function urlOf(form: Form): string {
+  const url = field(form, "url").trim();
+  if (url.length > 2048) throw fieldError("validation_failed", "url", "must be at most 2048 characters");
+  return url;
+}
+
+/** "2026-11-23T08:00" from a datetime-local field is read as UTC (the pages show UTC). */
+function parseSince(value: string): string {
+  const trimmed = value.trim();
+  const withZone = /[zZ]|[+-]\d\d:\d\d$/.test(trimmed) ? trimmed : `${trimmed}Z`;
+  const date = new Date(withZone);
+  if (!trimmed || Number.isNaN(date.getTime())) {
+    throw fieldError("validation_failed", "since", "must be a date and time");
+  }
+  return date.toISOString();
+}
+
+export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx, config } = deps;
+  const policy: UrlPolicy = {
+    allowPrivate: config.webhookAllowPrivateUrls,
+    httpsOnly: config.env === "production",
+    resolver: systemResolver,
+  };
+  const post = { schema: { hide: true }, preHandler: app.csrfProtection };
+  type IdParams = { Params: { id: string } };
+
+  app.get(WEBHOOKS, { schema: { hide: true } }, async (request, reply) => {
+    const page = await pageContext(ctx, request, reply);
+    const { webhooks } = await listWebhooks(ctx, vendorIdOf(request));
+    const list =
+      webhooks.length === 0
+        ? emptyState(
+            "No webhooks yet. Register a URL below to be told when orders, customers or appointments change.",
+          )
+        : html`<div class="table-wrap"><table>
+<thead><tr><th>URL</th><th>Events</th><th>Status</th><th class="optional">Created</th></tr></thead>
+<tbody>${webhooks.map(
+            (w) => html`<tr data-webhook-id="${w.id}">
+<td><a href="${WEBHOOKS}/${w.id}"><code>${w.url}</code></a></td>
+<td>${w.events.map((e) => html`<span class="badge">${e}</span> `)}</td>
+<td><span class="badge">${w.status}</span>${w.disabledReason ? html`<br><span class="muted">${w.disabledReason}</span>` : ""}</td>
+<td class="optional">${time(w.createdAt)}</td></tr>`,
+          )}</tbody></table></div>`;
+    const body = html`${list}
+<h2>Register a webhook</h2>
+<form method="post" action="${WEBHOOKS}">${csrfInput(page.csrf)}
+<label for="hook-url">URL</label><input id="hook-url" name="url" type="url" required placeholder="https://shop.example/hooks/vendor">
+${eventCheckboxes()}
+<div class="actions"><button type="submit" class="primary">Register webhook</button></div>
+</form>`;
+    return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "webhooks", "Webhooks", body));
+  });
+
+  app.get<IdParams & { Querystring: { cursor?: string } }>(
+    `${WEBHOOKS}/:id`,
+    { schema: { hide: true } },
+    (request, reply) => webhookDetailPage(ctx, request, reply),
+  );
+
+  app.post(WEBHOOKS, post, async (request, reply) => {
+    const form = formOf(request);
+    return runAction(reply, config, { done: WEBHOOKS }, async () => {
+      const hook = await registerWebhook(
+        ctx,
+        vendorIdOf(request),
+        { url: urlOf(form), events: eventsOf(form) },
+        vendorCaller,
+        policy,
+      );
+      return {
+        kind: "success",
+        message: "Webhook registered. Its signing secret:",
+        secret: hook.secret,
+        location: `${WEBHOOKS}/${hook.id}`,
+      };
+    });
+  });
+
+  app.post<IdParams>(`${WEBHOOKS}/:id/edit`, post, async (request, reply) => {
+    const form = formOf(request);
+    const here = `${WEBHOOKS}/${request.params.id}`;
+    return runAction(reply, config, { done: here }, async () => {
+      const events = eventsOf(form);
+      await updateWebhook(
+        ctx,
+        vendorIdOf(request),
+        request.params.id,
+        { url: urlOf(form), events },
+        vendorCaller,
+        policy,
+      );
+      return { kind: "success", message: "Webhook updated." };
+    });
+  });
+
+  app.post<IdParams>(`${WEBHOOKS}/:id/status`, post, async (request, reply) => {
+    const status = field(formOf(request), "status");
+    const here = `${WEBHOOKS}/${request.params.id}`;
+    return runAction(reply, config, { done: here }, async () => {
+      if (status !== "ACTIVE" && status !== "DISABLED") {
+        throw new AppError("validation_failed", "status must be ACTIVE or DISABLED");
+      }
+      await updateWebhook(ctx, vendorIdOf(request), request.params.id, { status }, vendorCaller, policy);
+      return { kind: "success", message: status === "ACTIVE" ? "Webhook enabled." : "Webhook disabled." };
+    });
+  });
+
+  app.post<IdParams>(`${WEBHOOKS}/:id/rotate-secret`, post, async (request, reply) =>
+    runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+      const rotated = await rotateWebhookSecret(ctx, vendorIdOf(request), request.params.id, {});
+      return {
+        kind: "success",
+        message: `New signing secret; the old one keeps signing until ${rotated.previousSecretExpiresAt ?? "now"}.`,
+        secret: rotated.secret,
+      };
+    }),
+  );
+
+  app.post<IdParams>(`${WEBHOOKS}/:id/test`, post, async (request, reply) =>
+    runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+      await sendTestEvent(ctx, vendorIdOf(request), request.params.id);
+      return { kind: "success", message: "Test event queued; it appears in the delivery log below." };
+    }),
+  );
+
+  app.post<IdParams>(`${WEBHOOKS}/:id/delete`, post, async (request, reply) =>
+    runAction(reply, config, { done: WEBHOOKS }, async () => {
+      await deleteWebhook(ctx, vendorIdOf(request), request.params.id);
+      return { kind: "success", message: "Webhook deleted." };
+    }),
+  );
+
+  app.post<{ Params: { id: string; deliveryId: string } }>(
+    `${WEBHOOKS}/:id/deliveries/:deliveryId/redeliver`,
+    post,
+    async (request, reply) =>
+      runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+        await redeliver(ctx, vendorIdOf(request), request.params.id, request.params.deliveryId);
+        return { kind: "success", message: "Delivery queued again as a new delivery." };
+      }),
+  );
+
+  app.post<IdParams>(`${WEBHOOKS}/:id/recover`, post, async (request, reply) => {
+    const since = field(formOf(request), "since");
+    return runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+      const { count } = await recoverDeliveries(ctx, vendorIdOf(request), request.params.id, {
+        since: parseSince(since),
+      });
+      return {
+        kind: "success",
+        message: `${count} failed ${count === 1 ? "delivery" : "deliveries"} queued again.`,
+      };
+    });
+  });
+}
