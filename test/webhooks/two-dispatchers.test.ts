@@ -15,7 +15,8 @@ describe.skipIf(!pgUrl)("two dispatcher processes on PostgreSQL", () => {
   let receiver: Receiver;
   const workers: ServiceProcess[] = [];
   beforeAll(async () => {
-    t = await startTestApp();
+    // 500 writes with one key in well under a minute: lift the per-credential budget.
+    t = await startTestApp({ config: { rateLimitPerMinute: 100_000 } });
     receiver = await startReceiver();
     const env = childEnv({
       DATABASE_URL: pgUrl ?? "",
