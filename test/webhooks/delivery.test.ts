@@ -1,51 +1,20 @@
 // Deliveries to real local receivers, with the dispatcher running in the test process and retry
 // delays of milliseconds.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { verifyServiceSignature, verifyStandardWebhook } from "../../examples/verify-webhook.ts";
-import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
 import { enqueueEvent } from "../../src/events/enqueue.ts";
+import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
-import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+import { eventually, sleep } from "../helpers/webhook-receiver.ts";
 
+const fixture = useDeliveryFixture();
+const { receiver, register, createOrder, deliveries } = fixture;
 let t: TestApp;
-let dispatcher: Dispatcher;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  t = await startTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: "50,100,150", WEBHOOK_TIMEOUT_MS: "500" } });
-  dispatcher = await startDispatcher({ config: t.config, database: t.database });
+beforeAll(() => {
+  t = fixture.t;
 });
-afterAll(async () => {
-  await dispatcher.stop(1_000);
-  await Promise.all(receivers.map((r) => r.close()));
-  await t.close();
-});
-
-async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
-
-async function register(
-  key: string,
-  url: string,
-  events: string[] = ["order.created", "order.status_changed"],
-) {
-  const res = await t.api.post("/api/vendor/webhooks", { url, events }, { key });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; secret: string };
-}
-
-const createOrder = (key: string, name = "Maria Silva") =>
-  t.api.post("/api/vendor/orders", { customerName: name, type: "BRIDAL_DRESS" }, { key });
-
-async function deliveries(key: string, webhookId: string) {
-  const res = await t.api.get(`/api/vendor/webhooks/${webhookId}/deliveries`, { key });
-  expect(res.status).toBe(200);
-  return res.body.deliveries as any[];
-}
 
 describe("webhook delivery", () => {
   it("delivers each event once per subscribed endpoint, with the documented body, headers and both signatures", async () => {
