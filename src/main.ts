@@ -8,6 +8,7 @@ import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { runMigrations } from "./db/migrate.ts";
 import { startDispatcher } from "./events/dispatcher.ts";
+import { startHousekeeping } from "./maintenance/housekeeping.ts";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { role: { type: "string", default: "all" } }, strict: true });
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   if (role !== "api") {
     const dispatcher = await startDispatcher({ config, database, log: app.log });
     stoppers.push(() => dispatcher.stop(config.shutdownGraceMs));
+    const stopHousekeeping = startHousekeeping(database.db, () => new Date(), app.log);
+    stoppers.push(async () => stopHousekeeping());
   }
   app.log.info({ role, database: database.kind, publicUrl: config.publicUrl }, "vendor-api started");
 

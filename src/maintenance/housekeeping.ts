@@ -1,0 +1,49 @@
+// Deletes credentials that can no longer be used, so the tables hold live ones only. Runs in the
+// worker role (every worker: the deletes are idempotent). Used codes and rotated refresh tokens
+// are kept until they expire, because reuse detection (RFC 9700 4.14.2, CONTRACT 6) needs them.
+import { lt } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { dashboardSessions, oauthAccessTokens, oauthCodes, oauthRefreshTokens } from "../db/schema/index.ts";
+
+const CODE_GRACE_MS = 24 * 60 * 60 * 1000;
+export const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
+
+export async function purgeExpiredCredentials(db: Db, now: Date): Promise<number> {
+  const counts = await Promise.all([
+    db
+      .delete(dashboardSessions)
+      .where(lt(dashboardSessions.expiresAt, now))
+      .returning({ id: dashboardSessions.id }),
+    db
+      .delete(oauthAccessTokens)
+      .where(lt(oauthAccessTokens.expiresAt, now))
+      .returning({ id: oauthAccessTokens.id }),
+    db
+      .delete(oauthRefreshTokens)
+      .where(lt(oauthRefreshTokens.expiresAt, now))
+      .returning({ id: oauthRefreshTokens.id }),
+    db
+      .delete(oauthCodes)
+      .where(lt(oauthCodes.expiresAt, new Date(now.getTime() - CODE_GRACE_MS)))
+      .returning({ id: oauthCodes.id }),
+  ]);
+  return counts.reduce((sum, rows) => sum + rows.length, 0);
+}
+
+/** Runs `purgeExpiredCredentials` now and then every 10 minutes; returns its stop function. */
+export function startHousekeeping(
+  db: Db,
+  now: () => Date,
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
+): () => void {
+  const run = () =>
+    purgeExpiredCredentials(db, now())
+      .then((purged) => {
+        if (purged > 0) log.info({ purged }, "purged expired sessions, tokens and codes");
+      })
+      .catch((err: unknown) => log.error({ err }, "housekeeping failed"));
+  void run();
+  const timer = setInterval(run, HOUSEKEEPING_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
