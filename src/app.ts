@@ -12,6 +12,7 @@ import { registerErrorsPage } from "./docs/errors-page.ts";
 import { systemResolver } from "./events/url-guard.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerErrorHandling } from "./http/error-handler.ts";
+import { registerGracefulClose } from "./http/graceful-close.ts";
 import { registerHealthRoutes } from "./http/health.routes.ts";
 import { registerIdempotency } from "./http/idempotency.ts";
 import { registerOpenApi } from "./http/openapi.ts";
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerRouteCatalog(app);
+  registerGracefulClose(app);
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config);
   registerErrorsPage(app);

@@ -26,17 +26,18 @@ export interface TestAppOptions {
   now?: () => Date;
   /** DNS for webhook URLs (SSRF tests pass a stub). */
   resolver?: Resolver;
+  /** A PostgreSQL database other than TEST_DATABASE_URL (a scratch database of the file's own). */
+  databaseUrl?: string;
 }
 
-export async function openTestDatabase(): Promise<Database> {
-  const url = process.env.TEST_DATABASE_URL;
+export async function openTestDatabase(url = process.env.TEST_DATABASE_URL): Promise<Database> {
   const database = await openDatabase(url ? { kind: "pg", url } : { kind: "pglite", dataDir: undefined });
   await runMigrations(database);
   return database;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.databaseUrl);
   // PUBLIC_URL (problem types, OAuth issuer) must name the real port, so reserve one first.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

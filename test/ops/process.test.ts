@@ -5,21 +5,27 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { freePort } from "../helpers/test-app.ts";
 
 let dataDir: string;
 let env: Record<string, string>;
 const servers: ServerProcess[] = [];
 
-beforeAll(() => {
+let scratch: ScratchDatabase | undefined;
+
+beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-ops-"));
-  // PGlite under a fresh directory by default; the PostgreSQL run uses its own database.
-  env = process.env.TEST_DATABASE_URL
-    ? { DATABASE_URL: process.env.TEST_DATABASE_URL, DATA_DIR: dataDir }
+  // PGlite under a fresh (nested, not yet existing) directory; on PostgreSQL a database of its own.
+  if (process.env.TEST_DATABASE_URL) scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
+  env = scratch
+    ? { DATABASE_URL: scratch.url, DATA_DIR: dataDir }
     : { DATA_DIR: path.join(dataDir, "nested", "data") };
 });
 afterAll(async () => {
   for (const s of servers) if (s.child.exitCode === null) s.child.kill("SIGKILL");
+  await Promise.all(servers.map((s) => s.exited));
+  await scratch?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -106,7 +112,7 @@ describe("operating the service", { timeout: 120_000 }, () => {
     server.child.kill("SIGTERM");
     const res = await inFlight;
     expect(res.status).toBe(200);
-    expect(await server.exited).toBe(0);
+    expect(await server.exited, server.output().slice(-3000)).toBe(0);
 
     // The lock is released: the CLI may open the directory again.
     const migrate = await runCli(["migrate", "--json"], env);

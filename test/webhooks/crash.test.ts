@@ -3,13 +3,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const pgUrl = process.env.TEST_DATABASE_URL;
+let scratch: ScratchDatabase | undefined;
+beforeAll(async () => {
+  // Its own database: the spawned service's dispatcher must not pick up other test files' work.
+  if (pgUrl) scratch = await createScratchDatabase(pgUrl);
+});
 const dataDirs: string[] = [];
 const tempDataDir = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-crash-"));
@@ -18,7 +24,7 @@ const tempDataDir = () => {
 };
 const backends = [
   { name: "PGlite", db: () => ({ DATA_DIR: tempDataDir() }) },
-  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: pgUrl }) }] : []),
+  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: scratch?.url ?? "" }) }] : []),
 ];
 
 const running: ServiceProcess[] = [];
@@ -28,6 +34,7 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await Promise.all(running.map((s) => s.exited));
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+  await scratch?.drop();
 });
 
 async function setup(dbEnv: Record<string, string>) {

@@ -3,6 +3,7 @@
 // delivery id arrives exactly once. PostgreSQL only (PGlite serves one process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { childEnv, type ServiceProcess, startService } from "../helpers/service-process.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -14,12 +15,16 @@ describe.skipIf(!pgUrl)("two dispatcher processes on PostgreSQL", () => {
   let t: TestApp;
   let receiver: Receiver;
   const workers: ServiceProcess[] = [];
+  let scratch: ScratchDatabase | undefined;
   beforeAll(async () => {
+    // A database of its own, so the workers see only this file's events (exactly-once is counted
+    // per delivery id, and other files' work would only slow them down).
+    scratch = await createScratchDatabase(pgUrl ?? "");
     // 500 writes with one key in well under a minute: lift the per-credential budget.
-    t = await startTestApp({ config: { rateLimitPerMinute: 100_000 } });
+    t = await startTestApp({ config: { rateLimitPerMinute: 100_000 }, databaseUrl: scratch.url });
     receiver = await startReceiver();
     const env = childEnv({
-      DATABASE_URL: pgUrl ?? "",
+      DATABASE_URL: scratch.url,
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       WEBHOOK_TIMEOUT_MS: "3000",
       WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
@@ -32,6 +37,7 @@ describe.skipIf(!pgUrl)("two dispatcher processes on PostgreSQL", () => {
     await Promise.all(workers.map((w) => w.exited));
     await receiver.close();
     await t.close();
+    await scratch?.drop();
   });
 
   it(`deliver ${EVENTS} events exactly once each, counted by delivery id`, async () => {

@@ -1,0 +1,37 @@
+import http from "node:http";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openTestDatabase } from "../helpers/test-app.ts";
+
+describe("closing the server (SIGTERM drain)", () => {
+  it("lets a request in flight on a keep-alive connection finish, then closes without waiting for the client", async () => {
+    const database = await openTestDatabase();
+    const app = await buildApp({ config: loadConfig({ NODE_ENV: "test" }), database });
+    app.get("/slow", async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { done: true };
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = app.server.address() as { port: number };
+    // A client that keeps its connection open for a long time after the answer.
+    const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+    const answer = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/slow", agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        })
+        .on("error", reject);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await app.close();
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(res.connection).toBe("close");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    agent.destroy();
+    await database.close();
+  });
+});
