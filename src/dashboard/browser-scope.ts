@@ -74,12 +74,18 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
     if (error instanceof UntrustedRedirect) {
       return sendPage(reply, 400, errorPage("Invalid authorization request", error.description));
     }
-    // Domain errors from services (an unknown id, a refused move, a rate limit) become pages with
-    // their own status; the message is written for people and safe to show.
-    if (error instanceof AppError) {
+    // Domain errors from services (another vendor's or an unknown id, a cursor that does not
+    // decode, a rate limit) become pages with their own status, for every page in this scope.
+    if (error instanceof AppError && error.status < 500) {
       if (error.extra.headers) reply.headers(error.extra.headers);
-      const title =
-        error.status === 404 ? "Not found" : error.status === 429 ? "Too many requests" : "Request refused";
+      if (error.status === 404) {
+        return sendPage(
+          reply,
+          404,
+          errorPage("Not found", "There is nothing here. Check the link and try again."),
+        );
+      }
+      const title = error.status === 429 ? "Too many requests" : "Bad request";
       return sendPage(reply, error.status, errorPage(title, error.message));
     }
     if (error.code?.startsWith("FST_CSRF")) {

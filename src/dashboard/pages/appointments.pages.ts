@@ -20,7 +20,6 @@ import { formField, pageLimit, queryParam } from "../form.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { registerPageErrors } from "../page-errors.ts";
 import { csrfField, humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
@@ -45,8 +44,6 @@ ${allowed.map(([to, label, cls]) => html`<button type="submit" name="status" val
 }
 
 export async function appointmentPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
-  registerPageErrors(app);
-
   app.get("/dashboard/appointments", { schema: { hide: true } }, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const limit = pageLimit(queryParam(request.query, "limit"));

@@ -15,13 +15,10 @@ import { formErrors, formField, optional, pageLimit, queryParam } from "../form.
 import { html } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { registerPageErrors } from "../page-errors.ts";
 import { humanize, statusBadge, succeeded } from "./common.ts";
 import { type CustomerForm, customerEditForm, formFromCustomer, jsonField } from "./customer-form.ts";
 
 export async function customerPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
-  registerPageErrors(app);
-
   app.get("/dashboard/customers", { schema: { hide: true } }, async (request, reply) => {
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");

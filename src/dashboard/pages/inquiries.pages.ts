@@ -7,7 +7,6 @@ import { pageLimit, queryParam } from "../form.ts";
 import { html } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { registerPageErrors } from "../page-errors.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -16,8 +15,6 @@ function excerpt(message: string): string {
 }
 
 export async function inquiryPages(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
-  registerPageErrors(app);
-
   app.get("/dashboard/inquiries", { schema: { hide: true } }, async (request, reply) => {
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");

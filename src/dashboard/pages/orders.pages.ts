@@ -17,7 +17,6 @@ import { formErrors, formField, optional, pageLimit, queryParam } from "../form.
 import { html, type SafeHtml } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { registerPageErrors } from "../page-errors.ts";
 import { csrfField, humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
 import { timeline } from "./timeline.ts";
 
@@ -27,8 +26,6 @@ export function allowedMoves(order: Pick<OrderJson, "type" | "status">): OrderSt
 }
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
-  registerPageErrors(app);
-
   app.get("/dashboard/orders", { schema: { hide: true } }, async (request, reply) => {
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");
