@@ -1,11 +1,13 @@
 // Account: change the password (current + new + confirm). Changing it revokes every OAuth grant
 // and signs out every OTHER session; this browser stays signed in. Sign-out is the header form.
+
 import type { FastifyInstance } from "fastify";
 import { fieldError } from "../errors.ts";
 import { changeVendorPassword } from "../modules/vendors/vendors.service.ts";
+import { csrfField } from "./browser-scope.ts";
 import type { DashboardDeps } from "./dashboard.routes.ts";
 import { html } from "./html.ts";
-import { csrfInput, field, formOf, runAction } from "./integrations/forms.ts";
+import { field, formOf, runAction } from "./integrations/forms.ts";
 import { dashboardPage } from "./layout.ts";
 import { pageContext } from "./page-context.ts";
 
@@ -16,14 +18,14 @@ export async function accountPages(app: FastifyInstance, { ctx, config }: Dashbo
     const page = await pageContext(ctx, request, reply);
     const body = html`<h2>Change password</h2>
 <p class="muted">Every connected application loses access and every other signed-in browser is signed out; this one stays signed in.</p>
-<form method="post" action="${BASE}/password">${csrfInput(page.csrf)}
+<form method="post" action="${BASE}/password">${csrfField(page.csrf)}
 <label for="current">Current password</label><input id="current" name="currentPassword" type="password" autocomplete="current-password" required>
 <label for="new">New password (at least 10 characters)</label><input id="new" name="newPassword" type="password" autocomplete="new-password" minlength="10" required>
 <label for="confirm">Repeat the new password</label><input id="confirm" name="confirmPassword" type="password" autocomplete="new-password" minlength="10" required>
 <div class="actions"><button type="submit" class="primary">Change password</button></div>
 </form>
 <h2>Sign out</h2>
-<form method="post" action="/logout">${csrfInput(page.csrf)}<button type="submit">Sign out of this browser</button></form>`;
+<form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out of this browser</button></form>`;
     return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "account", "Account", body));
   });
 

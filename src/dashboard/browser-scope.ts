@@ -10,9 +10,14 @@ import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { UntrustedRedirect } from "../oauth/oauth.errors.ts";
-import { errorPage } from "./html.ts";
+import { errorPage, html, type SafeHtml } from "./html.ts";
 
 export const CSRF_FIELD = "_csrf";
+
+/** The hidden field that carries the CSRF token in every POST form. */
+export function csrfField(csrf: string): SafeHtml {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
+}
 const CSRF_COOKIE = "vendor_csrf";
 
 /**
@@ -78,14 +83,8 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
     // decode, a rate limit) become pages with their own status, for every page in this scope.
     if (error instanceof AppError && error.status < 500) {
       if (error.extra.headers) reply.headers(error.extra.headers);
-      if (error.status === 404) {
-        return sendPage(
-          reply,
-          404,
-          errorPage("Not found", "There is nothing here. Check the link and try again."),
-        );
-      }
-      const title = error.status === 429 ? "Too many requests" : "Bad request";
+      const title =
+        error.status === 404 ? "Not found" : error.status === 429 ? "Too many requests" : "Bad request";
       return sendPage(reply, error.status, errorPage(title, error.message));
     }
     if (error.code?.startsWith("FST_CSRF")) {

@@ -1,6 +1,7 @@
 // The frame of every signed-in dashboard page: navigation, flash message, sign-out form.
 // Everything interpolated goes through `html`, which escapes it.
 
+import { csrfField } from "./browser-scope.ts";
 import type { Flash } from "./flash.ts";
 import { html, type SafeHtml } from "./html.ts";
 
@@ -46,7 +47,7 @@ export function dashboardPage(page: PageContext, section: Section, title: string
   <nav class="main" aria-label="Dashboard">
     ${nav.map(([key, label, href]) => html`<a href="${href}" ${key === section ? html`aria-current="page"` : ""}>${label}</a>`)}
   </nav>
-  <form method="post" action="/logout"><input type="hidden" name="_csrf" value="${page.csrf}"><button type="submit">Sign out</button></form>
+  <form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out</button></form>
 </header>
 <main>
 ${flash ? html`<div class="flash ${flash.kind}" role="status">${flash.message}${flash.secret ? html`<p class="secret" data-secret>${flash.secret}</p><p class="muted">Copy it now: it is shown only once. <button type="button" data-copy hidden>Copy</button></p><script src="/assets/copy-secret.js" defer></script>` : ""}</div>` : ""}

@@ -1,14 +1,16 @@
 // Integrations → API keys: create (name, optional scope restriction; the key is shown once in the
 // flash), list with prefix, scopes, created and last use, revoke.
+
 import type { FastifyInstance } from "fastify";
 import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
 import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../../modules/api-keys/api-keys.service.ts";
+import { csrfField } from "../browser-scope.ts";
 import type { DashboardDeps } from "../dashboard.routes.ts";
 import { html } from "../html.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { actionButton, csrfInput, field, fields, formOf, runAction } from "./forms.ts";
+import { actionButton, field, fields, formOf, runAction } from "./forms.ts";
 
 const BASE = "/dashboard/integrations/api-keys";
 
@@ -31,7 +33,7 @@ export async function apiKeyPages(app: FastifyInstance, { ctx, config }: Dashboa
           )}</tbody></table></div>`;
     const body = html`${list}
 <h2>Create an API key</h2>
-<form method="post" action="${BASE}">${csrfInput(page.csrf)}
+<form method="post" action="${BASE}">${csrfField(page.csrf)}
 <label for="key-name">Name</label><input id="key-name" name="name" required maxlength="100" placeholder="Shop back office">
 <fieldset><legend>Restrict to scopes (none ticked: every scope)</legend>
 ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeDescriptions[s]}</span></label>`)}

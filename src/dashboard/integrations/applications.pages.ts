@@ -1,6 +1,7 @@
 // Integrations → Applications: OAuth clients this vendor registers (CONTRACT 6). Register (name,
 // redirect URIs one per line, validated by the service), client ID, client secret shown once,
 // rotate secret, delete.
+
 import type { FastifyInstance } from "fastify";
 import {
   createApplication,
@@ -8,11 +9,12 @@ import {
   listApplications,
   rotateApplicationSecret,
 } from "../../modules/applications/applications.service.ts";
+import { csrfField } from "../browser-scope.ts";
 import type { DashboardDeps } from "../dashboard.routes.ts";
 import { html } from "../html.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { actionButton, csrfInput, field, formOf, runAction } from "./forms.ts";
+import { actionButton, field, formOf, runAction } from "./forms.ts";
 
 const BASE = "/dashboard/integrations/applications";
 
@@ -35,7 +37,7 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
           )}`;
     const body = html`${list}
 <h2>Register an application</h2>
-<form method="post" action="${BASE}">${csrfInput(page.csrf)}
+<form method="post" action="${BASE}">${csrfField(page.csrf)}
 <label for="app-name">Name</label><input id="app-name" name="name" required maxlength="100">
 <label for="app-uris">Redirect URIs, one per line</label>
 <textarea id="app-uris" name="redirectUris" required placeholder="https://app.example/callback"></textarea>

@@ -1,11 +1,10 @@
-// What the integration and account pages share: reading form fields, the CSRF hidden field,
-// 404 pages, and running an action so it always ends in a 303 to a page with a flash message.
+// What the integration and account pages share: reading form fields, one-button forms, and running an action so it always ends in a 303 to a page with a flash message.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
-import { CSRF_FIELD, sendPage } from "../browser-scope.ts";
+import { csrfField } from "../browser-scope.ts";
 import { type Flash, setFlash } from "../flash.ts";
-import { errorPage, html, type SafeHtml } from "../html.ts";
+import { html, type SafeHtml } from "../html.ts";
 
 export type Form = Record<string, string | string[] | undefined>;
 
@@ -27,10 +26,6 @@ export function fields(form: Form, name: string): string[] {
   return [value].flat().map((v) => v.replaceAll("\u0000", ""));
 }
 
-export function csrfInput(csrf: string): SafeHtml {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
-}
-
 /** A one-button POST form (revoke, delete, rotate...). */
 export function actionButton(
   csrf: string,
@@ -38,21 +33,13 @@ export function actionButton(
   label: string,
   options: { danger?: boolean; extra?: SafeHtml } = {},
 ): SafeHtml {
-  return html`<form class="inline" method="post" action="${action}">${csrfInput(csrf)}${options.extra ?? ""}<button type="submit" ${options.danger ? html`class="danger"` : ""}>${label}</button></form>`;
-}
-
-export function notFoundPage(reply: FastifyReply, what = "Page"): FastifyReply {
-  return sendPage(reply, 404, errorPage(`${what} not found`, `This ${what.toLowerCase()} does not exist.`));
-}
-
-export function isNotFound(err: unknown): boolean {
-  return err instanceof AppError && err.status === 404;
+  return html`<form class="inline" method="post" action="${action}">${csrfField(csrf)}${options.extra ?? ""}<button type="submit" ${options.danger ? html`class="danger"` : ""}>${label}</button></form>`;
 }
 
 /**
  * Runs a form action. Success: its flash and a 303 to `done` (or where it says). A refused input
  * (an AppError such as validation_failed): the error as a flash and a 303 back to `back`.
- * Not found (another vendor's id): a 404 page.
+ * Not found (another vendor's id): the page scope's 404 page.
  */
 export async function runAction(
   reply: FastifyReply,
@@ -68,8 +55,8 @@ export async function runAction(
       .header("location", location ?? paths.done)
       .send();
   } catch (err) {
-    if (isNotFound(err)) return notFoundPage(reply, "Item");
-    if (err instanceof AppError) {
+    // Not found (another vendor's id) goes on to the page scope's 404 page.
+    if (err instanceof AppError && err.status !== 404) {
       setFlash(reply, config, { kind: "error", message: err.message });
       return reply
         .code(303)

@@ -1,12 +1,14 @@
 // One webhook's page: its settings and actions, and its delivery log with every attempt's time,
 // status code, duration, error and the receiver's stored answer (escaped, in <pre>).
+
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
 import { getWebhook, listDeliveries } from "../../modules/webhooks/webhooks.service.ts";
+import { csrfField } from "../browser-scope.ts";
 import { html } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { actionButton, csrfInput, isNotFound, notFoundPage } from "./forms.ts";
+import { actionButton } from "./forms.ts";
 import { eventCheckboxes, WEBHOOKS } from "./webhooks.pages.ts";
 
 type Delivery = Awaited<ReturnType<typeof listDeliveries>>["deliveries"][number];
@@ -46,7 +48,6 @@ export async function webhookDetailPage(
     const cursor = typeof request.query.cursor === "string" ? request.query.cursor : undefined;
     log = await listDeliveries(ctx, vendorId, hook.id, { limit: 20, ...(cursor ? { cursor } : {}) });
   } catch (err) {
-    if (isNotFound(err)) return notFoundPage(reply, "Webhook");
     // A cursor somebody edited by hand: start from the first page.
     if ((err as { status?: number }).status === 400)
       return reply.redirect(`${WEBHOOKS}/${request.params.id}`, 303);
@@ -70,11 +71,11 @@ ${actionButton(page.csrf, `${base}/delete`, "Delete", { danger: true })}
 ${deliveryLog(page.csrf, base, log.deliveries)}
 ${pager(base, log.nextCursor)}
 <h2>Recover failed deliveries</h2>
-<form method="post" action="${base}/recover">${csrfInput(page.csrf)}
+<form method="post" action="${base}/recover">${csrfField(page.csrf)}
 <label for="since">Failed since (UTC)</label><input id="since" name="since" type="datetime-local" required>
 <div class="actions"><button type="submit">Queue them again</button></div></form>
 <h2>Edit</h2>
-<form method="post" action="${base}/edit">${csrfInput(page.csrf)}
+<form method="post" action="${base}/edit">${csrfField(page.csrf)}
 <label for="hook-url">URL</label><input id="hook-url" name="url" type="url" required value="${hook.url}">
 ${eventCheckboxes(hook.events)}
 <div class="actions"><button type="submit" class="primary">Save</button></div></form>`;

@@ -1,6 +1,7 @@
 // Integrations → Webhooks: list with status and disabledReason, create (URL + events; the secret
 // shown once), and the actions on one webhook (edit, disable/enable, rotate secret, send a test,
 // delete, redeliver, recover). Its own page with the delivery log is in webhook-detail.page.ts.
+
 import type { FastifyInstance } from "fastify";
 import { allScopes } from "../../auth/scopes.ts";
 import { AppError, fieldError } from "../../errors.ts";
@@ -16,11 +17,12 @@ import {
   sendTestEvent,
   updateWebhook,
 } from "../../modules/webhooks/webhooks.service.ts";
+import { csrfField } from "../browser-scope.ts";
 import type { DashboardDeps } from "../dashboard.routes.ts";
 import { html } from "../html.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { csrfInput, type Form, field, fields, formOf, runAction } from "./forms.ts";
+import { type Form, field, fields, formOf, runAction } from "./forms.ts";
 import { webhookDetailPage } from "./webhook-detail.page.ts";
 
 export const WEBHOOKS = "/dashboard/integrations/webhooks";
@@ -87,7 +89,7 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
           )}</tbody></table></div>`;
     const body = html`${list}
 <h2>Register a webhook</h2>
-<form method="post" action="${WEBHOOKS}">${csrfInput(page.csrf)}
+<form method="post" action="${WEBHOOKS}">${csrfField(page.csrf)}
 <label for="hook-url">URL</label><input id="hook-url" name="url" type="url" required placeholder="https://shop.example/hooks/vendor">
 ${eventCheckboxes()}
 <div class="actions"><button type="submit" class="primary">Register webhook</button></div>

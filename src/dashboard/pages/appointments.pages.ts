@@ -1,6 +1,7 @@
 // Appointments in the dashboard: the upcoming ones (from now on, earliest first) with the
 // Confirm / Complete / Cancel buttons the spec 3.1 transition table allows from each status,
 // and an appointment's page.
+
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../errors.ts";
 import type { AppointmentJson } from "../../modules/appointments/appointments.presenter.ts";
@@ -14,13 +15,13 @@ import {
   appointmentTransitions,
 } from "../../modules/appointments/appointments.workflow.ts";
 import { customerNames } from "../../modules/customers/customers.service.ts";
-import { sendPage } from "../browser-scope.ts";
+import { csrfField, sendPage } from "../browser-scope.ts";
 import type { DashboardDeps } from "../dashboard.routes.ts";
 import { formField, pageLimit, queryParam } from "../form.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { csrfField, humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
+import { humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
 const actions: Array<[AppointmentStatus, string, string]> = [

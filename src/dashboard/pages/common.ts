@@ -16,11 +16,6 @@ export function statusBadge(status: string): SafeHtml {
   return html`<span class="badge status" data-status="${status}">${humanize(status)}</span>`;
 }
 
-/** A hidden CSRF field for a form on the page. */
-export function csrfField(csrf: string): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${csrf}">`;
-}
-
 /** Shows an image link only for http(s) URLs: the API accepts no other scheme, this is belt and braces. */
 export function isWebUrl(url: string | null | undefined): url is string {
   return typeof url === "string" && /^https?:\/\//i.test(url);

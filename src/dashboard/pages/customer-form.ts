@@ -1,9 +1,10 @@
 // The customer edit form: rendered from the customer, or re-rendered from what was posted with
 // the errors next to their fields. Measurements and preferences are edited as JSON text.
+
 import type { FieldError } from "../../errors.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
+import { csrfField } from "../browser-scope.ts";
 import { html, type SafeHtml } from "../html.ts";
-import { csrfField } from "./common.ts";
 
 export interface CustomerForm {
   name: string;

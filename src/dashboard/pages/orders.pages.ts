@@ -1,5 +1,6 @@
 // Orders in the dashboard: the list (most recently updated first), an order's page with its
 // history timeline, the status form (only moves the workflow table allows) and the tracking link.
+
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../errors.ts";
 import type { OrderSchema as OrderJson, UpdateOrderStatusBody } from "../../modules/orders/orders.schemas.ts";
@@ -11,13 +12,13 @@ import {
   updateOrderStatus,
 } from "../../modules/orders/orders.service.ts";
 import { canTransition, type OrderStatus, orderTransitions } from "../../modules/orders/orders.workflow.ts";
-import { sendPage } from "../browser-scope.ts";
+import { csrfField, sendPage } from "../browser-scope.ts";
 import type { DashboardDeps } from "../dashboard.routes.ts";
 import { formErrors, formField, optional, pageLimit, queryParam } from "../form.ts";
 import { html, type SafeHtml } from "../html.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { csrfField, humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
+import { humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
 import { timeline } from "./timeline.ts";
 
 /** The statuses an order may move to from its current one (its type considered). */
