@@ -3,10 +3,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
-    // Each file opens its own database (an in-memory PGlite costs ~4 s and ~770 MB): two at once
-    // suits this 2-core machine.
+    // Two workers suit this 2-core machine. isolate: false keeps a worker's modules loaded from one
+    // file to the next: the app's imports are paid once per worker instead of once per file, and
+    // the worker's one migrated PGlite (test/helpers/test-app.ts) serves all its files.
     pool: "forks",
     maxWorkers: 2,
+    isolate: false,
+    setupFiles: ["test/helpers/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: "test" },

@@ -5,8 +5,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { apiKeys, customers, events, orders, orderUpdates } from "../src/db/schema/index.ts";
-import { EVENTS_CHANNEL } from "../src/events/enqueue.ts";
 import { findOrderJsonQuery, listOrderJsonQuery } from "../src/modules/orders/orders.repository.ts";
+import { EVENTS_CHANNEL } from "../src/webhook-delivery/enqueue.ts";
 
 export interface Statement {
   text: string;

@@ -4,17 +4,19 @@
 // Options (env): BENCH_BURST (events in the throughput run, default 2000), BENCH_RATE (events/s
 // in the latency run, default 100), BENCH_SECONDS (default 10), BENCH_WORKERS (dispatchers in
 // this process, default 1). The receiver is a local node:http server answering 204.
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { allScopes } from "../src/auth/scopes.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { runMigrations } from "../src/db/migrate.ts";
-import { startDispatcher } from "../src/events/dispatcher.ts";
-import { enqueueEvent } from "../src/events/enqueue.ts";
-import { systemResolver } from "../src/events/url-guard.ts";
+import type { OrderSchema } from "../src/modules/orders/orders.schemas.ts";
 import { createVendor } from "../src/modules/vendors/vendors.service.ts";
 import { registerWebhook } from "../src/modules/webhooks/webhooks.service.ts";
+import { startDispatcher } from "../src/webhook-delivery/dispatcher.ts";
+import { enqueueEvent } from "../src/webhook-delivery/enqueue.ts";
+import { systemResolver } from "../src/webhook-delivery/url-guard.ts";
 
 const env = process.env;
 const url = env.BENCH_DATABASE_URL ?? env.DATABASE_URL;
@@ -67,7 +69,7 @@ await registerWebhook(
   { allowPrivate: true, httpsOnly: false, resolver: systemResolver },
 );
 
-const data = {
+const data: OrderSchema = {
   id: "bench",
   type: "BRIDAL_DRESS",
   status: "ORDERED",
@@ -75,10 +77,14 @@ const data = {
   size: "38",
   color: "Ivory",
   description: "A-line, lace sleeves".repeat(10),
+  specialRequests: null,
+  customerId: "tz4a98xxat96iws9zmbrgj3a",
   customer: { name: "Maria Silva", email: "maria@example.com" },
   updates: [
     { status: "ORDERED", message: "Order created", imageUrl: null, createdAt: new Date().toISOString() },
   ],
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
 };
 
 async function emit(): Promise<void> {

@@ -2,28 +2,41 @@
 // in an explicit order. It never listens; main.ts and the tests do.
 
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { type AppDeps, serviceContext } from "./context.ts";
-import { registerBrowserScope } from "./dashboard/browser-scope.ts";
+import { accountAccessRoutes } from "./dashboard/account-access.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
-import { registerErrorsPage } from "./docs/errors-page.ts";
-import { systemResolver } from "./events/url-guard.ts";
+import { registerGuides } from "./docs/guides.ts";
+import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
-import { registerErrorHandling } from "./http/error-handler.ts";
+import {
+  clientErrorHandler,
+  escapeMalformedPath,
+  frameworkErrors,
+  registerErrorHandling,
+  registerNotFound,
+} from "./http/error-handler.ts";
 import { registerGracefulClose } from "./http/graceful-close.ts";
 import { registerHealthRoutes } from "./http/health.routes.ts";
 import { registerIdempotency } from "./http/idempotency.ts";
+import { registerJsonBody } from "./http/json-body.ts";
+import { errorForLog, requestForLog } from "./http/log-serializers.ts";
+import { registerNoStore } from "./http/no-store.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import {
+  addressKey,
+  enforce,
   openRateLimitStore,
   registerAddressRateLimit,
   registerCredentialRateLimit,
+  registerFailedAuthenticationLimit,
 } from "./http/rate-limit.ts";
 import { registerRejectNul } from "./http/reject-nul.ts";
 import { genReqId } from "./http/request-id.ts";
 import { registerRouteCatalog } from "./http/route-catalog.ts";
+import { registerStrictQuery } from "./http/strict-query.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
@@ -35,9 +48,20 @@ import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { authorizeRoutes } from "./oauth/authorize.routes.ts";
 import { oauthRoutes } from "./oauth/oauth.routes.ts";
+import { registerOAuthRequestGuards } from "./oauth/request-guards.ts";
 import { authenticateAccessToken } from "./oauth/tokens.ts";
+import { registerMetrics } from "./observability/metrics.routes.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { registerBrowserScope } from "./web/browser-scope.ts";
+import { systemResolver } from "./webhook-delivery/url-guard.ts";
 
 export const BODY_LIMIT = 1024 * 1024;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    metrics: import("./observability/metrics.ts").Metrics;
+  }
+}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
@@ -47,12 +71,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       // Credentials never reach the logs, whichever header carries them.
       redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.headers.cookie"],
+      // A person at a terminal in development reads lines, not JSON (LOG_FORMAT).
+      ...(config.logFormat === "pretty"
+        ? {
+            transport: {
+              target: "pino-pretty",
+              options: { translateTime: "HH:MM:ss.l", ignore: "pid,hostname" },
+            },
+          }
+        : {}),
+      // URLs without query strings or secret path segments; errors without query parameters.
+      serializers: { req: requestForLog, err: errorForLog },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     genReqId,
+    // Behind a reverse proxy, request.ip is the client's address only when the proxy is trusted.
+    // (Fastify accepts a hop count at run time; its types leave number out.)
+    trustProxy: config.trustProxy as boolean | string | string[],
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: "idle",
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 8192 },
+    // Longer than any request line the HTTP parser lets through (16 KiB of headers), so a long id
+    // reaches its route and is 404 like any unknown id instead of a framework error.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 65_536 },
+    // Framework-level errors in the contract's shape (src/http/error-handler.ts).
+    rewriteUrl: (req) => escapeMalformedPath(req.url ?? "/"),
+    frameworkErrors: frameworkErrors(config.publicUrl),
+    clientErrorHandler: clientErrorHandler(config.publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -66,21 +111,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerGracefulClose(app);
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config);
-  registerErrorsPage(app);
-  registerHealthRoutes(app, database, config.publicUrl);
+  registerReferencePage(app);
+  registerGuides(app);
+  registerHealthRoutes(app, database, config);
+  const metrics = deps.metrics ?? createMetrics(database);
+  app.decorate("metrics", metrics);
+  registerMetrics(app, metrics, config);
 
   const rateLimitStore = openRateLimitStore(config.redisUrl, config.redisKeyPrefix, app.log);
   app.decorate("rateLimitStore", rateLimitStore);
   app.addHook("onClose", () => rateLimitStore.close());
+  // Requests to no route under /api count against the client address (no credential is checked).
+  const unrouted = { policy: "unrouted", max: config.rateLimitPerMinute };
+  const countUnrouted = (request: FastifyRequest, reply: FastifyReply) =>
+    enforce(rateLimitStore, unrouted, addressKey(request), reply);
 
   await app.register(
     async (api) => {
-      // Before authentication, so bad credentials are counted too (CONTRACT 8).
-      await registerCredentialRateLimit(api, rateLimitStore, config.rateLimitPerMinute);
+      registerNoStore(api);
+      // Failures count per client address before any lookup; only an authenticated credential
+      // gets a budget of its own (CONTRACT 8).
+      registerFailedAuthenticationLimit(api, rateLimitStore, config.authFailuresPerMinute);
       registerAuthentication(api, {
         apiKey: (key) => authenticateApiKey(ctx, key),
         bearer: (token) => authenticateAccessToken(ctx, token),
       });
+      registerCredentialRateLimit(api, rateLimitStore, config.rateLimitPerMinute);
+      registerNotFound(api, config.publicUrl, countUnrouted);
+      registerJsonBody(api);
+      registerStrictQuery(api);
       registerRejectNul(api);
       registerIdempotency(api, ctx);
       await api.register(orderRoutes, { ctx });
@@ -103,11 +162,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (pub) => {
-      await registerAddressRateLimit(pub, rateLimitStore, { policy: "public" });
+      registerNoStore(pub);
+      registerAddressRateLimit(pub, rateLimitStore, { policy: "public" });
+      registerNotFound(pub, config.publicUrl);
+      registerJsonBody(pub);
+      registerStrictQuery(pub);
       registerRejectNul(pub);
       await pub.register(publicInquiryRoutes, { ctx });
     },
     { prefix: "/api/public" },
+  );
+  // Any other path under /api (a mistyped prefix, a wrong method on an OAuth endpoint): counted
+  // and answered like the rest of the API, RateLimit headers included (CONTRACT 8).
+  await app.register(
+    async (rest) => {
+      registerNotFound(rest, config.publicUrl, countUnrouted);
+    },
+    { prefix: "/api" },
   );
   // Server-rendered pages (sign-in, OAuth consent; the dashboard joins them here): one scope with
   // cookies, form bodies, CSRF, page headers and HTML errors.
@@ -121,13 +192,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await pages.register(async (signIn) => {
       // Every sign-in page answer carries the rate-limit headers; failures are also throttled
       // per account by SignInThrottle.
-      await registerAddressRateLimit(signIn, rateLimitStore, {
+      registerAddressRateLimit(signIn, rateLimitStore, {
         policy: "sign-in",
         maxPerMinute: config.signInRateLimitPerMinute,
       });
       await signIn.register(signInRoutes, { ctx, config, throttle });
+      await signIn.register(accountAccessRoutes, { ctx, config });
     });
-    await pages.register(authorizeRoutes, { ctx, config });
+    await pages.register(async (authorize) => {
+      registerOAuthRequestGuards(authorize, rateLimitStore, {
+        policy: "authorize",
+        maxPerMinute: config.oauthRateLimitPerMinute,
+        asPage: true,
+      });
+      await authorize.register(authorizeRoutes, { ctx, config });
+    });
     await pages.register(dashboardRoutes, { ctx, config });
   });
   // OAuth token, revocation and metadata endpoints: form bodies, RFC 6749 5.2 errors.

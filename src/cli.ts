@@ -1,132 +1,124 @@
 // The operator CLI (CONTRACT 9): `npm run cli -- <command>` or `npx vendor-api <command>`.
-// With --json, stdout carries exactly one JSON document; messages go to stderr.
-import { parseArgs } from "node:util";
-import { loadConfig } from "./config.ts";
+// With --json, stdout carries exactly one JSON document, the answer or `{ "error": … }`.
+// Exit status: 0 done, 1 the command failed, 2 the command line is wrong (nothing was opened).
+import { CommanderError } from "commander";
+import { executeCommand } from "./cli/commands.ts";
+import { sendToServer } from "./cli/control-socket.ts";
+import { promptPassword, readPasswordFromStdin } from "./cli/password.ts";
+import { buildProgram, type Parsed } from "./cli/program.ts";
+import { checkRequest } from "./cli/requests.ts";
+import { ConfigError, loadConfig } from "./config.ts";
 import { serviceContext } from "./context.ts";
-import { type Database, openDatabase, targetFromConfig } from "./db/client.ts";
+import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { runMigrations } from "./db/migrate.ts";
-import { AppError } from "./errors.ts";
-import { createApiKey } from "./modules/api-keys/api-keys.service.ts";
-import { createApplication } from "./modules/applications/applications.service.ts";
-import { createVendor, findVendor } from "./modules/vendors/vendors.service.ts";
+import { AppError, type FieldError } from "./errors.ts";
 
-const usage = `Usage: vendor-api <command> [options] [--json]
-
-Commands:
-  vendor create --name N --email E --password P
-  api-key create --vendor <id|email> --name N [--scope S ...]
-  app create --vendor <id|email> --name N --redirect-uri U [--redirect-uri U2 ...]
-  migrate
-
-With PGlite (no DATABASE_URL) stop the server first: one process may open the data directory.`;
-
-class UsageError extends Error {}
-
-type Output = { json: boolean };
-
-function print(out: Output, value: Record<string, unknown>, human: string): void {
-  process.stdout.write(out.json ? `${JSON.stringify(value)}\n` : `${human}\n`);
-}
-
-function required(values: Record<string, unknown>, name: string): string {
-  const v = values[name];
-  if (typeof v !== "string" || v === "") throw new UsageError(`--${name} is required`);
-  return v;
-}
-
-async function run(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      json: { type: "boolean", default: false },
-      name: { type: "string" },
-      email: { type: "string" },
-      password: { type: "string" },
-      vendor: { type: "string" },
-      scope: { type: "string", multiple: true },
-      "redirect-uri": { type: "string", multiple: true },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  const command = positionals.join(" ");
-  if (values.help || !command) {
-    console.log(usage);
-    return;
+class Failure extends Error {
+  constructor(
+    readonly exitCode: 1 | 2,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldError[],
+    /** Already written to stderr (commander's message and usage). */
+    readonly reported = false,
+  ) {
+    super(message);
   }
-  const out = { json: values.json ?? false };
-  const known = ["vendor create", "api-key create", "app create", "migrate"];
-  if (!known.includes(command)) throw new UsageError(`Unknown command "${command}"`);
+}
 
-  const config = loadConfig();
-  const database: Database = await openDatabase(targetFromConfig(config), { poolSize: 2 });
+async function run(argv: string[]): Promise<{ result: unknown; text: string } | undefined> {
+  const holder: { parsed?: Parsed } = {};
+  const json = argv.includes("--json");
+  const program = buildProgram(holder, {
+    out: (s) => process.stdout.write(s),
+    // With --json, commander's own messages would break the one-document promise.
+    err: (s) => (json ? undefined : process.stderr.write(s)),
+  });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return undefined;
+      throw new Failure(2, "usage", err.message.replace(/^error: /, ""), undefined, true);
+    }
+    throw err;
+  }
+  const parsed = holder.parsed;
+  if (!parsed) return undefined;
+  const { request } = parsed;
+
+  if (request.command === "vendor create" && parsed.passwordFrom) {
+    if (parsed.passwordFrom === "stdin") request.password = await readPasswordFromStdin();
+    else if (process.stdin.isTTY)
+      request.password = await promptPassword("Password (10 characters or more): ");
+    else
+      throw new Failure(2, "usage", "no terminal to ask for the password on: pass it with --password-stdin");
+  }
+  try {
+    checkRequest(request);
+  } catch (err) {
+    if (err instanceof AppError) throw new Failure(2, "usage", err.message, err.extra.errors);
+    throw err;
+  }
+
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) throw new Failure(1, "invalid_configuration", err.message);
+    throw err;
+  }
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(targetFromConfig(config), { poolSize: 2 });
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    // A running server holds the PGlite directory: it runs the command for us.
+    const answer = await sendToServer(config.dataDir, request);
+    if (!answer) throw new Failure(1, "data_dir_locked", err.message);
+    if (!answer.ok) {
+      throw new Failure(1, answer.error.code, answer.error.message, answer.error.errors as FieldError[]);
+    }
+    return answer;
+  }
   try {
     await runMigrations(database);
-    const ctx = serviceContext({ config, database });
-    switch (command) {
-      case "migrate":
-        print(out, { migrated: true }, "Migrations applied.");
-        break;
-      case "vendor create": {
-        const vendor = await createVendor(ctx, {
-          name: required(values, "name"),
-          email: required(values, "email"),
-          password: required(values, "password"),
-        });
-        print(
-          out,
-          { id: vendor.id, name: vendor.name, email: vendor.email },
-          `Created vendor ${vendor.id} (${vendor.email})`,
-        );
-        break;
-      }
-      case "api-key create": {
-        const ref = required(values, "vendor");
-        const vendor = await findVendor(ctx, ref);
-        if (!vendor) throw new UsageError(`No vendor with id or e-mail "${ref}"`);
-        const { row, key } = await createApiKey(ctx, {
-          vendorId: vendor.id,
-          name: required(values, "name"),
-          scopes: values.scope,
-        });
-        print(out, { id: row.id, key }, `Created API key ${row.id}. It is shown only now:\n${key}`);
-        break;
-      }
-      case "app create": {
-        const ref = required(values, "vendor");
-        const vendor = await findVendor(ctx, ref);
-        if (!vendor) throw new UsageError(`No vendor with id or e-mail "${ref}"`);
-        const redirectUris = values["redirect-uri"] ?? [];
-        if (redirectUris.length === 0) throw new UsageError("--redirect-uri is required");
-        const { application, clientSecret } = await createApplication(ctx, vendor.id, {
-          name: required(values, "name"),
-          redirectUris,
-        });
-        print(
-          out,
-          { clientId: application.clientId, clientSecret },
-          `Created application ${application.name}.\nClient ID: ${application.clientId}\nClient secret (shown only now): ${clientSecret}`,
-        );
-        break;
-      }
-    }
+    return await executeCommand(serviceContext({ config, database }), request, config);
+  } catch (err) {
+    if (err instanceof AppError) throw new Failure(1, err.code, err.message, err.extra.errors);
+    throw err;
   } finally {
     await database.close();
   }
 }
 
-run(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) {
-    console.error(`${err.message}\n\n${usage}`);
-    process.exit(2);
-  }
-  if (err instanceof AppError) {
-    const fields = (err.extra.errors ?? []).map((e) => `  ${e.field}: ${e.message}`).join("\n");
-    console.error(fields ? `${err.message}\n${fields}` : err.message);
-    process.exit(1);
-  }
-  console.error(err instanceof DataDirLockedError ? err.message : err);
-  process.exit(1);
-});
+const argv = process.argv.slice(2);
+const json = argv.includes("--json");
+run(argv).then(
+  (answer) => {
+    if (answer) process.stdout.write(json ? `${JSON.stringify(answer.result)}\n` : `${answer.text}\n`);
+  },
+  (err: unknown) => {
+    const failure =
+      err instanceof Failure
+        ? err
+        : new Failure(1, "internal_error", err instanceof Error ? err.message : String(err));
+    if (json) {
+      const { code, message, errors } = failure;
+      process.stdout.write(
+        `${JSON.stringify({ error: { code, message, ...(errors ? { errors } : {}) } })}\n`,
+      );
+    } else if (!failure.reported) {
+      const hint =
+        failure.code === "usage"
+          ? `\n(run vendor-api ${argv
+              .filter((a) => !a.startsWith("-"))
+              .slice(0, 2)
+              .join(" ")} --help for usage)`
+          : "";
+      console.error(`error: ${failure.message}${hint}`);
+    }
+    process.exitCode = failure.exitCode;
+  },
+);

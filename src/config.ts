@@ -11,7 +11,9 @@ export interface Config {
   readonly publicUrl: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
-  readonly logLevel: string;
+  readonly logLevel: LogLevel;
+  /** JSON lines for machines; `pretty` (pino-pretty) for a person at a terminal. */
+  readonly logFormat: "json" | "pretty";
   readonly sessionSecret: string | undefined;
   /** Failed sign-ins allowed per client address, and per account, in 15 minutes. */
   readonly signInFailuresPerAddress: number;
@@ -25,8 +27,40 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   readonly webhookRetryDelaysMs: readonly number[];
   readonly webhookAllowPrivateUrls: boolean;
+  /** Deliveries in flight at once to one endpoint, across all dispatchers (fairness, CONTRACT 7). */
+  readonly webhookEndpointConcurrency: number;
+  /** Consecutive failures (timeouts, connection errors, 5xx, 429) that open an endpoint's circuit. */
+  readonly webhookBreakerFailures: number;
+  /** The shortest time an open circuit waits before a probe; it grows with the outage. */
+  readonly webhookBreakerCooldownMs: number;
   readonly shutdownGraceMs: number;
+  /**
+   * Fastify's trustProxy: whether (and which) X-Forwarded-For hops to believe for the client
+   * address. Behind a reverse proxy, without it every per-address limit sees the proxy's one
+   * address and becomes global. `true`, a hop count, or a comma list of proxy addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | number | string[];
+  /** Failed authentications allowed per client address and minute under /api/vendor (CONTRACT 8). */
+  readonly authFailuresPerMinute: number;
+  /**
+   * Requests per minute per client address, and per client_id, at the OAuth endpoints. Generous:
+   * one client server refreshes tokens for all its vendors from one address, and guessing
+   * 256-bit secrets is hopeless anyway; the limit bounds the database work a flood can cause.
+   */
+  readonly oauthRateLimitPerMinute: number;
+  /** `/signup` lets a shop create its vendor account (CONTRACT 9). */
+  readonly signupEnabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined;
+  /** The worker role's own HTTP port (/health, /ready, /metrics); the API keeps PORT. */
+  readonly workerPort: number;
+  /** PostgreSQL: waiting for a connection, and for a statement's answer, before answering 503. */
+  readonly dbConnectTimeoutMs: number;
+  readonly dbQueryTimeoutMs: number;
 }
+
+export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof logLevels)[number];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -37,7 +71,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(
+  env: Env = process.env,
+  overrides: Partial<Config> = {},
+  terminal: { stdoutIsTTY: boolean } = { stdoutIsTTY: process.stdout.isTTY === true },
+): Config {
   const problems: string[] = [];
 
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -86,10 +124,31 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     problems.push("SESSION_SECRET must be set (at least 32 characters) when NODE_ENV=production");
   }
 
+  const rateLimitPerMinute = int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+
   const delaysRaw = env.WEBHOOK_RETRY_DELAYS_MS || "60000,1800000,21600000";
   const webhookRetryDelaysMs = delaysRaw.split(",").map((s) => Number(s.trim()));
   if (webhookRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
     problems.push("WEBHOOK_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
+  }
+
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name} must be one of ${allowed.join(", ")} (got "${raw}")`);
+    return fallback;
+  };
+  const logLevel = oneOf("LOG_LEVEL", logLevels, nodeEnv === "test" ? "silent" : "info");
+  const logFormat = oneOf(
+    "LOG_FORMAT",
+    ["json", "pretty"] as const,
+    nodeEnv === "development" && terminal.stdoutIsTTY ? "pretty" : "json",
+  );
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    problems.push("METRICS_TOKEN must be at least 16 characters");
   }
 
   const config: Config = {
@@ -99,22 +158,49 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     databaseUrl: url("DATABASE_URL", ["postgres:", "postgresql:"]),
     dataDir: path.resolve(env.DATA_DIR || "./data"),
-    logLevel: env.LOG_LEVEL || (nodeEnv === "test" ? "silent" : "info"),
+    logLevel,
+    logFormat,
     sessionSecret,
     signInFailuresPerAddress: int("SIGN_IN_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
     signInFailuresPerAccount: int("SIGN_IN_FAILURES_PER_ACCOUNT", 5, 1, 1_000_000),
     signInRateLimitPerMinute: int("SIGN_IN_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
-    rateLimitPerMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
+    rateLimitPerMinute,
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1, 120_000),
     webhookRetryDelaysMs,
     webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    webhookEndpointConcurrency: int("WEBHOOK_ENDPOINT_CONCURRENCY", 16, 1, 1_000),
+    webhookBreakerFailures: int("WEBHOOK_BREAKER_FAILURES", 5, 1, 1_000),
+    webhookBreakerCooldownMs: int("WEBHOOK_BREAKER_COOLDOWN_MS", 10_000, 1, 3_600_000),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
+    trustProxy,
+    authFailuresPerMinute: int("AUTH_FAILURES_PER_MINUTE", Math.min(30, rateLimitPerMinute), 1, 1_000_000),
+    oauthRateLimitPerMinute: int("OAUTH_RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000),
+    signupEnabled: bool("SIGNUP_ENABLED", true),
+    metricsToken,
+    workerPort: int("WORKER_PORT", 3001, 0, 65535),
+    dbConnectTimeoutMs: int("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 600_000),
+    dbQueryTimeoutMs: int("DB_QUERY_TIMEOUT_MS", 4_000, 100, 3_600_000),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** TRUST_PROXY: unset/false, true, a hop count, or a comma list of proxy addresses or CIDRs. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string[] {
+  if (raw === undefined || raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const list = raw.split(",").map((s) => s.trim());
+  if (list.some((s) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(s))) {
+    problems.push(
+      `TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs (got "${raw}")`,
+    );
+    return false;
+  }
+  return list;
 }
 
 function hostForUrl(host: string): string {

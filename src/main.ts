@@ -1,40 +1,109 @@
 // Process entry: config → database → migrations → HTTP server and/or the webhook dispatcher
 // (`--role all|api|worker`). SIGTERM/SIGINT drain in-flight requests and deliveries (up to
-// SHUTDOWN_GRACE_MS), then exit 0.
+// SHUTDOWN_GRACE_MS), then exit 0. Operator mistakes (bad arguments, invalid variables, a busy
+// port, a locked data directory) end in one line on stderr, before anything opens.
 import { parseArgs } from "node:util";
 import { buildApp } from "./app.ts";
+import { type ControlSocket, startControlSocket } from "./cli/control-socket.ts";
 import { ConfigError, loadConfig, type Role } from "./config.ts";
+import { serviceContext } from "./context.ts";
 import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { runMigrations } from "./db/migrate.ts";
-import { startDispatcher } from "./events/dispatcher.ts";
+import { assertPortFree, isPortError, PortUnavailableError } from "./http/port-check.ts";
 import { startHousekeeping } from "./maintenance/housekeeping.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { buildWorkerApp } from "./observability/worker-app.ts";
+import { startDispatcher } from "./webhook-delivery/dispatcher.ts";
+
+class UsageError extends Error {}
+
+function parseRole(argv: string[]): Role {
+  let values: { role?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { role: { type: "string", default: "all" } },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const role = values.role as Role;
+  if (!["all", "api", "worker"].includes(role)) throw new UsageError(`--role must be all, api or worker`);
+  return role;
+}
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { role: { type: "string", default: "all" } }, strict: true });
-  const role = values.role as Role;
-  if (!["all", "api", "worker"].includes(role)) throw new ConfigError([`--role must be all, api or worker`]);
-
+  const role = parseRole(process.argv.slice(2));
   const config = loadConfig();
   if (role !== "all" && !config.databaseUrl) {
     throw new ConfigError(["--role api/worker needs DATABASE_URL: PGlite serves one process only"]);
   }
-  const database = await openDatabase(targetFromConfig(config));
+  if (role !== "worker") await assertPortFree(config.host, config.port, "PORT");
+  else await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
+  const database = await openDatabase(targetFromConfig(config), {
+    timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
+  });
   await runMigrations(database);
 
-  const app = await buildApp({ config, database });
+  const metrics = createMetrics(database, { processMetrics: true });
+  const app = await buildApp({ config, database, metrics });
   const stoppers: Array<() => Promise<void>> = [];
   if (role !== "worker") {
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      if (isPortError(err)) {
+        throw new PortUnavailableError(config.host, config.port, "PORT", (err as NodeJS.ErrnoException).code);
+      }
+      throw err;
+    }
     stoppers.push(() => app.close());
   }
   if (role !== "api") {
-    const dispatcher = await startDispatcher({ config, database, log: app.log });
+    const dispatcher = await startDispatcher({ config, database, log: app.log, metrics });
     stoppers.push(() => dispatcher.stop(config.shutdownGraceMs));
     const stopHousekeeping = startHousekeeping(database.db, () => new Date(), app.log);
     stoppers.push(async () => stopHousekeeping());
   }
-  app.log.info({ role, database: database.kind, publicUrl: config.publicUrl }, "vendor-api started");
+  if (role === "worker") {
+    const probes = buildWorkerApp(config, database, metrics, app.log);
+    try {
+      await probes.listen({ port: config.workerPort, host: config.host });
+    } catch (err) {
+      if (isPortError(err)) {
+        throw new PortUnavailableError(
+          config.host,
+          config.workerPort,
+          "WORKER_PORT",
+          (err as NodeJS.ErrnoException).code,
+        );
+      }
+      throw err;
+    }
+    stoppers.push(() => probes.close());
+  }
+  let control: ControlSocket | undefined;
+  if (database.kind === "pglite") {
+    // The CLI cannot open a directory this process holds: it asks us instead.
+    try {
+      control = await startControlSocket(
+        config.dataDir,
+        serviceContext({ config, database }),
+        config,
+        app.log,
+      );
+      const socket = control;
+      stoppers.push(() => socket.close());
+    } catch (err) {
+      app.log.warn({ err }, "the CLI control socket could not start: stop the server to use the CLI");
+    }
+  }
+  app.log.info(
+    { role, database: database.kind, publicUrl: config.publicUrl, controlSocket: control?.path },
+    "vendor-api started",
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -61,7 +130,15 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+  if (err instanceof UsageError) {
+    console.error(`${err.message}\nUsage: vendor-api-server [--role all|api|worker]`);
+    process.exit(2);
+  }
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataDirLockedError ||
+    err instanceof PortUnavailableError
+  ) {
     console.error(err.message);
   } else {
     console.error(err);

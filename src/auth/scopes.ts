@@ -1,9 +1,9 @@
 // The scope vocabulary of CONTRACT 3, with the words the consent page shows for each.
 export const scopeDescriptions = {
   "orders:read": "Read your orders and their status history",
-  "orders:write": "Create orders and update their status",
+  "orders:write": "Create orders and update their status and details",
   "customers:read": "Read your customers' details",
-  "customers:write": "Create and update customers",
+  "customers:write": "Create, update and erase customers",
   "appointments:read": "Read your appointments",
   "appointments:write": "Create, update and delete appointments",
   "webhooks:read": "See your webhooks and their delivery logs",

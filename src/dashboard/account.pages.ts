@@ -4,10 +4,10 @@
 import type { FastifyInstance } from "fastify";
 import { fieldError } from "../errors.ts";
 import { changeVendorPassword } from "../modules/vendors/vendors.service.ts";
-import { csrfField } from "./browser-scope.ts";
-import type { DashboardDeps } from "./dashboard.routes.ts";
-import { html } from "./html.ts";
-import { field, formOf, runAction } from "./integrations/forms.ts";
+import { csrfField } from "../web/browser-scope.ts";
+import { field, formOf, runAction } from "../web/form-actions.ts";
+import { html } from "../web/html.ts";
+import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
 import { pageContext } from "./page-context.ts";
 
@@ -35,7 +35,7 @@ export async function accountPages(app: FastifyInstance, { ctx, config }: Dashbo
     async (request, reply) => {
       const form = formOf(request);
       const session = request.dashboardSession;
-      return runAction(reply, config, { done: BASE }, async () => {
+      return runAction(reply, { ctx, config }, { done: BASE }, async () => {
         if (!session) throw new Error("account page without a session");
         const newPassword = field(form, "newPassword");
         if (newPassword !== field(form, "confirmPassword")) {

@@ -4,29 +4,42 @@
 // (`preHandler: app.csrfProtection`), answering 303 to a page that shows a flash message.
 import fs from "node:fs";
 import type { FastifyInstance } from "fastify";
-import type { Config } from "../config.ts";
-import type { ServiceContext } from "../context.ts";
+import { registerAddressRateLimit } from "../http/rate-limit.ts";
+import { sendPage } from "../web/browser-scope.ts";
+import { errorPage } from "../web/html.ts";
+import { requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
+import type { DashboardDeps } from "./deps.ts";
 import { apiKeyPages } from "./integrations/api-keys.pages.ts";
 import { applicationPages } from "./integrations/applications.pages.ts";
 import { connectedAppPages } from "./integrations/connected-apps.pages.ts";
+import { integrationsOverviewPage } from "./integrations/overview.page.ts";
 import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
 import { orderPages } from "./pages/orders.pages.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
-import { requireSession } from "./require-session.ts";
+import { settingsPages } from "./settings.pages.ts";
 
-export interface DashboardDeps {
-  ctx: ServiceContext;
-  config: Config;
-}
+// Kept for page plugins written against the old home of this type; new code imports ./deps.ts.
+export type { DashboardDeps } from "./deps.ts";
 
 const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta.url), "utf8");
 const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.meta.url), "utf8");
 
+/**
+ * Per client address over every dashboard page and asset (CONTRACT 8: every answer carries the
+ * RateLimit headers). Generous: a shop's staff share one office address, and each page loads a
+ * stylesheet too; it bounds what one address can make the database do.
+ */
+export const DASHBOARD_REQUESTS_PER_MINUTE = 600;
+
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  registerAddressRateLimit(app, app.rateLimitStore, {
+    policy: "dashboard",
+    maxPerMinute: DASHBOARD_REQUESTS_PER_MINUTE,
+  });
   app.get("/assets/dashboard.css", { schema: { hide: true } }, async (_request, reply) =>
     reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(stylesheet),
   );
@@ -40,6 +53,16 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   // Public: the customer's tracking page (no session; the link's token is the credential).
   await app.register(trackingPage, deps);
 
+  // Unknown dashboard URLs (a mistyped or stale link) get the HTML 404 page, not the API's JSON.
+  await app.register(
+    async (dashboard) => {
+      dashboard.setNotFoundHandler((_request, reply) =>
+        sendPage(reply, 404, errorPage("Not found", "There is no such page in the dashboard.")),
+      );
+    },
+    { prefix: "/dashboard" },
+  );
+
   await app.register(async (signedIn) => {
     signedIn.addHook("preHandler", requireSession(deps.ctx));
     signedIn.get("/dashboard", { schema: { hide: true } }, async (_request, reply) =>
@@ -50,10 +73,12 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await signedIn.register(customerPages, deps);
     await signedIn.register(appointmentPages, deps);
     await signedIn.register(inquiryPages, deps);
+    await signedIn.register(integrationsOverviewPage, deps);
     await signedIn.register(apiKeyPages, deps);
     await signedIn.register(applicationPages, deps);
     await signedIn.register(connectedAppPages, deps);
     await signedIn.register(webhookPages, deps);
+    await signedIn.register(settingsPages, deps);
     await signedIn.register(accountPages, deps);
   });
 }

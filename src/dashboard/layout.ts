@@ -1,38 +1,74 @@
 // The frame of every signed-in dashboard page: navigation, flash message, sign-out form.
 // Everything interpolated goes through `html`, which escapes it.
 
-import { csrfField } from "./browser-scope.ts";
-import type { Flash } from "./flash.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { formatInZone } from "../lib/time-zone.ts";
+import { csrfField } from "../web/browser-scope.ts";
+import type { Flash } from "../web/flash.ts";
+import { html, type SafeHtml } from "../web/html.ts";
 
 export type Section =
   | "orders"
   | "customers"
   | "appointments"
   | "inquiries"
+  | "integrations"
   | "api-keys"
   | "applications"
   | "connected-apps"
   | "webhooks"
+  | "settings"
   | "account";
 
+/** The sections of the Integrations landing page: highlighted as "Integrations" in the menu. */
+const integrationSections = new Set<Section>([
+  "integrations",
+  "api-keys",
+  "applications",
+  "connected-apps",
+  "webhooks",
+]);
+
+// Six entries that wrap to two short rows on a phone; the integration pages live under one entry
+// (Dashboard → Integrations → API keys), as the spec and the docs name them.
 const nav: Array<[Section, string, string]> = [
   ["orders", "Orders", "/dashboard/orders"],
   ["customers", "Customers", "/dashboard/customers"],
   ["appointments", "Appointments", "/dashboard/appointments"],
   ["inquiries", "Inquiries", "/dashboard/inquiries"],
+  ["integrations", "Integrations", "/dashboard/integrations"],
+  ["settings", "Settings", "/dashboard/settings"],
+];
+
+/** The Integrations section's own tabs, shown on each of its pages. */
+const integrationTabs: Array<[Section, string, string]> = [
+  ["integrations", "Overview", "/dashboard/integrations"],
   ["api-keys", "API keys", "/dashboard/integrations/api-keys"],
   ["applications", "Applications", "/dashboard/integrations/applications"],
   ["connected-apps", "Connected apps", "/dashboard/integrations/connected-apps"],
   ["webhooks", "Webhooks", "/dashboard/integrations/webhooks"],
-  ["account", "Account", "/dashboard/account"],
 ];
+
+function subNav(section: Section): SafeHtml {
+  if (!integrationSections.has(section)) return html``;
+  return html`<nav class="tabs" aria-label="Integrations">${integrationTabs.map(
+    ([key, label, href]) =>
+      html`<a href="${href}"${key === section ? html` aria-current="page"` : ""}>${label}</a>`,
+  )}</nav>`;
+}
+
+function isCurrent(key: Section, section: Section): boolean {
+  if (key === "integrations") return integrationSections.has(section);
+  if (key === "settings") return section === "settings" || section === "account";
+  return key === section;
+}
 
 export interface PageContext {
   vendorName: string;
   /** CSRF token for every form on the page (the sign-out form included). */
   csrf: string;
   flash?: Flash | undefined;
+  /** The shop's IANA time zone: every time on the page is shown in it. */
+  timeZone: string;
 }
 
 export function dashboardPage(page: PageContext, section: Section, title: string, body: SafeHtml): string {
@@ -45,12 +81,14 @@ export function dashboardPage(page: PageContext, section: Section, title: string
 <header class="top">
   <a class="brand" href="/dashboard">${page.vendorName}</a>
   <nav class="main" aria-label="Dashboard">
-    ${nav.map(([key, label, href]) => html`<a href="${href}" ${key === section ? html`aria-current="page"` : ""}>${label}</a>`)}
+    ${nav.map(([key, label, href]) => html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${label}</a>`)}
   </nav>
+  <nav class="user" aria-label="Account"><a href="/dashboard/account"${section === "account" ? html` aria-current="page"` : ""}>Account</a></nav>
   <form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out</button></form>
 </header>
 <main>
 ${flash ? html`<div class="flash ${flash.kind}" role="status">${flash.message}${flash.secret ? html`<p class="secret" data-secret>${flash.secret}</p><p class="muted">Copy it now: it is shown only once. <button type="button" data-copy hidden>Copy</button></p><script src="/assets/copy-secret.js" defer></script>` : ""}</div>` : ""}
+${subNav(section)}
 <h1>${title}</h1>
 ${body}
 </main>
@@ -72,8 +110,12 @@ export function emptyState(message: string, action?: SafeHtml): SafeHtml {
   return html`<div class="empty"><p>${message}</p>${action ?? ""}</div>`;
 }
 
-/** A timestamp shown to people: UTC, minute precision, machine-readable in the datetime attribute. */
-export function time(iso: string | null | undefined): SafeHtml {
+/**
+ * A timestamp shown to people: in the shop's time zone (named after it), minute precision, and
+ * machine-readable (UTC) in the datetime attribute.
+ */
+export function time(iso: string | Date | null | undefined, timeZone: string): SafeHtml {
   if (!iso) return html`<span class="muted">–</span>`;
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`;
+  const at = typeof iso === "string" ? new Date(iso) : iso;
+  return html`<time datetime="${at.toISOString()}">${formatInZone(at, timeZone)}</time>`;
 }

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../context.ts";
+import { DEFAULT_TIME_ZONE } from "../lib/time-zone.ts";
 import { findVendorById } from "../modules/vendors/vendors.repository.ts";
-import { allowOwnScripts, csrfToken } from "./browser-scope.ts";
-import { takeFlash } from "./flash.ts";
+import { allowOwnScripts, csrfToken } from "../web/browser-scope.ts";
+import { takeFlash } from "../web/flash.ts";
+import { takeSecretKeptForPage } from "../web/session.ts";
 import type { PageContext } from "./layout.ts";
 
 /** The signed-in vendor's id; only on routes behind requireSession. */
@@ -10,6 +12,12 @@ export function vendorIdOf(request: FastifyRequest): string {
   const session = request.dashboardSession;
   if (!session) throw new Error(`${request.routeOptions.url} is a dashboard page without requireSession`);
   return session.vendorId;
+}
+
+/** The signed-in vendor's shop time zone: typed dates are read in it. */
+export async function vendorTimeZone(ctx: ServiceContext, request: FastifyRequest): Promise<string> {
+  const vendor = await findVendorById(ctx.db, vendorIdOf(request));
+  return vendor?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
 /** What every dashboard page needs for its frame: the vendor's name, a CSRF token, the flash. */
@@ -20,7 +28,16 @@ export async function pageContext(
 ): Promise<PageContext> {
   const vendor = await findVendorById(ctx.db, vendorIdOf(request));
   const flash = takeFlash(request, reply);
+  if (flash?.secretKept) {
+    const secret = await takeSecretKeptForPage(ctx, request);
+    if (secret) flash.secret = secret;
+  }
   // A secret shown once gets a copy button, the one script the dashboard has.
   if (flash?.secret) allowOwnScripts(reply);
-  return { vendorName: vendor?.name ?? "Vendor", csrf: csrfToken(reply), flash };
+  return {
+    vendorName: vendor?.name ?? "Vendor",
+    csrf: csrfToken(reply),
+    flash,
+    timeZone: vendor?.timeZone ?? DEFAULT_TIME_ZONE,
+  };
 }

@@ -1,9 +1,13 @@
-// Sign-in throttling: failed attempts are counted per client address and per account in fixed
-// windows; past the limit the form answers 429 until the window ends, even for the right password,
-// so guessing stays slow whichever of the two an attacker varies. Only failures count, so
-// legitimate sign-ins from one office address never lock each other out.
+// Sign-in throttling: failed attempts are counted per client address, and per account *from that
+// address*, in fixed windows; past either limit the form answers 429 until the window ends, even
+// for the right password. Counting an account's failures from everywhere together would let
+// anyone lock a vendor out of the dashboard and OAuth consent with five wrong passwords
+// (repeatably, every 15 minutes); per account and address, a stranger's failures lock only the
+// stranger's address. Guessing one account from many addresses stays bounded per address
+// (perAddress failures per window each) and costs a slow password hash every time.
+// Only failures count, so legitimate sign-ins from one office address never lock each other out.
 // In memory, per process: it slows online guessing, on top of the slow password hash. (The
-// shared per-credential API rate limit is a separate plugin.)
+// shared per-address request limit on the sign-in pages is a separate plugin.)
 export interface ThrottleLimits {
   perAddress: number;
   perAccount: number;
@@ -30,19 +34,19 @@ export class SignInThrottle {
     const t = this.now();
     const blocked = [
       this.blockedFor(`ip:${address}`, this.limits.perAddress, t),
-      this.blockedFor(`account:${account.toLowerCase()}`, this.limits.perAccount, t),
+      this.blockedFor(accountKey(address, account), this.limits.perAccount, t),
     ];
     return Math.max(...blocked);
   }
 
   recordFailure(address: string, account: string): void {
     this.bump(`ip:${address}`);
-    this.bump(`account:${account.toLowerCase()}`);
+    this.bump(accountKey(address, account));
   }
 
-  /** A successful sign-in clears the account's failures (not the address's). */
-  recordSuccess(account: string): void {
-    this.windows.delete(`account:${account.toLowerCase()}`);
+  /** A successful sign-in clears the account's failures from that address (not the address's). */
+  recordSuccess(address: string, account: string): void {
+    this.windows.delete(accountKey(address, account));
   }
 
   private blockedFor(key: string, limit: number, t: number): number {
@@ -68,3 +72,6 @@ export class SignInThrottle {
     for (const [key, w] of this.windows) if (w.resetAt <= t) this.windows.delete(key);
   }
 }
+
+const accountKey = (address: string, account: string) =>
+  `account:${account.trim().toLowerCase()}|ip:${address}`;

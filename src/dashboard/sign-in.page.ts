@@ -1,5 +1,5 @@
-import { CSRF_FIELD } from "./browser-scope.ts";
-import { html, layout } from "./html.ts";
+import { CSRF_FIELD } from "../web/browser-scope.ts";
+import { html, layout } from "../web/html.ts";
 
 export function signInPage(input: {
   csrf: string;

@@ -5,9 +5,9 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { verifyVendorCredentials } from "../modules/vendors/vendors.service.ts";
-import { csrfToken, rotateCsrfSecret, sendPage } from "./browser-scope.ts";
-import { safeReturnTo } from "./return-to.ts";
-import { endSession, startSession } from "./session.ts";
+import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
+import { safeReturnTo } from "../web/return-to.ts";
+import { endSession, startSession } from "../web/session.ts";
 import { signInPage } from "./sign-in.page.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 
@@ -45,7 +45,7 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
       throttle.recordFailure(request.ip, email);
       return again(401, "The e-mail or password is not correct.");
     }
-    throttle.recordSuccess(email);
+    throttle.recordSuccess(request.ip, email);
     await startSession(ctx, config, request, reply, vendor.id);
     rotateCsrfSecret(reply, config);
     return reply.code(303).header("location", returnTo).send();

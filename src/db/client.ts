@@ -33,15 +33,76 @@ export interface Database {
   readonly pool?: pg.Pool;
 }
 
-export async function openDatabase(target: DbTarget, options: { poolSize?: number } = {}): Promise<Database> {
+/** How the LISTEN connection names itself in pg_stat_activity. */
+export const LISTENER_APPLICATION_NAME = "vendor-api-listener";
+
+/**
+ * Bounds on waiting for PostgreSQL (CONTRACT 9: a frozen or partitioned database answers 503
+ * within seconds, never hangs a request). The defaults keep the worst request, a transaction whose
+ * BEGIN times out, well under 10 s: the timed-out connection is dropped, so its ROLLBACK fails
+ * at once instead of waiting a second time.
+ */
+export interface DatabaseTimeouts {
+  /** Waiting for a pooled connection, or for a new one to be established. */
+  connectMs: number;
+  /** Waiting for any statement's answer (client side: it also covers a stopped server). */
+  queryMs: number;
+}
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, queryMs: 4_000 };
+const QUERY_TIMEOUT_MESSAGE = "Query read timeout";
+
+/**
+ * A pg client that drops its connection when a statement times out: the server may never answer
+ * it, and later statements on the connection (a ROLLBACK, the next request) would queue behind it.
+ */
+class BoundedClient extends pg.Client {
+  constructor(config: pg.ClientConfig) {
+    super(config);
+    // A connection dropped while the client is checked out must not crash the process: the
+    // statement in progress fails, and the pool discards the client when it comes back.
+    this.on("error", () => {});
+  }
+
+  override query(...args: unknown[]): never {
+    const dropOnTimeout = (err: unknown) => {
+      if (err instanceof Error && err.message === QUERY_TIMEOUT_MESSAGE) {
+        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      }
+    };
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (err: unknown, ...rest: unknown[]) => {
+        dropOnTimeout(err);
+        return (last as (...a: unknown[]) => unknown)(err, ...rest);
+      };
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) result.catch(dropOnTimeout);
+    return result as never;
+  }
+}
+
+export async function openDatabase(
+  target: DbTarget,
+  options: { poolSize?: number; timeouts?: DatabaseTimeouts } = {},
+): Promise<Database> {
   let count = 0;
   const logger = { logQuery: () => void count++ };
 
   if (target.kind === "pg") {
+    const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     const pool = new pg.Pool({
+      Client: BoundedClient as unknown as typeof pg.Client,
       connectionString: target.url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: timeouts.connectMs,
+      query_timeout: timeouts.queryMs,
+      // The server gives up too (when it runs at all), and abandoned transactions end.
+      statement_timeout: timeouts.queryMs,
+      idle_in_transaction_session_timeout: 60_000,
+      // A silent peer (partition, frozen host) is noticed on idle connections too.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
@@ -52,15 +113,51 @@ export async function openDatabase(target: DbTarget, options: { poolSize?: numbe
       pool,
       queryCount: () => count,
       async listen(channel, fn) {
-        const client = new pg.Client({ connectionString: target.url });
-        client.on("error", () => {});
-        await client.connect();
-        client.on("notification", (msg) => {
-          if (msg.channel === channel) fn(msg.payload ?? "");
-        });
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        // A dedicated connection, re-established whenever it drops (database restart, a
+        // terminated backend, a network cut): reconnect with backoff, LISTEN again, and call `fn`
+        // once, since notifications sent while it was down are lost.
+        let stopped = false;
+        let client: pg.Client | undefined;
+        let retry: NodeJS.Timeout | undefined;
+        const connect = async (): Promise<void> => {
+          const c = new pg.Client({
+            connectionString: target.url,
+            keepAlive: true,
+            application_name: LISTENER_APPLICATION_NAME,
+          });
+          let connected = false;
+          let lost = false;
+          const onLost = () => {
+            // Before it connected, the failed connect() itself schedules the next try.
+            if (!connected || lost || stopped) return;
+            lost = true;
+            c.end().catch(() => {});
+            scheduleReconnect(250);
+          };
+          c.on("error", onLost);
+          c.on("end", onLost);
+          c.on("notification", (msg) => {
+            if (msg.channel === channel) fn(msg.payload ?? "");
+          });
+          await c.connect();
+          connected = true;
+          await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+          client = c;
+        };
+        const scheduleReconnect = (delayMs: number) => {
+          if (stopped) return;
+          retry = setTimeout(() => {
+            connect().then(
+              () => fn(""),
+              () => scheduleReconnect(Math.min(delayMs * 2, 5_000)),
+            );
+          }, delayMs);
+        };
+        await connect();
         return async () => {
-          await client.end().catch(() => {});
+          stopped = true;
+          clearTimeout(retry);
+          await client?.end().catch(() => {});
         };
       },
       async ping() {
@@ -87,6 +184,19 @@ export async function openDatabase(target: DbTarget, options: { poolSize?: numbe
   } else {
     client = await PGlite.create();
   }
+  return pgliteDatabase(client, async () => {
+    await client.close();
+    lock?.release();
+  });
+}
+
+/**
+ * A Database over a PGlite instance that is already open; `close` says what closing it means.
+ * Tests use it to lend one migrated instance to many apps (a fresh PGlite costs ~4 s).
+ */
+export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
+  let count = 0;
+  const logger = { logQuery: () => void count++ };
   const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
   return {
     kind: "pglite",
@@ -102,10 +212,7 @@ export async function openDatabase(target: DbTarget, options: { poolSize?: numbe
     async ping() {
       await client.query("select 1");
     },
-    async close() {
-      await client.close();
-      lock?.release();
-    },
+    close,
   };
 }
 

@@ -3,7 +3,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type pg from "pg";
+import pg from "pg";
 import type { Database } from "./client.ts";
 
 const migrationsFolder = fileURLToPath(new URL("../../migrations", import.meta.url));
@@ -17,12 +17,16 @@ export async function runMigrations(database: Database): Promise<void> {
     return;
   }
   if (!database.pool) throw new Error("runMigrations: no pool");
-  const client = await database.pool.connect();
+  // A connection of its own, without the pool's statement timeouts: a migration (or waiting for
+  // another process's) may take longer than any request should.
+  const { connectionString } = database.pool.options as { connectionString?: string };
+  const client = new pg.Client({ connectionString });
+  await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await migratePg(drizzlePg({ client: client as unknown as pg.Pool }), { migrationsFolder });
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
-    client.release();
+    await client.end().catch(() => {});
   }
 }

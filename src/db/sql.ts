@@ -3,3 +3,23 @@ import { type SQL, sql } from "drizzle-orm";
 /** A timestamptz as the API writes it: ISO 8601 UTC with milliseconds (CONTRACT 1). */
 export const isoTimestamp = (column: SQL): SQL =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A JSON object as compact text (`{"id":"…","size":null}`), keys in the order given. PostgreSQL's
+ * json_build_object writes `"id" : "…"` with spaces, and jsonb reorders keys; the API answers
+ * compact JSON in its documented key order (the same bytes Node's JSON.stringify would write).
+ * Each value is an SQL expression; `json` marks one that is already JSON text (a nested object).
+ */
+export function compactJsonObject(fields: ReadonlyArray<readonly [string, SQL, "json"?]>): SQL {
+  const parts = fields.map(([key, value, kind], i) => {
+    const prefix = `${i === 0 ? "{" : ","}${JSON.stringify(key)}:`;
+    const text = kind === "json" ? value : sql`to_json(${value})::text`;
+    return sql`${prefix}::text || coalesce(${text}, 'null')`;
+  });
+  return sql`(${sql.join(parts, sql` || `)} || '}')`;
+}
+
+/** A JSON array of `element` text over `from`, as compact text; `[]` when there are no rows. */
+export function compactJsonArray(element: SQL, from: SQL, orderBy: SQL): SQL {
+  return sql`coalesce((select '[' || string_agg(${element}, ',' order by ${orderBy}) || ']' ${from}), '[]')`;
+}

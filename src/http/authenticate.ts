@@ -25,7 +25,7 @@ const REALM = 'Bearer realm="vendor-api"';
 
 export function registerAuthentication(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest("principal", undefined);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const principal = await resolvePrincipal(request, authenticators);
@@ -38,6 +38,15 @@ export function registerAuthentication(app: FastifyInstance, authenticators: Aut
       });
     }
     request.principal = principal;
+    // Who made the request, on every later log line of it (ids only, never the credential).
+    const credential = principal.credential;
+    const log = request.log.child({
+      vendorId: principal.vendorId,
+      credentialId: credential.kind === "api_key" ? credential.id : credential.grantId,
+      credentialKind: credential.kind,
+    });
+    request.log = log;
+    reply.log = log;
   });
 }
 

@@ -1,14 +1,34 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { problemResponses } from "./common-schemas.ts";
 import { sendProblem } from "./error-handler.ts";
 
-export function registerHealthRoutes(app: FastifyInstance, database: Database, publicUrl: string): void {
+/** /ready answers within this, whatever the database does (a frozen one never answers). */
+export const READY_TIMEOUT_MS = 2_000;
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  database: Database,
+  config: Pick<Config, "publicUrl" | "logLevel">,
+): void {
+  const { publicUrl } = config;
   const Status = Type.Object({ status: Type.String() });
+  // Probes come every few seconds: their request lines appear at debug (and trace) only.
+  const logLevel = config.logLevel === "debug" || config.logLevel === "trace" ? config.logLevel : "warn";
   app.get(
     "/health",
     {
+      logLevel,
       schema: {
         tags: ["Operations"],
         summary: "Liveness: the server accepts requests",
@@ -20,6 +40,7 @@ export function registerHealthRoutes(app: FastifyInstance, database: Database, p
   app.get(
     "/ready",
     {
+      logLevel,
       schema: {
         tags: ["Operations"],
         summary: "Readiness: the database answers too",
@@ -28,7 +49,7 @@ export function registerHealthRoutes(app: FastifyInstance, database: Database, p
     },
     async (request, reply) => {
       try {
-        await database.ping();
+        await withTimeout(database.ping(), READY_TIMEOUT_MS);
         return { status: "ok" };
       } catch (err) {
         request.log.warn({ err }, "readiness check failed");

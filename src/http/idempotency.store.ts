@@ -1,7 +1,7 @@
 // SQL of the Idempotency-Key records (see idempotency.ts). Every statement is keyed by vendor,
 // credential and key, so one caller can never see or disturb another's records.
-import { and, eq, lt } from "drizzle-orm";
-import type { Executor } from "../db/client.ts";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { type Executor, queryRows, type Tx } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema/index.ts";
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -18,14 +18,18 @@ const match = (s: IdempotencyScope) =>
     eq(idempotencyKeys.key, s.key),
   );
 
-/** Claims the key for this request; false when a record already exists. */
-export async function claimKey(db: Executor, s: IdempotencyScope, fingerprint: string, at: Date) {
-  const rows = await db
-    .insert(idempotencyKeys)
-    .values({ ...s, fingerprint, state: "in_flight", createdAt: at })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  return rows.length > 0;
+/**
+ * Takes the key for the rest of the transaction `tx`; false while another transaction holds it
+ * (that request is still running). PostgreSQL releases the lock when the transaction ends, or
+ * when its connection dies with a crashed process: a retry after a crash never waits.
+ */
+export async function lockKey(tx: Tx, s: IdempotencyScope): Promise<boolean> {
+  const name = `${s.vendorId}\n${s.credential}\n${s.key}`;
+  const [row] = await queryRows<{ locked: boolean }>(
+    tx,
+    sql`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`,
+  );
+  return row?.locked === true;
 }
 
 export async function findKey(db: Executor, s: IdempotencyScope): Promise<IdempotencyRow | undefined> {
@@ -33,31 +37,29 @@ export async function findKey(db: Executor, s: IdempotencyScope): Promise<Idempo
   return row;
 }
 
-/** Deletes the record only if it is still the one we looked at (compare-and-delete). */
-export async function dropKeyCreatedAt(db: Executor, s: IdempotencyScope, createdAt: Date): Promise<void> {
-  await db.delete(idempotencyKeys).where(and(match(s), eq(idempotencyKeys.createdAt, createdAt)));
-}
-
 export async function dropKey(db: Executor, s: IdempotencyScope): Promise<void> {
   await db.delete(idempotencyKeys).where(match(s));
 }
 
-export async function completeKey(
-  db: Executor,
+/** Stores the answer; called in the transaction that made the change, so both commit together. */
+export async function storeAnswer(
+  tx: Tx,
   s: IdempotencyScope,
+  fingerprint: string,
   response: { status: number; headers: Record<string, string>; body: string },
+  createdAt: Date,
   at: Date,
 ): Promise<void> {
-  await db
-    .update(idempotencyKeys)
-    .set({
-      state: "completed",
-      responseStatus: response.status,
-      responseHeaders: response.headers,
-      responseBody: response.body,
-      completedAt: at,
-    })
-    .where(match(s));
+  await tx.insert(idempotencyKeys).values({
+    ...s,
+    fingerprint,
+    state: "completed",
+    responseStatus: response.status,
+    responseHeaders: response.headers,
+    responseBody: response.body,
+    createdAt,
+    completedAt: at,
+  });
 }
 
 export async function purgeKeysBefore(db: Executor, before: Date): Promise<void> {

@@ -1,42 +1,60 @@
 // Idempotency-Key on POST (CONTRACT 2 and 8, after draft-ietf-httpapi-idempotency-key-header):
-// the first request with a key claims it in the database (so every process sees the claim), runs,
-// and its answer is stored; a repeat of the same request within 24 h replays that answer with
+// a repeat of the same request within 24 h replays the first answer with
 // `Idempotent-Replayed: true`. The same key while the first is still running is 409
 // idempotency_key_in_use; with a different method, path or body it is 422
 // idempotency_key_reused. 5xx answers are not stored, so a retry after a failure runs again.
+//
+// Crash safety: a keyed request runs in ONE transaction held from before the handler until its
+// answer is known (db/request-transaction.ts): the service's change, its outbox events and the
+// stored answer commit together, or none of them does. So a process killed at any moment leaves
+// either the change with its answer (a retry replays it) or nothing (a retry runs anew). "In
+// flight" is a transaction-scoped advisory lock on the key, released by PostgreSQL when the
+// transaction ends or its connection dies, plus an in-process set (PGlite has one session, where
+// advisory locks exclude nothing). Un-keyed requests skip all of this: no extra statement.
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../auth/principal.ts";
 import type { ServiceContext } from "../context.ts";
+import { type HeldTransaction, holdTransaction, runWithTransaction } from "../db/request-transaction.ts";
 import { AppError, fieldError } from "../errors.ts";
 import {
-  claimKey,
-  completeKey,
   dropKey,
-  dropKeyCreatedAt,
   findKey,
   type IdempotencyScope,
+  lockKey,
   purgeKeysBefore,
+  storeAnswer,
 } from "./idempotency.store.ts";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
-/** A claim older than this was left by a crashed process: the next request with the key takes over. */
-export const IN_FLIGHT_STALE_MS = 60_000;
 const PURGE_EVERY_MS = 10 * 60_000;
 // RFC 8941 sf-string content: printable ASCII; 255 characters is ample for a UUID or ULID.
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** Headers worth replaying: the representation's type and where a created resource lives. */
 const REPLAYED_HEADERS = ["content-type", "location"];
 
+const inUse = () =>
+  new AppError("idempotency_key_in_use", "A request with this Idempotency-Key is still in progress", {
+    headers: { "retry-after": "1" },
+  });
+
 const IdempotencyKeyHeader = {
   type: "string",
   description:
-    "Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request",
+    "Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request. The answer is stored in the same transaction as the change, so a retry after any failure either replays it or runs the request anew.",
 };
+
+interface KeyedRequest {
+  held: HeldTransaction;
+  scope: IdempotencyScope;
+  fingerprint: string;
+  name: string;
+  startedAt: Date;
+}
 
 declare module "fastify" {
   interface FastifyRequest {
-    idempotencyClaim: IdempotencyScope | undefined;
+    idempotency: KeyedRequest | undefined;
   }
 }
 
@@ -52,8 +70,11 @@ function fingerprintOf(request: FastifyRequest): string {
     .digest("hex");
 }
 
+/** Keys being run by this process (vendor, credential, key). */
+const running = new Set<string>();
+
 export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext): void {
-  scope.decorateRequest("idempotencyClaim", undefined);
+  scope.decorateRequest("idempotency", undefined);
   let lastPurge = 0;
 
   // Every POST registered after this documents the header in the OpenAPI document.
@@ -71,17 +92,15 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
     } as typeof route.schema;
   });
 
-  // preHandler: after authentication and body validation, so an invalid request claims nothing.
-  scope.addHook("preHandler", async (request, reply) => {
-    if (request.method !== "POST") return;
-    const raw = request.headers["idempotency-key"];
-    if (raw === undefined || !request.principal) return;
+  /** Opens the request's transaction and takes the key; undefined when the answer was replayed. */
+  async function begin(request: FastifyRequest, reply: FastifyReply, raw: unknown) {
     if (typeof raw !== "string" || !KEY_PATTERN.test(raw)) {
       throw fieldError("validation_failed", "Idempotency-Key", "must be 1-255 printable ASCII characters");
     }
+    const principal = request.principal as Principal;
     const s: IdempotencyScope = {
-      vendorId: request.principal.vendorId,
-      credential: credentialOf(request.principal),
+      vendorId: principal.vendorId,
+      credential: credentialOf(principal),
       key: raw,
     };
     const fingerprint = fingerprintOf(request);
@@ -92,68 +111,91 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
         request.log.error({ err }, "idempotency purge failed"),
       );
     }
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (await claimKey(ctx.db, s, fingerprint, now)) {
-        request.idempotencyClaim = s;
-        return;
+    const name = `${s.vendorId}\n${s.credential}\n${s.key}`;
+    if (running.has(name)) throw inUse();
+    running.add(name);
+    let held: HeldTransaction | undefined;
+    try {
+      held = await holdTransaction(ctx.db);
+      if (!(await lockKey(held.tx, s))) throw inUse();
+      const existing = await findKey(held.tx, s);
+      if (existing) {
+        const expired = now.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_RETENTION_MS;
+        // "in_flight" rows are leftovers of the earlier claim-then-run scheme: nothing to replay.
+        if (expired || existing.state !== "completed") {
+          await dropKey(held.tx, s);
+        } else if (existing.fingerprint !== fingerprint) {
+          throw new AppError(
+            "idempotency_key_reused",
+            "This Idempotency-Key was used for a different request (method, path or body)",
+          );
+        } else {
+          await held.rollback();
+          running.delete(name);
+          replay(
+            reply,
+            existing.responseStatus ?? 200,
+            existing.responseHeaders ?? {},
+            existing.responseBody,
+          );
+          return undefined;
+        }
       }
-      const existing = await findKey(ctx.db, s);
-      if (!existing) continue; // released between our insert and our read: claim again
-      const age = now.getTime() - existing.createdAt.getTime();
-      const expired = age > IDEMPOTENCY_RETENTION_MS;
-      const abandoned = existing.state === "in_flight" && age > IN_FLIGHT_STALE_MS;
-      if (expired || abandoned) {
-        await dropKeyCreatedAt(ctx.db, s, existing.createdAt);
-        continue;
-      }
-      if (existing.fingerprint !== fingerprint) {
-        throw new AppError(
-          "idempotency_key_reused",
-          "This Idempotency-Key was used for a different request (method, path or body)",
-        );
-      }
-      if (existing.state !== "completed") {
-        throw new AppError(
-          "idempotency_key_in_use",
-          "A request with this Idempotency-Key is still in progress",
-          {
-            headers: { "retry-after": "1" },
-          },
-        );
-      }
-      return replay(
-        reply,
-        existing.responseStatus ?? 200,
-        existing.responseHeaders ?? {},
-        existing.responseBody,
-      );
+      request.idempotency = { held, scope: s, fingerprint, name, startedAt: now };
+      return held;
+    } catch (err) {
+      await held?.rollback();
+      running.delete(name);
+      throw err;
     }
-    throw new AppError("idempotency_key_in_use", "A request with this Idempotency-Key is still in progress", {
-      headers: { "retry-after": "1" },
-    });
+  }
+
+  // preHandler: after authentication and body validation, so an invalid request opens nothing.
+  // Callback style, so that the handler runs inside runWithTransaction's async context.
+  scope.addHook("preHandler", (request, reply, done) => {
+    const raw = request.headers["idempotency-key"];
+    if (request.method !== "POST" || raw === undefined || !request.principal) return done();
+    begin(request, reply, raw).then(
+      (held) => {
+        if (held) runWithTransaction(held, () => done());
+      },
+      (err: Error) => done(err),
+    );
   });
 
   scope.addHook("onSend", async (request, reply, payload) => {
-    const claim = request.idempotencyClaim;
-    if (!claim) return payload;
-    request.idempotencyClaim = undefined;
-    if (reply.statusCode >= 500) {
-      // Not an answer to remember: the client may retry with the same key.
-      await dropKey(ctx.db, claim).catch((err) => request.log.error({ err }, "idempotency release failed"));
+    const keyed = request.idempotency;
+    if (!keyed) return payload;
+    request.idempotency = undefined;
+    try {
+      // A 5xx is not an answer to remember, and whatever the request changed is undone with it.
+      if (reply.statusCode >= 500) return payload;
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      const body =
+        typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+      const answer = { status: reply.statusCode, headers, body };
+      await storeAnswer(keyed.held.tx, keyed.scope, keyed.fingerprint, answer, keyed.startedAt, ctx.now());
+      await keyed.held.commit();
       return payload;
+    } finally {
+      await keyed.held.rollback(); // no-op after a commit
+      running.delete(keyed.name);
     }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
-    const body =
-      typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
-    await completeKey(ctx.db, claim, { status: reply.statusCode, headers, body }, ctx.now());
-    return payload;
+  });
+
+  // Should an answer ever leave without onSend, the transaction must not stay open.
+  scope.addHook("onResponse", async (request) => {
+    const keyed = request.idempotency;
+    if (!keyed) return;
+    request.idempotency = undefined;
+    await keyed.held.rollback();
+    running.delete(keyed.name);
   });
 }
-
 function replay(reply: FastifyReply, status: number, headers: Record<string, string>, body: string | null) {
   reply.code(status).headers(headers).header("idempotent-replayed", "true");
   return reply.send(status === 204 ? undefined : (body ?? ""));

@@ -1,15 +1,24 @@
 // The OpenAPI 3.1 document is generated from the route schemas (TypeBox is the single source);
 // this module adds what routes cannot say themselves: security schemes and per-route security.
 import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
-import { webhooksDocument } from "../events/openapi-webhooks.ts";
+import { finishDocument } from "./openapi-document.ts";
+import { webhooksDocument } from "./openapi-webhooks.ts";
 
 export const API_VERSION = "1.0.0";
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  // Operations whose body may be left out (config.optionalBody, src/http/json-body.ts): the
+  // document says so, since @fastify/swagger marks every declared body required.
+  const optionalBodies = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    if (!route.config?.optionalBody) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+    for (const method of methods) optionalBodies.add(`${method.toLowerCase()} ${path}`);
+  });
   // Every scoped route documents both credentials and the scope it needs.
   app.addHook("onRoute", (route) => {
     const scope = route.config?.scope;
@@ -21,6 +30,19 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   });
 
   await app.register(swagger, {
+    transformObject: (document) => {
+      const openapiObject = (document as { openapiObject: { paths?: object } }).openapiObject;
+      const paths = (openapiObject.paths ?? {}) as Record<string, Record<string, { requestBody?: object }>>;
+      for (const [path, operations] of Object.entries(paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          if (operation.requestBody && optionalBodies.has(`${method} ${path}`)) {
+            operation.requestBody = { ...operation.requestBody, required: false };
+          }
+        }
+      }
+      // Named schemas, problem+json errors, headers and examples (see openapi-document.ts).
+      return finishDocument(openapiObject as Record<string, unknown>) as never;
+    },
     openapi: {
       openapi: "3.1.0",
       info: {
@@ -63,7 +85,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       ],
     },
   });
-  // Swagger UI serves its assets itself: the docs page loads nothing third-party.
-  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { url: "/openapi.json" } as never });
+  // The reference that renders this document is served by src/docs/reference-page.ts.
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

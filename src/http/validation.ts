@@ -6,6 +6,7 @@ import type { FormatsPlugin } from "ajv-formats";
 import * as ajvFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { FieldError } from "../errors.ts";
+import { DATE_RULE, DATE_TIME_RULE, parseDate, parseDateTime } from "../lib/instants.ts";
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = ((ajvFormats as unknown as { default: FormatsPlugin }).default ??
@@ -14,29 +15,25 @@ const addFormats = ((ajvFormats as unknown as { default: FormatsPlugin }).defaul
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true,
-    coerceTypes: coerce,
+    // "array" also wraps a lone query value for an array parameter (?status=ORDERED is [ORDERED]).
+    coerceTypes: coerce ? "array" : false,
     useDefaults: true,
     removeAdditional: false,
     strict: false,
   });
   addFormats(ajv, { mode: "full" });
-  refuseYearZero(ajv);
+  useOwnDateFormats(ajv);
   return ajv;
 }
 
 /**
- * ISO 8601 has a year 0000 (1 BC); PostgreSQL's date and timestamptz refuse it as text, which
- * would turn a schema-valid "0000-01-01" into a 500. Both formats refuse it up front instead.
+ * The formats "date" and "date-time" are the service's own parser (src/lib/instants.ts), so the
+ * schema accepts exactly what the services and the database can use: no date the schema lets
+ * through can turn into a 500 further down.
  */
-function refuseYearZero(ajv: Ajv): void {
-  for (const name of ["date", "date-time"]) {
-    const def = ajv.formats[name] as unknown;
-    const base =
-      typeof def === "function"
-        ? (def as (s: string) => boolean)
-        : (def as { validate: (s: string) => boolean }).validate;
-    ajv.addFormat(name, { type: "string", validate: (s: string) => !s.startsWith("0000") && base(s) });
-  }
+function useOwnDateFormats(ajv: Ajv): void {
+  ajv.addFormat("date", { type: "string", validate: (s: string) => parseDate(s) !== undefined });
+  ajv.addFormat("date-time", { type: "string", validate: (s: string) => parseDateTime(s) !== undefined });
 }
 
 const bodyAjv = makeAjv(false);
@@ -73,7 +70,7 @@ export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
         message = `must be one of: ${(params.allowedValues as unknown[]).join(", ")}`;
         break;
       case "format":
-        message = `must be a valid ${describeFormat(String(params.format))}`;
+        message = describeFormat(String(params.format));
         break;
     }
     const key = `${field}\u0000${message}`;
@@ -91,14 +88,14 @@ function join(base: string, leaf: string): string {
 function describeFormat(format: string): string {
   switch (format) {
     case "date-time":
-      return "ISO 8601 date-time with a time zone offset or Z";
+      return DATE_TIME_RULE;
     case "date":
-      return "date (YYYY-MM-DD)";
+      return DATE_RULE;
     case "email":
-      return "e-mail address";
+      return "must be a valid e-mail address";
     case "uri":
-      return "absolute URL";
+      return "must be a valid absolute URL";
     default:
-      return format;
+      return `must be a valid ${format}`;
   }
 }

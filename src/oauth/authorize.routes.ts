@@ -5,9 +5,10 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
-import { csrfToken, sendPage } from "../dashboard/browser-scope.ts";
-import { currentSession } from "../dashboard/session.ts";
+import { alreadyGranted } from "../modules/connections/connections.service.ts";
 import { findVendor } from "../modules/vendors/vendors.service.ts";
+import { csrfToken, sendPage } from "../web/browser-scope.ts";
+import { currentSession } from "../web/session.ts";
 import {
   AUTHORIZATION_PARAMS,
   AuthorizationErrorRedirect,
@@ -103,6 +104,14 @@ export async function authorizeRoutes(
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(302).header("location", signInRedirect(params)).send();
+    // Consent remembered: scopes the vendor already granted this application are not asked again.
+    if (await alreadyGranted(ctx, session.vendorId, authz.application.id, authz.scopes)) {
+      const code = await createAuthorizationCode(ctx, session.vendorId, authz);
+      return reply
+        .code(302)
+        .header("location", redirectWith(authz.redirectUri, issuer, { code, state: authz.state }))
+        .send();
+    }
     const vendor = await findVendor(ctx, session.vendorId);
     return sendPage(
       reply,

@@ -21,7 +21,11 @@ function parseBasic(header: string): { id: string; secret: string } | undefined 
   try {
     // RFC 6749 2.3.1: both parts are application/x-www-form-urlencoded before base64.
     const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
-    return { id: unform(decoded.slice(0, colon)), secret: unform(decoded.slice(colon + 1)) };
+    const id = unform(decoded.slice(0, colon));
+    const secret = unform(decoded.slice(colon + 1));
+    // Decoded NUL never reaches a query (the body's parameters are checked by the request guards).
+    if (id.includes("\u0000") || secret.includes("\u0000")) return undefined;
+    return { id, secret };
   } catch {
     return undefined;
   }

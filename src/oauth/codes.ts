@@ -4,8 +4,8 @@
 import type { ServiceContext } from "../context.ts";
 import { generateSecret, hashSecret } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
+import { insertCode } from "../modules/connections/oauth.repository.ts";
 import type { AuthorizationRequest } from "./authorize/index.ts";
-import { insertCode } from "./oauth.repository.ts";
 
 export const CODE_TTL_MS = 5 * 60 * 1000;
 const CODE_PREFIX = "vac_";

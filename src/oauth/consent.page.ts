@@ -1,6 +1,6 @@
 import { scopeDescriptions } from "../auth/scopes.ts";
-import { CSRF_FIELD } from "../dashboard/browser-scope.ts";
-import { html, layout } from "../dashboard/html.ts";
+import { CSRF_FIELD } from "../web/browser-scope.ts";
+import { html, layout } from "../web/html.ts";
 import type { AuthorizationRequest } from "./authorize/index.ts";
 
 export function consentPage(input: {

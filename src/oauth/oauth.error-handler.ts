@@ -1,6 +1,7 @@
 // The token and revocation endpoints speak RFC 6749 5.2, not RFC 9457: a JSON object with
 // `error` and `error_description`, status 400 (401 for invalid_client), never cached.
 import type { FastifyError, FastifyInstance } from "fastify";
+import { AppError } from "../errors.ts";
 import { InvalidClient, OAuthError } from "./oauth.errors.ts";
 
 export function registerOAuthErrorHandler(app: FastifyInstance): void {
@@ -8,6 +9,9 @@ export function registerOAuthErrorHandler(app: FastifyInstance): void {
     let oauth: OAuthError;
     if (error instanceof OAuthError) {
       oauth = error;
+    } else if (error instanceof AppError && error.code === "rate_limited") {
+      // RFC 6749 5.2 has no code for this; 429 with Retry-After is what clients act on.
+      oauth = new OAuthError("temporarily_unavailable", error.message, 429);
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // A body that is not form-encoded, too large or unparsable (RFC 6749 3.2: form-encoded only).
       oauth = new OAuthError(

@@ -3,6 +3,8 @@
 // travel back to the client as redirect parameters (RFC 6749 4.1.2.1). Modelled on
 // node-oidc-provider's lib/helpers/errors.js: one class per `error` value.
 
+import { PageError } from "../web/page-error.ts";
+
 export type OAuthErrorCode =
   | "invalid_request"
   | "invalid_client"
@@ -12,6 +14,7 @@ export type OAuthErrorCode =
   | "unsupported_response_type"
   | "invalid_scope"
   | "access_denied"
+  | "temporarily_unavailable"
   | "server_error";
 
 export class OAuthError extends Error {
@@ -76,9 +79,9 @@ export class AccessDenied extends OAuthError {
  * An authorization request whose client or redirect URI cannot be trusted: it must never redirect
  * (RFC 6749 4.1.2.1, RFC 9700 4.11), so it is shown to the vendor as an HTML page instead.
  */
-export class UntrustedRedirect extends Error {
-  constructor(readonly description: string) {
-    super(description);
+export class UntrustedRedirect extends PageError {
+  constructor(description: string) {
+    super(400, "Invalid authorization request", description);
     this.name = "UntrustedRedirect";
   }
 }

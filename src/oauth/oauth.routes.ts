@@ -12,6 +12,7 @@ import { authorizationServerMetadata } from "./metadata.ts";
 import { registerOAuthErrorHandler } from "./oauth.error-handler.ts";
 import { InvalidRequest, UnsupportedGrantType } from "./oauth.errors.ts";
 import { asParams, single } from "./params.ts";
+import { registerOAuthRequestGuards } from "./request-guards.ts";
 import { revokeToken } from "./revocation.ts";
 
 declare module "fastify" {
@@ -30,6 +31,36 @@ const OAuthErrorBody = Type.Object(
   { description: "OAuth error (RFC 6749 5.2); not problem+json" },
 );
 
+const formField = (description: string) => Type.String({ description });
+const ClientCredentials = {
+  client_id: Type.Optional(formField("Client ID (app_…), unless sent by HTTP Basic")),
+  client_secret: Type.Optional(formField("Client secret (client_secret_post), unless sent by HTTP Basic")),
+};
+const TokenForm = Type.Object(
+  {
+    grant_type: Type.Unsafe<string>({ type: "string", enum: ["authorization_code", "refresh_token"] }),
+    code: Type.Optional(formField("authorization_code: the code from the redirect")),
+    redirect_uri: Type.Optional(
+      formField("authorization_code: the redirect URI of the authorization request"),
+    ),
+    code_verifier: Type.Optional(formField("authorization_code: the PKCE verifier (RFC 7636)")),
+    refresh_token: Type.Optional(formField("refresh_token: the refresh token (vrt_…)")),
+    scope: Type.Optional(formField("refresh_token: a narrower space-separated scope")),
+    ...ClientCredentials,
+  },
+  { description: "Token request (RFC 6749 4.1.3, 6)" },
+);
+const RevokeForm = Type.Object(
+  {
+    token: formField("The access or refresh token to revoke"),
+    token_type_hint: Type.Optional(
+      Type.Unsafe<string>({ type: "string", enum: ["access_token", "refresh_token"] }),
+    ),
+    ...ClientCredentials,
+  },
+  { description: "Revocation request (RFC 7009 2.1)" },
+);
+
 export async function oauthRoutes(
   app: FastifyInstance,
   { ctx, config }: { ctx: ServiceContext; config: Config },
@@ -38,6 +69,9 @@ export async function oauthRoutes(
   app.removeAllContentTypeParsers();
   await app.register(formbody);
   registerOAuthErrorHandler(app);
+  // The form schemas document the parameters; the grant and revocation pipelines check them in
+  // the order and with the error codes RFC 6749 and 7009 prescribe, so no schema check runs first.
+  app.setValidatorCompiler(() => () => true);
   app.decorateRequest("oauthReceivedAt", null);
   app.addHook("onRequest", async (request) => {
     request.oauthReceivedAt = ctx.now();
@@ -46,6 +80,11 @@ export async function oauthRoutes(
     // RFC 6749 5.1: token answers are never cached.
     reply.header("cache-control", "no-store");
     reply.header("pragma", "no-cache");
+    reply.header("x-content-type-options", "nosniff");
+  });
+  registerOAuthRequestGuards(app, app.rateLimitStore, {
+    policy: "oauth",
+    maxPerMinute: config.oauthRateLimitPerMinute,
   });
 
   app.post(
@@ -60,6 +99,7 @@ export async function oauthRoutes(
           "grant_type authorization_code (code, redirect_uri, code_verifier) or refresh_token (refresh_token, optional narrower scope). " +
           "Errors are RFC 6749 5.2 JSON; failed client authentication is 401 invalid_client.",
         consumes: ["application/x-www-form-urlencoded"],
+        body: TokenForm,
         response: {
           200: Type.Object(
             {
@@ -71,7 +111,7 @@ export async function oauthRoutes(
               }),
               scope: Type.String({ description: "Space-separated scopes of the access token" }),
             },
-            { description: "Token response (RFC 6749 5.1, spec 2.5)" },
+            { description: "Token response (RFC 6749 5.1)" },
           ),
           400: OAuthErrorBody,
           401: OAuthErrorBody,
@@ -101,6 +141,7 @@ export async function oauthRoutes(
           "Form-encoded `token` (and optional `token_type_hint`) with client authentication. Always 200 with an empty body for " +
           "an authenticated client; revokes only tokens issued to that client. Revoking a refresh token revokes the grant's access tokens too.",
         consumes: ["application/x-www-form-urlencoded"],
+        body: RevokeForm,
         response: { 200: Type.Null(), 400: OAuthErrorBody, 401: OAuthErrorBody },
       },
     },

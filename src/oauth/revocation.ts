@@ -12,13 +12,13 @@
 import type { ServiceContext } from "../context.ts";
 import { hashSecret } from "../lib/crypto.ts";
 import type { ApplicationRow } from "../modules/applications/applications.service.ts";
-import { InvalidRequest } from "./oauth.errors.ts";
 import {
   findAccessTokenWithClient,
   findRefreshToken,
   revokeAccessToken,
   revokeGrant,
-} from "./oauth.repository.ts";
+} from "../modules/connections/oauth.repository.ts";
+import { InvalidRequest } from "./oauth.errors.ts";
 import { type RawParams, single } from "./params.ts";
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from "./tokens.ts";
 

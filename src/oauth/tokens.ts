@@ -7,7 +7,11 @@ import type { ServiceContext } from "../context.ts";
 import type { Executor } from "../db/client.ts";
 import { generateSecret, hashSecret } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
-import { findLiveAccessToken, insertAccessToken, insertRefreshToken } from "./oauth.repository.ts";
+import {
+  findLiveAccessToken,
+  insertAccessToken,
+  insertRefreshToken,
+} from "../modules/connections/oauth.repository.ts";
 
 export const ACCESS_TOKEN_PREFIX = "vat_";
 export const REFRESH_TOKEN_PREFIX = "vrt_";

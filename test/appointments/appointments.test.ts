@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appointmentStatuses } from "../../src/modules/appointments/appointments.workflow.ts";
+import { nextMillisecond } from "../helpers/clock.ts";
 import { eventsAbout } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
+import { readSyncList } from "../helpers/sync.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 let t: TestApp;
@@ -383,9 +385,9 @@ describe("GET /api/vendor/appointments", () => {
   it("filters by status, customerId and updatedSince", async () => {
     const { key, customerId, otherId, ids } = await seeded();
     const confirmedId = ids["2027-05-03T00:00:00Z"] as string;
-    await new Promise((r) => setTimeout(r, 5));
+    await nextMillisecond();
     const since = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await nextMillisecond();
     await t.api.patch(`/api/vendor/appointments/${confirmedId}`, { status: "CONFIRMED" }, { key });
     const byStatus = await t.api.get("/api/vendor/appointments?status=CONFIRMED", { key });
     expect(byStatus.body.appointments.map((a: any) => a.id)).toEqual([confirmedId]);
@@ -393,7 +395,12 @@ describe("GET /api/vendor/appointments", () => {
     expect(byCustomer.body.appointments.map((a: any) => a.customerId)).toEqual([otherId]);
     const mine = await t.api.get(`/api/vendor/appointments?customerId=${customerId}`, { key });
     expect(mine.body.appointments).toHaveLength(4);
-    const changed = await t.api.get(`/api/vendor/appointments?updatedSince=${since}`, { key });
+    const changed = await readSyncList(
+      t,
+      `/api/vendor/appointments?updatedSince=${since}`,
+      key,
+      (b) => b.appointments.length > 0,
+    );
     expect(changed.body.appointments.map((a: any) => a.id)).toEqual([confirmedId]);
   });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextMillisecond } from "../helpers/clock.ts";
 import { eventsAbout } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
+import { readSyncList } from "../helpers/sync.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -144,11 +146,16 @@ describe("GET /api/vendor/customers", () => {
     const byEmail = await t.api.get("/api/vendor/customers?email=FIND.ME%40example.com", { key });
     expect(byEmail.body.customers.map((c: any) => c.id)).toEqual([a.body.id]);
 
-    await new Promise((r) => setTimeout(r, 5));
+    await nextMillisecond();
     const since = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    await nextMillisecond();
     await t.api.patch(`/api/vendor/customers/${a.body.id}`, { notes: "changed" }, { key });
-    const changed = await t.api.get(`/api/vendor/customers?updatedSince=${since}`, { key });
+    const changed = await readSyncList(
+      t,
+      `/api/vendor/customers?updatedSince=${since}`,
+      key,
+      (b) => b.customers.length > 0,
+    );
     expect(changed.body.customers.map((c: any) => c.id)).toEqual([a.body.id]);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listApplications } from "../../src/modules/applications/applications.service.ts";
+import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
-import { listConnectedApplications } from "../../src/oauth/connections.ts";
 import type { Browser } from "../helpers/browser.ts";
 import {
   authorizeCode,

@@ -1,11 +1,13 @@
 // Properties of the whole dashboard, checked by crawling it as a signed-in vendor: whatever pages
 // exist now or are added later, (1) no page of one vendor shows another vendor's data, (2) another
-// vendor's id in any page URL is a 404, (3) every POST form refuses a missing or wrong CSRF token.
+// vendor's id in any page URL is a 404, (3) every POST form refuses a missing or wrong CSRF token,
+// (4) no page scrolls sideways on a 390px phone (in Chromium, with a screenshot of each).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { type Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
-import { createVendor, createVendorWithKey } from "../helpers/factories.ts";
+import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import { createVendor, createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, signedInBrowser } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -210,4 +212,42 @@ describe("the dashboard, crawled", () => {
     // The session survived all of that: nothing was signed out by a forged form.
     expect((await browser.get("/dashboard")).status).not.toBe(401);
   });
+
+  it.skipIf(!chromiumAvailable())(
+    "no page scrolls sideways on a 390px phone",
+    async () => {
+      const pages = await crawl(await signedInBrowser(t, emailA));
+      const paths = [...pages]
+        .filter(
+          ([path, res]) => res.headers.get("content-type")?.startsWith("text/html") && !path.endsWith(".csv"),
+        )
+        .map(([path]) => path);
+      expect(paths.length, "every section of the dashboard").toBeGreaterThanOrEqual(9);
+      const chromium = await launchChromium();
+      try {
+        const context = await chromium.newContext({ viewport: { width: 390, height: 844 } });
+        const page = await context.newPage();
+        await page.goto(`${t.url}/login`);
+        await page.getByLabel("Email").fill(emailA);
+        await page.getByLabel("Password").fill(TEST_PASSWORD);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.waitForURL(/\/dashboard/);
+        for (const path of paths) {
+          await page.goto(`${t.url}${path}`);
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          expect(overflow, `${path} scrolls sideways at 390px`).toBeLessThanOrEqual(0);
+          const name = path
+            .replace(/^\//, "")
+            .replace(/[^A-Za-z0-9]+/g, "-")
+            .slice(0, 80);
+          await screenshot(page, `crawl-phone-${name}`);
+        }
+      } finally {
+        await chromium.close();
+      }
+    },
+    240_000,
+  );
 });

@@ -2,12 +2,12 @@
 // with 403 and changes nothing. The list of forms is read from the pages themselves, so a new
 // form without a test here fails the first test.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { listApplications } from "../../src/modules/applications/applications.service.ts";
+import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import { listDeliveries, listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
-import { listConnectedApplications } from "../../src/oauth/connections.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { decodeEntities } from "../helpers/browser.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, obtainTokens, signedInBrowser } from "../helpers/oauth.ts";
@@ -19,7 +19,7 @@ let t: TestApp;
 let dispatcher: Dispatcher;
 let r: Receiver;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ownDatabase: true });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
   r = await startReceiver();
 });

@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -46,7 +46,7 @@ describe.skipIf(!available)("dashboard integrations in Chromium", () => {
   let chromium: Browser;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ ownDatabase: true });
     dispatcher = await startDispatcher({ config: t.config, database: t.database });
     receiver = await startReceiver(() => ({ status: 200, body: XSS }));
     callback = await startCallback();

@@ -1,7 +1,7 @@
 // The webhooks pages against real local receivers, with the dispatcher running in this process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
 import { listDeliveries, listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import type { Browser } from "../helpers/browser.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, type Responder, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -11,7 +11,10 @@ let t: TestApp;
 let dispatcher: Dispatcher;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
-  t = await startTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: "50,100", WEBHOOK_TIMEOUT_MS: "1000" } });
+  t = await startTestApp({
+    ownDatabase: true,
+    env: { WEBHOOK_RETRY_DELAYS_MS: "50,100", WEBHOOK_TIMEOUT_MS: "1000" },
+  });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
 });
 afterAll(async () => {

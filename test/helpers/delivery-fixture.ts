@@ -1,7 +1,7 @@
 // The setup both delivery test files share: a test app with millisecond retry delays, a dispatcher
 // in the test process, local receivers closed after the file, and the calls the tests repeat.
 import { afterAll, beforeAll, expect } from "vitest";
-import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import type { ApiResponse } from "./api-client.ts";
 import { startTestApp, type TestApp } from "./test-app.ts";
 import { type Receiver, startReceiver } from "./webhook-receiver.ts";
@@ -20,7 +20,16 @@ export function useDeliveryFixture(): DeliveryFixture {
   let dispatcher: Dispatcher | undefined;
   const receivers: Receiver[] = [];
   beforeAll(async () => {
-    t = await startTestApp({ env: { WEBHOOK_RETRY_DELAYS_MS: "50,100,150", WEBHOOK_TIMEOUT_MS: "500" } });
+    // The circuit breaker stays closed here: these tests count exact retries of failing receivers
+    // (test/webhooks/fairness.test.ts covers the breaker).
+    t = await startTestApp({
+      ownDatabase: true,
+      env: {
+        WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
+        WEBHOOK_TIMEOUT_MS: "500",
+        WEBHOOK_BREAKER_FAILURES: "1000",
+      },
+    });
     dispatcher = await startDispatcher({ config: t.config, database: t.database });
   });
   afterAll(async () => {

@@ -14,12 +14,13 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<RunResult> {
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(node, [...loader, "src/cli.ts", ...args], {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: "test", ...env },
     });
+    child.stdin.end(input ?? "");
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
@@ -63,7 +64,7 @@ export function startServer(args: string[], env: Record<string, string>, port: n
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
-export async function waitForHealth(server: ServerProcess, timeoutMs = 30_000): Promise<void> {
+export async function waitForHealth(server: ServerProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);

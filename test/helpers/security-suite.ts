@@ -2,8 +2,11 @@
 // have, each as its own test: 401 without credentials, 401 for a revoked key, 403 for a key
 // restricted to other scopes, 404 for another vendor's id, and no body field that writes what
 // the server owns (id, vendorId, status on create, timestamps).
+
 import { describe, expect, it } from "vitest";
 import { allScopes, type Scope } from "../../src/auth/scopes.ts";
+import { GUIDES } from "../../src/docs/page-frame.ts";
+import { REDOC_SCRIPT_PATH } from "../../src/docs/reference-page.ts";
 import { createKey, createRevokedKey, createVendorWithKey } from "./factories.ts";
 import type { TestApp } from "./test-app.ts";
 
@@ -124,4 +127,108 @@ export function securitySuite(getApp: () => TestApp, route: SecuredRoute): void 
       }
     }
   });
+}
+
+/**
+ * Routes exempt from the answer hygiene below, each with its reason. Probes and metrics must
+ * answer whoever asks as often as asked (a refused probe restarts a healthy instance); the API
+ * documentation is the same static text for everyone and carries no data.
+ */
+export const HYGIENE_EXEMPT: Record<string, string> = {
+  "GET /health": "liveness probe",
+  "GET /ready": "readiness probe",
+  "GET /metrics": "Prometheus scrape",
+  "GET /openapi.json": "static API description",
+  "GET /docs": "static API reference page",
+  "GET /docs/": "redirect to the static API reference page",
+  [`GET ${REDOC_SCRIPT_PATH}`]: "static reference renderer, cached for a year on purpose",
+  "GET /docs/errors": "static error catalogue",
+  ...Object.fromEntries(GUIDES.map((g) => [`GET /docs/guides/${g.name}`, "static guide"])),
+};
+
+/** Cacheable on purpose (versionless public assets): every rule but no-store applies. */
+const CACHEABLE = new Set(["GET /assets/dashboard.css", "GET /assets/copy-secret.js"]);
+
+export interface HygieneCredentials {
+  /** A valid API key (all scopes), for /api/vendor routes. */
+  key: string;
+  /** Cookie header of a signed-in dashboard session, for pages. */
+  cookie: string;
+  /** A real vendor id, for `:vendorId`. */
+  vendorId: string;
+}
+
+const UNKNOWN_ID = "tz4a98xxat96iws9zmbrgj3a";
+
+function concretePath(url: string, credentials: HygieneCredentials): string {
+  return url
+    .replace(":vendorId", credentials.vendorId)
+    .replace(":token", "A".repeat(43))
+    .replace(/:[A-Za-z]+/g, UNKNOWN_ID)
+    .replace("*", "x");
+}
+
+/**
+ * For every route the app registered (CONTRACT 1 and 8, issue 11): every answer, errors included,
+ * carries RateLimit-Limit, -Remaining, -Reset, RateLimit-Policy and RateLimit,
+ * `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`; and a U+0000 in the query
+ * string and in the body is answered 4xx (or the page, for pages that ignore the field), never 5xx.
+ */
+export function everyRouteHygieneSuite(
+  getApp: () => TestApp,
+  routes: Array<{ method: string; url: string }>,
+  getCredentials: () => HygieneCredentials,
+): void {
+  for (const route of routes) {
+    const title = `${route.method} ${route.url}`;
+    if (HYGIENE_EXEMPT[title]) continue;
+    describe(`${title} answer hygiene`, () => {
+      async function send(nul: boolean) {
+        const t = getApp();
+        const credentials = getCredentials();
+        const path = concretePath(route.url, credentials);
+        const headers: Record<string, string> = {};
+        let body: string | undefined;
+        const isApi = path.startsWith("/api/vendor") || path.startsWith("/api/public");
+        if (path.startsWith("/api/vendor")) headers["x-api-key"] = credentials.key;
+        else headers.cookie = credentials.cookie;
+        if (route.method !== "GET" && route.method !== "DELETE") {
+          if (isApi) {
+            headers["content-type"] = "application/json";
+            body = JSON.stringify(nul ? { name: "a\u0000b", message: "\u0000" } : {});
+          } else {
+            headers["content-type"] = "application/x-www-form-urlencoded";
+            body = new URLSearchParams(
+              nul ? { name: "a\u0000b", client_id: "app_\u0000" } : { name: "a" },
+            ).toString();
+          }
+        }
+        const query = nul ? `?${path.startsWith("/api/vendor") ? "cursor" : "client_id"}=a%00b` : "";
+        return fetch(`${t.url}${path}${query}`, { method: route.method, headers, body, redirect: "manual" });
+      }
+
+      function expectHygiene(res: Response) {
+        for (const name of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
+          expect(res.headers.get(name), `${name} (status ${res.status})`).toMatch(/^\d+$/);
+        }
+        expect(res.headers.get("ratelimit-policy")).toMatch(/^"[a-z-]+";q=\d+;w=\d+$/);
+        expect(res.headers.get("ratelimit")).toMatch(/^"[a-z-]+";r=\d+;t=\d+$/);
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+        if (!CACHEABLE.has(title)) expect(res.headers.get("cache-control")).toBe("no-store");
+      }
+
+      it("carries the RateLimit headers, nosniff and no-store", async () => {
+        const res = await send(false);
+        await res.arrayBuffer();
+        expectHygiene(res);
+      });
+
+      it("answers a NUL in the query and the body without a 5xx, with the same headers", async () => {
+        const res = await send(true);
+        const text = await res.text();
+        expect(res.status, text.slice(0, 300)).toBeLessThan(500);
+        expectHygiene(res);
+      });
+    });
+  }
 }

@@ -10,7 +10,15 @@ const root = path.resolve(import.meta.dirname, "../..");
 const nodeArgs = ["--import", "tsx"];
 
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", LOG_LEVEL: "warn", ...extra };
+  // WORKER_PORT 0: a worker's probe server takes any free port, so workers started side by side
+  // (and by other test files) never clash on the default 3001. Tests that scrape it set their own.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    WORKER_PORT: "0",
+    ...extra,
+  };
   if (!extra.DATABASE_URL) delete env.DATABASE_URL;
   return env;
 }

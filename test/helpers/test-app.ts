@@ -1,14 +1,22 @@
 // Builds the real app on a real database and a real listening socket for one test file:
 // PGlite in memory by default, the PostgreSQL of TEST_DATABASE_URL when it is set.
+//
+// Speed: a fresh PGlite costs ~4 s and ~770 MB, so each vitest worker opens ONE in-memory PGlite,
+// migrates it once and lends it to every test file it runs (vitest.config.ts sets isolate: false,
+// so this module and the instance outlive a file). That is the same sharing the suite already has
+// on PostgreSQL, and safe for the same reason: every test makes its own vendor. Each file still
+// builds its own app (its own config, clock, rate-limit budgets and sign-in throttle).
 import net from "node:net";
+import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { type AppDeps, type ServiceContext, serviceContext } from "../../src/context.ts";
-import { type Database, openDatabase } from "../../src/db/client.ts";
+import { type Database, openDatabase, pgliteDatabase } from "../../src/db/client.ts";
 import { runMigrations } from "../../src/db/migrate.ts";
-import type { Resolver } from "../../src/events/url-guard.ts";
+import type { Resolver } from "../../src/webhook-delivery/url-guard.ts";
 import { type ApiClient, apiClient } from "./api-client.ts";
+import { createScratchDatabase } from "./scratch-database.ts";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -28,21 +36,87 @@ export interface TestAppOptions {
   resolver?: Resolver;
   /** A PostgreSQL database other than TEST_DATABASE_URL (a scratch database of the file's own). */
   databaseUrl?: string;
+  /**
+   * The file runs a webhook dispatcher: on PostgreSQL it gets a scratch database of its own, so
+   * dispatchers of files running side by side never claim each other's deliveries (each with its
+   * own retry delays and breaker settings). PGlite files in one worker never overlap.
+   */
+  ownDatabase?: boolean;
+  /** Receives every log line the app writes (set LOG_LEVEL in env to see more than errors). */
+  logStream?: { write(line: string): void };
 }
 
+/**
+ * A migrated database for one test file; `close()` gives it back. PGlite: a lease on the worker's
+ * shared instance (its own Drizzle handle, so `queryCount()` counts only this lease's statements).
+ * PostgreSQL: a pool of its own on `url`.
+ */
 export async function openTestDatabase(url = process.env.TEST_DATABASE_URL): Promise<Database> {
-  const database = await openDatabase(url ? { kind: "pg", url } : { kind: "pglite", dataDir: undefined });
-  await runMigrations(database);
-  return database;
+  if (url) {
+    const database = await openDatabase({ kind: "pg", url });
+    if (!migrated.has(url)) {
+      await runMigrations(database);
+      migrated.add(url);
+    }
+    return database;
+  }
+  return leasePglite(await workerPglite());
+}
+
+/** Opens (once per worker) the shared PGlite, if PGlite is what tests will use. */
+export async function warmTestDatabase(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL) await workerPglite();
+}
+
+const migrated = new Set<string>();
+let shared: Promise<PGlite> | undefined;
+
+function workerPglite(): Promise<PGlite> {
+  shared ??= (async () => {
+    const client = await PGlite.create();
+    await runMigrations(pgliteDatabase(client, async () => {}));
+    return client;
+  })();
+  return shared;
+}
+
+function leasePglite(client: PGlite): Database {
+  // Listeners a file forgot to stop must not wake the next file's code.
+  const unlisteners = new Set<() => Promise<void>>();
+  const lease = pgliteDatabase(client, async () => {
+    await Promise.all([...unlisteners].map((unlisten) => unlisten()));
+  });
+  return {
+    ...lease,
+    async listen(channel, fn) {
+      const unlisten = await lease.listen(channel, fn);
+      const once = async () => {
+        if (unlisteners.delete(once)) await unlisten();
+      };
+      unlisteners.add(once);
+      return once;
+    },
+  };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await openTestDatabase(options.databaseUrl);
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const scratch =
+    options.ownDatabase && pgUrl && !options.databaseUrl ? await createScratchDatabase(pgUrl) : undefined;
+  const database = await openTestDatabase(scratch?.url ?? options.databaseUrl);
   // PUBLIC_URL (problem types, OAuth issuer) must name the real port, so reserve one first.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const config: Config = Object.freeze({
-    ...loadConfig({ NODE_ENV: "test", WEBHOOK_ALLOW_PRIVATE_URLS: "true", PUBLIC_URL: url, ...options.env }),
+    ...loadConfig({
+      NODE_ENV: "test",
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      PUBLIC_URL: url,
+      // Every test file speaks from 127.0.0.1 and many check 401s: the per-address failure budget
+      // would refuse a file's later fresh keys. Tests of that budget set it themselves.
+      AUTH_FAILURES_PER_MINUTE: "100000",
+      ...options.env,
+    }),
     ...options.config,
   });
   const deps: AppDeps = {
@@ -50,6 +124,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     ...(options.now ? { now: options.now } : {}),
     ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   };
   const app = await buildApp(deps);
   await app.listen({ port, host: "127.0.0.1" });
@@ -63,6 +138,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await database.close();
+      await scratch?.drop();
     },
   };
 }
@@ -78,11 +154,5 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A clock that moves `stepMs` per call, so ordering by time is deterministic in tests. */
-export function tickingClock(start = Date.now(), stepMs = 1): () => Date {
-  let t = start;
-  return () => {
-    t += stepMs;
-    return new Date(t);
-  };
-}
+/** @deprecated import it from ./clock.ts, the home of test clocks (kept for tests in flight). */
+export { tickingClock } from "./clock.ts";

@@ -23,11 +23,12 @@ describe("problem details (RFC 9457, CONTRACT 2)", () => {
     });
   });
 
-  it("an unsupported method on a known path → 404 route_not_found, never a 500", async () => {
+  it("an unsupported method on a known path → 405 method_not_allowed with Allow, never a 500", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     const res = await t.api.request("DELETE", "/api/vendor/orders", { key });
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe("route_not_found");
+    expect(res.status).toBe(405);
+    expect(res.body.code).toBe("method_not_allowed");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
   });
 
   it("the type URI of each code resolves to the errors page with an anchor for it", async () => {

@@ -8,7 +8,12 @@ describe("closing the server (SIGTERM drain)", () => {
   it("lets a request in flight on a keep-alive connection finish, then closes without waiting for the client", async () => {
     const database = await openTestDatabase();
     const app = await buildApp({ config: loadConfig({ NODE_ENV: "test" }), database });
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     app.get("/slow", async () => {
+      started();
       await new Promise((r) => setTimeout(r, 300));
       return { done: true };
     });
@@ -24,13 +29,14 @@ describe("closing the server (SIGTERM drain)", () => {
         })
         .on("error", reject);
     });
-    await new Promise((r) => setTimeout(r, 50));
-    const started = Date.now();
+    // Close only once the request runs (a request not yet read gets 503 + Connection: close instead).
+    await handlerStarted;
+    const closing = Date.now();
     await app.close();
     const res = await answer;
     expect(res.status).toBe(200);
     expect(res.connection).toBe("close");
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - closing).toBeLessThan(3_000);
     agent.destroy();
     await database.close();
   });

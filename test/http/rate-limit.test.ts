@@ -6,7 +6,8 @@ import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 const LIMIT = 5;
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  // AUTH_FAILURES_PER_MINUTE unset: the failure budget takes its default.
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: "" } });
 });
 afterAll(() => t.close());
 
@@ -48,12 +49,13 @@ describe("rate limit per credential (CONTRACT 8)", () => {
     expectHeaders(other, "credential", LIMIT, LIMIT - 1);
   });
 
-  it("error answers carry the headers and count too (a bad key cannot probe without limit)", async () => {
+  it("failed authentications carry the headers and count against the address (a bad key cannot probe without limit)", async () => {
     const bad = "vk_not-a-real-key-but-long-enough-to-look-like-one";
     const first = await t.api.get("/api/vendor/orders", { key: bad });
     expect(first.status).toBe(401);
-    expectHeaders(first, "credential", LIMIT, LIMIT - 1);
-    for (let i = 0; i < LIMIT; i++) await t.api.get("/api/vendor/orders", { key: bad });
+    // The failure budget defaults to the smaller of 30 and the per-credential limit.
+    expectHeaders(first, "auth-failures", LIMIT, LIMIT - 1);
+    for (let i = 0; i < LIMIT; i++) await t.api.get("/api/vendor/orders", { key: `${bad}${i}` });
     expect((await t.api.get("/api/vendor/orders", { key: bad })).status).toBe(429);
   });
 });

@@ -66,6 +66,8 @@ describe("cli app create", () => {
       "--redirect-uri",
       "http://pos.example/cb",
     ).catch((err: { code: number; stderr: string }) => err);
-    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("must use https") });
+    // A bad argument is a usage error, refused before the database opens: exit 2, as for any
+    // argument the CLI refuses (README, CLI).
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining("must use https") });
   }, 120_000);
 });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  disconnectApplication,
+  listConnectedApplications,
+} from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
-import { disconnectApplication, listConnectedApplications } from "../../src/oauth/connections.ts";
 import { createClient, obtainTokens, refresh } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 

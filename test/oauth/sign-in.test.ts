@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../src/dashboard/session.ts";
+import { SESSION_COOKIE } from "../../src/web/session.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { authorizePath, createClient, pkcePair, validParams } from "../helpers/oauth.ts";
@@ -155,7 +155,7 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
     expect(res.location).toBe(expected);
   });
 
-  it("failures are throttled per account: past the limit even the right password is refused with 429 and Retry-After", async () => {
+  it("failures are throttled per account and address: past the limit even the right password from that address is refused with 429 and Retry-After", async () => {
     const vendor = await createVendor(t.ctx);
     const browser = new Browser(t.url);
     for (let i = 0; i < 3; i++) {
@@ -196,11 +196,14 @@ describe("sign-in in production mode", () => {
     const vendor = await createVendor(prod.ctx);
     const browser = new Browser(prod.url);
     const page = await browser.get("/login");
-    expect(page.headers.getSetCookie().find((c) => c.startsWith("vendor_csrf="))).toMatch(/; Secure/i);
+    expect(page.headers.getSetCookie().find((c) => c.startsWith("__Host-vendor_csrf="))).toMatch(/; Secure/i);
     const res = await browser.submit(page, { email: vendor.email, password: TEST_PASSWORD });
     expect(res.status).toBe(303);
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? "";
+    // __Host- names: browsers refuse them without Secure and Path=/, or with a Domain.
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`__Host-${SESSION_COOKIE}=`)) ?? "";
     expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; Path=\//i);
+    expect(cookie).not.toMatch(/Domain=/i);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
   });

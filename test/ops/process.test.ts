@@ -1,6 +1,7 @@
 // The service as an operator runs it: a fresh data directory, the CLI, one process per PGlite
 // directory, and a graceful SIGTERM.
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 // Each child process compiles TypeScript on start: generous timeouts on a loaded 2-core machine.
-describe("operating the service", { timeout: 120_000 }, () => {
+describe("operating the service", { timeout: 300_000 }, () => {
   it("the CLI creates a vendor and a key (--json), and the key creates and moves an order over HTTP", async () => {
     const email = `cli-${Date.now()}@example.test`;
     const vendor = await runCli(
@@ -96,14 +97,15 @@ describe("operating the service", { timeout: 120_000 }, () => {
     expect(denied.status).toBe(403);
 
     if (!process.env.TEST_DATABASE_URL) {
-      // PGlite allows one process per directory: a second server and the CLI refuse, clearly.
+      // PGlite allows one process per directory: a second server refuses, clearly; the CLI asks
+      // the running server instead (its control socket).
       const second = startServer([], env, await freePort());
       servers.push(second);
       expect(await second.exited).toBe(1);
       expect(second.output()).toMatch(/in use by another vendor-api process/);
-      const cli = await runCli(["migrate"], env);
-      expect(cli.code).toBe(1);
-      expect(cli.stderr).toMatch(/in use by another vendor-api process/);
+      const cli = await runCli(["migrate", "--json"], env);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(JSON.parse(cli.stdout)).toEqual({ migrated: true });
     }
 
     // SIGTERM drains: a request in flight completes, then the process exits 0.
@@ -136,11 +138,47 @@ describe("operating the service", { timeout: 120_000 }, () => {
   });
 
   it("invalid configuration is reported all at once and the process exits 1", async () => {
-    const server = startServer([], { PORT: "abc", WEBHOOK_TIMEOUT_MS: "-5", DATABASE_URL: "mysql://x" }, 0);
+    const server = startServer(
+      [],
+      { PORT: "abc", WEBHOOK_TIMEOUT_MS: "-5", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud" },
+      0,
+    );
     servers.push(server);
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain("PORT");
     expect(server.output()).toContain("WEBHOOK_TIMEOUT_MS");
     expect(server.output()).toContain("DATABASE_URL");
+    expect(server.output()).toContain(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    );
+    expect(server.output()).not.toMatch(/\n\s+at /);
+  });
+
+  it("a busy port is one line naming the port and PORT, before the database opens", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const dir = path.join(dataDir, "busy");
+      const server = startServer([], { DATA_DIR: dir }, port);
+      servers.push(server);
+      expect(await server.exited).toBe(1);
+      expect(server.output().trim()).toBe(
+        `Port ${port} on 127.0.0.1 is already in use (another vendor-api?): stop that process or set PORT.`,
+      );
+      // Nothing was opened: no database directory was created.
+      expect(fs.existsSync(path.join(dir, "pglite"))).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("an unknown server option prints the usage and exits 2", async () => {
+    const server = startServer(["--rol", "api"], {}, 0);
+    servers.push(server);
+    expect(await server.exited).toBe(2);
+    expect(server.output().trim()).toBe(
+      "Unknown option '--rol'\nUsage: vendor-api-server [--role all|api|worker]",
+    );
   });
 });

@@ -42,6 +42,14 @@ securitySuite(app, {
 });
 securitySuite(app, { method: "GET", path: "/orders/:id", scope: "orders:read", makeResource: makeOrder });
 securitySuite(app, {
+  method: "PATCH",
+  path: "/orders/:id",
+  scope: "orders:write",
+  makeResource: makeOrder,
+  body: async () => ({ size: "40" }),
+  ownedFields: ["id", "vendorId", "status", "createdAt", "updatedAt", "customerId"],
+});
+securitySuite(app, {
   method: "PUT",
   path: "/orders/:id/status",
   scope: "orders:write",
@@ -74,6 +82,12 @@ for (const method of ["PATCH", "PUT"] as const) {
     ownedFields: ["id", "vendorId", "createdAt", "updatedAt", "counts"],
   });
 }
+securitySuite(app, {
+  method: "DELETE",
+  path: "/customers/:id",
+  scope: "customers:write",
+  makeResource: makeCustomer,
+});
 
 // Appointments
 securitySuite(app, { method: "GET", path: "/appointments", scope: "appointments:read" });

@@ -10,9 +10,10 @@ import {
   verifyStandardWebhook,
 } from "../../examples/verify-webhook.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
+import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { freePort, type TestApp } from "../helpers/test-app.ts";
-import { eventually, sleep } from "../helpers/webhook-receiver.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
 
 const fixture = useDeliveryFixture();
 const { receiver, register, createOrder, deliveries } = fixture;
@@ -63,7 +64,7 @@ describe("webhook delivery management", () => {
   });
 
   it("test sends webhook.test to that endpoint only; redeliver and recover send the event again as new deliveries", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     let fail = true;
     const r = await receiver((req) => ({ status: fail && req.body.event === "order.created" ? 500 : 200 }));
     const bystander = await receiver();
@@ -129,7 +130,7 @@ describe("webhook delivery management", () => {
     expect(recovered.status).toBe(202);
     expect(recovered.body).toEqual({ count: 1 });
     await r.waitFor(11);
-    await sleep(300);
+    await deliveriesSettled(t, vendor.id);
     expect(r.requests).toHaveLength(11);
     // The bystander saw each order once and never the test event.
     expect(bystander.requests.map((q) => q.body.event)).toEqual(["order.created", "order.created"]);

@@ -3,11 +3,12 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyServiceSignature, verifyStandardWebhook } from "../../examples/verify-webhook.ts";
-import { enqueueEvent } from "../../src/events/enqueue.ts";
+import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
+import { deliveriesSettled, sampleOrderPayload } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import type { TestApp } from "../helpers/test-app.ts";
-import { eventually, sleep } from "../helpers/webhook-receiver.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
 
 const fixture = useDeliveryFixture();
 const { receiver, register, createOrder, deliveries } = fixture;
@@ -18,7 +19,7 @@ beforeAll(() => {
 
 describe("webhook delivery", () => {
   it("delivers each event once per subscribed endpoint, with the documented body, headers and both signatures", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     const [a, b] = [await receiver(), await receiver()];
     const hookA = await register(key, a.url);
     const hookB = await register(key, b.url, ["order.status_changed"]);
@@ -32,7 +33,7 @@ describe("webhook delivery", () => {
 
     await a.waitFor(2);
     await b.waitFor(1);
-    await sleep(300);
+    await deliveriesSettled(t, vendor.id);
     expect(a.requests).toHaveLength(2);
     expect(b.requests).toHaveLength(1);
 
@@ -88,12 +89,12 @@ describe("webhook delivery", () => {
   });
 
   it("an always-failing receiver gets exactly 4 attempts with one delivery id, then the delivery is FAILED", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     const r = await receiver(() => ({ status: 500, body: "x".repeat(3000) }));
     const hook = await register(key, r.url, ["order.created"]);
     await createOrder(key);
     await r.waitFor(4);
-    await sleep(600);
+    await deliveriesSettled(t, vendor.id);
     expect(r.requests).toHaveLength(4);
     expect(new Set(r.requests.map((q) => q.headers["x-service-delivery"])).size).toBe(1);
     expect(new Set(r.requests.map((q) => q.body.id)).size).toBe(1);
@@ -117,7 +118,7 @@ describe("webhook delivery", () => {
   });
 
   it("a receiver that recovers gets the event on a retry, and the delivery SUCCEEDS", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     const r = await receiver((_req, i) => (i < 2 ? { status: 503 } : { status: 200 }));
     const hook = await register(key, r.url, ["order.created"]);
     await createOrder(key);
@@ -127,7 +128,7 @@ describe("webhook delivery", () => {
       return list[0]?.status === "SUCCEEDED" && list;
     });
     expect(delivery.attempts.map((a: any) => a.statusCode)).toEqual([503, 503, 200]);
-    await sleep(300);
+    await deliveriesSettled(t, vendor.id);
     expect(r.requests).toHaveLength(3);
   });
 
@@ -147,7 +148,7 @@ describe("webhook delivery", () => {
   });
 
   it("an answer of 410 Gone disables the webhook at once, with a reason, and no retry follows", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     const r = await receiver(() => ({ status: 410 }));
     const hook = await register(key, r.url, ["order.created"]);
     await createOrder(key);
@@ -158,7 +159,7 @@ describe("webhook delivery", () => {
     });
     expect(read.body.disabledReason).toMatch(/410/);
     await createOrder(key);
-    await sleep(400);
+    await deliveriesSettled(t, vendor.id);
     expect(r.requests).toHaveLength(1);
   });
 
@@ -182,7 +183,7 @@ describe("webhook delivery", () => {
   });
 
   it("DISABLED and deleted endpoints get nothing, and another vendor's events never arrive", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     const other = await createVendorWithKey(t.ctx);
     const [live, disabled, deleted, otherVendor] = [
       await receiver(),
@@ -201,7 +202,7 @@ describe("webhook delivery", () => {
     await createOrder(key);
     await createOrder(key);
     await live.waitFor(2);
-    await sleep(400);
+    await deliveriesSettled(t, vendor.id);
     expect(live.requests).toHaveLength(2);
     expect(disabled.requests).toHaveLength(0);
     expect(deleted.requests).toHaveLength(0);
@@ -217,7 +218,7 @@ describe("webhook delivery", () => {
         await enqueueEvent(tx, {
           vendorId: vendor.id,
           type: "order.created",
-          data: { id: "rolled-back" },
+          data: sampleOrderPayload("rolled-back"),
           createdAt: new Date(),
         });
         throw new Error("the change fails after its event was written");
@@ -229,7 +230,7 @@ describe("webhook delivery", () => {
     );
     await createOrder(key);
     await r.waitFor(1);
-    await sleep(400);
+    await deliveriesSettled(t, vendor.id);
     expect(r.requests).toHaveLength(1);
     expect(r.requests[0]?.body.data.id).not.toBe("rolled-back");
     const events = await t.api.get("/api/vendor/events", { key });

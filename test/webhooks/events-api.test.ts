@@ -1,10 +1,12 @@
 // GET /api/vendor/events: the pull fallback (CONTRACT 7).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_RETENTION_MS } from "../../src/events/dispatcher.ts";
-import { enqueueEvent } from "../../src/events/enqueue.ts";
-import { pruneOlderThan } from "../../src/events/outbox.repository.ts";
+import { EVENT_RETENTION_MS } from "../../src/webhook-delivery/dispatcher.ts";
+import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
+import { pruneOlderThan } from "../../src/webhook-delivery/outbox.repository.ts";
+import { sampleOrderPayload } from "../helpers/events.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
+import { readSyncList } from "../helpers/sync.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 let t: TestApp;
@@ -51,9 +53,12 @@ describe("GET /api/vendor/events", () => {
     const orders = await t.api.get("/api/vendor/events?type=order.created", { key });
     expect(orders.body.events.map((e: any) => e.data.id)).toEqual([second.body.id, first.body.id]);
 
-    const since = await t.api.get(`/api/vendor/events?since=${encodeURIComponent(second.body.createdAt)}`, {
+    const since = await readSyncList(
+      t,
+      `/api/vendor/events?since=${encodeURIComponent(second.body.createdAt)}`,
       key,
-    });
+      (b) => b.events.length >= 3,
+    );
     expect(since.body.events).toHaveLength(3);
 
     const seen: string[] = [];
@@ -93,7 +98,7 @@ describe("GET /api/vendor/events", () => {
       enqueueEvent(tx, {
         vendorId: vendor.id,
         type: "order.created",
-        data: { id: "old" },
+        data: sampleOrderPayload("old"),
         createdAt: new Date(Date.now() - 31 * 86_400_000),
       }),
     );
@@ -109,7 +114,7 @@ describe("GET /api/vendor/events", () => {
         enqueueEvent(tx, {
           vendorId: vendor.id,
           type: "order.created",
-          data: {},
+          data: sampleOrderPayload("retention"),
           createdAt: new Date(Date.now() - ageMs),
         }),
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextRetryDelay, parseRetryAfter } from "../../src/events/retry-policy.ts";
+import { nextRetryDelay, parseRetryAfter } from "../../src/webhook-delivery/retry-policy.ts";
 
 const delays = [60_000, 1_800_000, 21_600_000];
 

@@ -2,11 +2,12 @@
 // address. Private URLs are refused at registration, and again at connect time on delivery.
 import type { LookupAddress } from "node:dns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Dispatcher, startDispatcher } from "../../src/events/dispatcher.ts";
-import { assertWebhookUrl, isPublicAddress } from "../../src/events/url-guard.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
+import { assertWebhookUrl, isPublicAddress } from "../../src/webhook-delivery/url-guard.ts";
+import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
-import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
+import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 // 93.184.216.34 and 2606:4700::1111 are public; they are only ever returned by the stub, and
 // never connected to: every URL below that resolves to them is registered, not delivered to.
@@ -55,6 +56,16 @@ describe("isPublicAddress", () => {
     "2001:db8::1",
     "64:ff9b::7f00:1",
     "2002:7f00:1::1",
+    // IPv4-compatible (deprecated ::/96) literals carry an IPv4 address too; only 2000::/3 is global.
+    "::127.0.0.1",
+    "::10.0.0.1",
+    "::169.254.169.254",
+    "::8.8.8.8",
+    "::7f00:1",
+    "::ffff:8.8.8.8",
+    "100::1",
+    "3fff::1",
+    "4000::1",
     "not-an-ip",
   ])("refuses %s", (address) => {
     expect(isPublicAddress(address)).toBe(false);
@@ -83,6 +94,7 @@ describe("registration and delivery with private URLs refused", () => {
   let receiver: Receiver;
   beforeAll(async () => {
     t = await startTestApp({
+      ownDatabase: true,
       env: {
         WEBHOOK_ALLOW_PRIVATE_URLS: "false",
         WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
@@ -117,6 +129,10 @@ describe("registration and delivery with private URLs refused", () => {
     "http://mixed.test/x",
     "http://ula.test/x",
     "http://[fe80::1]/x",
+    "http://[::127.0.0.1]/x",
+    "http://[::10.0.0.1]/x",
+    "http://[::169.254.169.254]/x",
+    "http://[::ffff:127.0.0.1]:8080/x",
     "http://unknown-host.test/x",
   ])("refuses %s at registration", async (url) => {
     const { key } = await createVendorWithKey(t.ctx);
@@ -141,7 +157,7 @@ describe("registration and delivery with private URLs refused", () => {
   });
 
   it("checks the resolved address again at connect time: a host rebound to loopback gets nothing", async () => {
-    const { key } = await createVendorWithKey(t.ctx);
+    const { vendor, key } = await createVendorWithKey(t.ctx);
     const port = new URL(receiver.url).port;
     const created = await t.api.post(
       "/api/vendor/webhooks",
@@ -159,7 +175,7 @@ describe("registration and delivery with private URLs refused", () => {
     });
     expect(delivery.attempts).toHaveLength(4);
     expect(delivery.attempts[0].error).toMatch(/refused to connect to non-public address/);
-    await sleep(100);
+    await deliveriesSettled(t, vendor.id);
     expect(receiver.requests).toHaveLength(0);
   });
 });

@@ -235,13 +235,16 @@ describe("OpenAPI", () => {
         "inquiry.received",
         "order.created",
         "order.status_changed",
+        "order.updated",
         "webhook.test",
       ].sort(),
     );
     const changed = doc.body.webhooks["order.status_changed"].post;
     const schema = changed.requestBody.content["application/json"].schema;
     expect(Object.keys(schema.properties).sort()).toEqual(["data", "event", "id", "timestamp"]);
-    expect(Object.keys(schema.properties.data.properties)).toEqual(
+    const dataRef: string = schema.properties.data.$ref;
+    const data = doc.body.components.schemas[dataRef.split("/").pop() as string];
+    expect(Object.keys(data.properties)).toEqual(
       expect.arrayContaining(["id", "status", "previousStatus", "customerId", "updatedAt"]),
     );
     expect(changed.parameters.map((p: any) => p.name)).toContain("X-Service-Signature");

@@ -5,12 +5,12 @@ import type { FastifyInstance } from "fastify";
 import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
 import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../../modules/api-keys/api-keys.service.ts";
-import { csrfField } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { html } from "../html.ts";
+import { csrfField } from "../../web/browser-scope.ts";
+import { actionButton, field, fields, formOf, runAction } from "../../web/form-actions.ts";
+import { html } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { actionButton, field, fields, formOf, runAction } from "./forms.ts";
 
 const BASE = "/dashboard/integrations/api-keys";
 
@@ -27,7 +27,7 @@ export async function apiKeyPages(app: FastifyInstance, { ctx, config }: Dashboa
             (k) => html`<tr data-key-id="${k.id}">
 <td>${k.name}</td><td><code class="nowrap">${k.prefix}…</code></td>
 <td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">All scopes</span>`}</td>
-<td class="optional">${time(k.createdAt.toISOString())}</td><td>${time(k.lastUsedAt?.toISOString())}</td>
+<td class="optional">${time(k.createdAt, page.timeZone)}</td><td>${time(k.lastUsedAt, page.timeZone)}</td>
 <td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : actionButton(page.csrf, `${BASE}/${k.id}/revoke`, "Revoke", { danger: true })}</td>
 </tr>`,
           )}</tbody></table></div>`;
@@ -45,7 +45,7 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
     const form = formOf(request);
-    return runAction(reply, config, { done: BASE }, async () => {
+    return runAction(reply, { ctx, config }, { done: BASE }, async () => {
       const { row, key } = await createApiKey(ctx, {
         vendorId: vendorIdOf(request),
         name: field(form, "name"),
@@ -59,7 +59,7 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
     `${BASE}/:id/revoke`,
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
-      runAction(reply, config, { done: BASE }, async () => {
+      runAction(reply, { ctx, config }, { done: BASE }, async () => {
         if (!(await revokeApiKey(ctx, vendorIdOf(request), request.params.id))) throw notFound("API key");
         return { kind: "success", message: "API key revoked. Requests with it are refused from now on." };
       }),

@@ -9,12 +9,12 @@ import {
   listApplications,
   rotateApplicationSecret,
 } from "../../modules/applications/applications.service.ts";
-import { csrfField } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { html } from "../html.ts";
+import { csrfField } from "../../web/browser-scope.ts";
+import { actionButton, field, formOf, runAction } from "../../web/form-actions.ts";
+import { html } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { actionButton, field, formOf, runAction } from "./forms.ts";
 
 const BASE = "/dashboard/integrations/applications";
 
@@ -30,7 +30,7 @@ export async function applicationPages(app: FastifyInstance, { ctx, config }: Da
 <h2>${a.name}</h2>
 <dl><dt>Client ID</dt><dd><code>${a.clientId}</code></dd>
 <dt>Redirect URIs</dt><dd><ul>${a.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
-<dt>Registered</dt><dd>${time(a.createdAt.toISOString())}</dd></dl>
+<dt>Registered</dt><dd>${time(a.createdAt, page.timeZone)}</dd></dl>
 <div class="actions">${actionButton(page.csrf, `${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
 ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}</div>
 </section>`,
@@ -51,7 +51,7 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
     const form = formOf(request);
-    return runAction(reply, config, { done: BASE }, async () => {
+    return runAction(reply, { ctx, config }, { done: BASE }, async () => {
       const redirectUris = field(form, "redirectUris")
         .split(/\r?\n/)
         .map((l) => l.trim())
@@ -72,7 +72,7 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
     `${BASE}/:id/rotate-secret`,
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
-      runAction(reply, config, { done: BASE }, async () => {
+      runAction(reply, { ctx, config }, { done: BASE }, async () => {
         const { application, clientSecret } = await rotateApplicationSecret(
           ctx,
           vendorIdOf(request),
@@ -90,7 +90,7 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
     `${BASE}/:id/delete`,
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
-      runAction(reply, config, { done: BASE }, async () => {
+      runAction(reply, { ctx, config }, { done: BASE }, async () => {
         await deleteApplication(ctx, vendorIdOf(request), request.params.id);
         return { kind: "success", message: "Application deleted; every token it held is void." };
       }),

@@ -1,16 +1,17 @@
 // Integrations → Connected applications: the applications this vendor authorized, their scopes
 // and last token issued; disconnecting one revokes every grant and token it holds for the vendor.
 import type { FastifyInstance } from "fastify";
+import { isScope, scopeDescriptions } from "../../auth/scopes.ts";
 import {
   disconnectApplication,
   lastTokenIssuedAt,
   listConnectedApplications,
-} from "../../oauth/connections.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { html } from "../html.ts";
+} from "../../modules/connections/connections.service.ts";
+import { actionButton, runAction } from "../../web/form-actions.ts";
+import { html } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { actionButton, runAction } from "./forms.ts";
 
 const BASE = "/dashboard/integrations/connected-apps";
 
@@ -30,9 +31,9 @@ export async function connectedAppPages(app: FastifyInstance, { ctx, config }: D
 <tbody>${connected.map(
             (c) => html`<tr data-application-id="${c.applicationId}">
 <td>${c.name}<br><code class="muted">${c.clientId}</code></td>
-<td>${c.scopes.map((s) => html`<span class="badge">${s}</span> `)}</td>
-<td class="optional">${time(c.connectedAt.toISOString())}</td>
-<td>${time(lastUse.get(c.applicationId)?.toISOString())}</td>
+<td><ul class="scopes">${c.scopes.map((s) => html`<li>${isScope(s) ? scopeDescriptions[s] : s} <span class="badge">${s}</span></li>`)}</ul></td>
+<td class="optional">${time(c.connectedAt, page.timeZone)}</td>
+<td>${time(lastUse.get(c.applicationId), page.timeZone)}</td>
 <td>${actionButton(page.csrf, `${BASE}/${c.applicationId}/revoke`, "Revoke access", { danger: true })}</td>
 </tr>`,
           )}</tbody></table></div>`;
@@ -45,7 +46,7 @@ export async function connectedAppPages(app: FastifyInstance, { ctx, config }: D
     `${BASE}/:id/revoke`,
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
-      runAction(reply, config, { done: BASE }, async () => {
+      runAction(reply, { ctx, config }, { done: BASE }, async () => {
         await disconnectApplication(ctx, vendorIdOf(request), request.params.id);
         return { kind: "success", message: "Access revoked: the application's tokens no longer work." };
       }),

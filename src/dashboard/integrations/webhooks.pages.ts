@@ -5,8 +5,9 @@
 import type { FastifyInstance } from "fastify";
 import { allScopes } from "../../auth/scopes.ts";
 import { AppError, fieldError } from "../../errors.ts";
-import { type EventType, eventTypes } from "../../events/catalog.ts";
-import { systemResolver, type UrlPolicy } from "../../events/url-guard.ts";
+import { fromLocalInput } from "../../lib/time-zone.ts";
+import type { EventType } from "../../modules/events/catalog.ts";
+import { webhookHealth } from "../../modules/webhooks/webhook-health.ts";
 import {
   deleteWebhook,
   listWebhooks,
@@ -17,24 +18,18 @@ import {
   sendTestEvent,
   updateWebhook,
 } from "../../modules/webhooks/webhooks.service.ts";
-import { csrfField } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { html } from "../html.ts";
+import { csrfField } from "../../web/browser-scope.ts";
+import { type Form, field, fields, formOf, runAction } from "../../web/form-actions.ts";
+import { html } from "../../web/html.ts";
+import { systemResolver, type UrlPolicy } from "../../webhook-delivery/url-guard.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
-import { pageContext, vendorIdOf } from "../page-context.ts";
-import { type Form, field, fields, formOf, runAction } from "./forms.ts";
+import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { webhookDetailPage } from "./webhook-detail.page.ts";
+import { eventCheckboxes, healthCell, WEBHOOKS } from "./webhook-events-field.ts";
 
-export const WEBHOOKS = "/dashboard/integrations/webhooks";
 /** The signed-in vendor acts with every scope, so may subscribe to every event. */
 const vendorCaller = { scopes: new Set(allScopes) };
-
-export function eventCheckboxes(checked: readonly string[] = []) {
-  return html`<fieldset><legend>Events</legend>${eventTypes.map(
-    (e) =>
-      html`<label class="check"><input type="checkbox" name="events" value="${e}" ${checked.includes(e) ? html`checked` : ""}> <code>${e}</code></label>`,
-  )}</fieldset>`;
-}
 
 /** The ticked events: at least one; the service refuses unknown names. */
 function eventsOf(form: Form): EventType[] {
@@ -49,12 +44,11 @@ function urlOf(form: Form): string {
   return url;
 }
 
-/** "2026-11-23T08:00" from a datetime-local field is read as UTC (the pages show UTC). */
-function parseSince(value: string): string {
+/** "2026-11-23T08:00" from a datetime-local field is read in the shop's time zone (the pages show it). */
+function parseSince(value: string, timeZone: string): string {
   const trimmed = value.trim();
-  const withZone = /[zZ]|[+-]\d\d:\d\d$/.test(trimmed) ? trimmed : `${trimmed}Z`;
-  const date = new Date(withZone);
-  if (!trimmed || Number.isNaN(date.getTime())) {
+  const date = /[zZ]|[+-]\d\d:\d\d$/.test(trimmed) ? new Date(trimmed) : fromLocalInput(trimmed, timeZone);
+  if (!trimmed || !date || Number.isNaN(date.getTime())) {
     throw fieldError("validation_failed", "since", "must be a date and time");
   }
   return date.toISOString();
@@ -72,20 +66,24 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
 
   app.get(WEBHOOKS, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
-    const { webhooks } = await listWebhooks(ctx, vendorIdOf(request));
+    const vendorId = vendorIdOf(request);
+    const [{ webhooks }, health] = await Promise.all([
+      listWebhooks(ctx, vendorId),
+      webhookHealth(ctx, vendorId),
+    ]);
     const list =
       webhooks.length === 0
         ? emptyState(
             "No webhooks yet. Register a URL below to be told when orders, customers or appointments change.",
           )
         : html`<div class="table-wrap"><table>
-<thead><tr><th>URL</th><th>Events</th><th>Status</th><th class="optional">Created</th></tr></thead>
+<thead><tr><th>URL</th><th>Events</th><th>Health</th><th>Created</th></tr></thead>
 <tbody>${webhooks.map(
             (w) => html`<tr data-webhook-id="${w.id}">
 <td><a href="${WEBHOOKS}/${w.id}"><code>${w.url}</code></a></td>
 <td>${w.events.map((e) => html`<span class="badge">${e}</span> `)}</td>
-<td><span class="badge">${w.status}</span>${w.disabledReason ? html`<br><span class="muted">${w.disabledReason}</span>` : ""}</td>
-<td class="optional">${time(w.createdAt)}</td></tr>`,
+<td>${healthCell(w, health.get(w.id), page.timeZone)}</td>
+<td>${time(w.createdAt, page.timeZone)}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`${list}
 <h2>Register a webhook</h2>
@@ -105,7 +103,7 @@ ${eventCheckboxes()}
 
   app.post(WEBHOOKS, post, async (request, reply) => {
     const form = formOf(request);
-    return runAction(reply, config, { done: WEBHOOKS }, async () => {
+    return runAction(reply, { ctx, config }, { done: WEBHOOKS }, async () => {
       const hook = await registerWebhook(
         ctx,
         vendorIdOf(request),
@@ -125,7 +123,7 @@ ${eventCheckboxes()}
   app.post<IdParams>(`${WEBHOOKS}/:id/edit`, post, async (request, reply) => {
     const form = formOf(request);
     const here = `${WEBHOOKS}/${request.params.id}`;
-    return runAction(reply, config, { done: here }, async () => {
+    return runAction(reply, { ctx, config }, { done: here }, async () => {
       const events = eventsOf(form);
       await updateWebhook(
         ctx,
@@ -142,7 +140,7 @@ ${eventCheckboxes()}
   app.post<IdParams>(`${WEBHOOKS}/:id/status`, post, async (request, reply) => {
     const status = field(formOf(request), "status");
     const here = `${WEBHOOKS}/${request.params.id}`;
-    return runAction(reply, config, { done: here }, async () => {
+    return runAction(reply, { ctx, config }, { done: here }, async () => {
       if (status !== "ACTIVE" && status !== "DISABLED") {
         throw new AppError("validation_failed", "status must be ACTIVE or DISABLED");
       }
@@ -152,7 +150,7 @@ ${eventCheckboxes()}
   });
 
   app.post<IdParams>(`${WEBHOOKS}/:id/rotate-secret`, post, async (request, reply) =>
-    runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+    runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
       const rotated = await rotateWebhookSecret(ctx, vendorIdOf(request), request.params.id, {});
       return {
         kind: "success",
@@ -163,14 +161,14 @@ ${eventCheckboxes()}
   );
 
   app.post<IdParams>(`${WEBHOOKS}/:id/test`, post, async (request, reply) =>
-    runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+    runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
       await sendTestEvent(ctx, vendorIdOf(request), request.params.id);
       return { kind: "success", message: "Test event queued; it appears in the delivery log below." };
     }),
   );
 
   app.post<IdParams>(`${WEBHOOKS}/:id/delete`, post, async (request, reply) =>
-    runAction(reply, config, { done: WEBHOOKS }, async () => {
+    runAction(reply, { ctx, config }, { done: WEBHOOKS }, async () => {
       await deleteWebhook(ctx, vendorIdOf(request), request.params.id);
       return { kind: "success", message: "Webhook deleted." };
     }),
@@ -180,7 +178,7 @@ ${eventCheckboxes()}
     `${WEBHOOKS}/:id/deliveries/:deliveryId/redeliver`,
     post,
     async (request, reply) =>
-      runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+      runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
         await redeliver(ctx, vendorIdOf(request), request.params.id, request.params.deliveryId);
         return { kind: "success", message: "Delivery queued again as a new delivery." };
       }),
@@ -188,9 +186,10 @@ ${eventCheckboxes()}
 
   app.post<IdParams>(`${WEBHOOKS}/:id/recover`, post, async (request, reply) => {
     const since = field(formOf(request), "since");
-    return runAction(reply, config, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+    const timeZone = await vendorTimeZone(ctx, request);
+    return runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
       const { count } = await recoverDeliveries(ctx, vendorIdOf(request), request.params.id, {
-        since: parseSince(since),
+        since: parseSince(since, timeZone),
       });
       return {
         kind: "success",

@@ -2,8 +2,8 @@
 import type { FastifyReply } from "fastify";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
-import { setFlash } from "../flash.ts";
-import { html, type SafeHtml } from "../html.ts";
+import { setFlash } from "../../web/flash.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
 
 /** "IN_PRODUCTION" → "In production": statuses and types as people read them. */
 export function humanize(code: string): string {

@@ -3,8 +3,8 @@
 
 import type { FieldError } from "../../errors.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
-import { csrfField } from "../browser-scope.ts";
-import { html, type SafeHtml } from "../html.ts";
+import { csrfField } from "../../web/browser-scope.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
 
 export interface CustomerForm {
   name: string;
@@ -50,8 +50,9 @@ const labels: Array<[keyof CustomerForm, string, string]> = [
   ["weddingDate", "Wedding date", "date"],
 ];
 
+/** The edit form of customer `id`, or the new-customer form when `id` is null. */
 export function customerEditForm(
-  id: string,
+  id: string | null,
   form: CustomerForm,
   errors: FieldError[],
   csrf: string,
@@ -67,7 +68,8 @@ export function customerEditForm(
       ? html` aria-invalid="true" aria-describedby="${field}-error"`
       : html``;
   const other = errors.filter((e) => !Object.hasOwn(form, e.field.split(".")[0] ?? ""));
-  return html`<form method="post" action="/dashboard/customers/${id}" class="customer-form">
+  const action = id ? `/dashboard/customers/${id}` : "/dashboard/customers";
+  return html`<form method="post" action="${action}" class="customer-form">
 ${csrfField(csrf)}
 ${other.length > 0 ? html`<p class="field-error">${other.map((e) => `${e.field} ${e.message}`).join("; ")}</p>` : ""}
 ${labels.map(
@@ -84,6 +86,6 @@ ${errorFor("measurements")}
 <label for="preferences">Preferences (JSON object)</label>
 <textarea id="preferences" name="preferences" class="code"${described("preferences")}>${form.preferences}</textarea>
 ${errorFor("preferences")}
-<div class="actions"><button type="submit" class="primary">Save</button><a class="button" href="/dashboard/customers/${id}">Cancel</a></div>
+<div class="actions"><button type="submit" class="primary">${id ? "Save" : "Add customer"}</button><a class="button" href="${id ? `/dashboard/customers/${id}` : "/dashboard/customers"}">Cancel</a></div>
 </form>`;
 }

@@ -2,19 +2,28 @@
 // their orders and appointments, and the edit form, which reports the service's refusals (an
 // e-mail another customer has, malformed JSON) on the form itself.
 import type { FastifyInstance } from "fastify";
-import { AppError, type FieldError } from "../../errors.ts";
+import type { FieldError } from "../../errors.ts";
+import { searchTerm } from "../../lib/search.ts";
+import { formatInZone } from "../../lib/time-zone.ts";
 import { listAppointments } from "../../modules/appointments/appointments.service.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
-import { UpdateCustomerBody } from "../../modules/customers/customers.schemas.ts";
-import { getCustomer, listCustomers, updateCustomer } from "../../modules/customers/customers.service.ts";
+import { CreateCustomerBody, UpdateCustomerBody } from "../../modules/customers/customers.schemas.ts";
+import {
+  createCustomer,
+  getCustomer,
+  listCustomers,
+  updateCustomer,
+} from "../../modules/customers/customers.service.ts";
 import type { OrderSchema as OrderJson } from "../../modules/orders/orders.schemas.ts";
 import { listCustomerOrders } from "../../modules/orders/orders.service.ts";
-import { sendPage } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../form.ts";
-import { html } from "../html.ts";
+import { sendPage } from "../../web/browser-scope.ts";
+import { toCsv } from "../../web/csv.ts";
+import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { formRefusal } from "../../web/form-actions.ts";
+import { html } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
-import { pageContext, vendorIdOf } from "../page-context.ts";
+import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { humanize, statusBadge, succeeded } from "./common.ts";
 import { type CustomerForm, customerEditForm, formFromCustomer, jsonField } from "./customer-form.ts";
 
@@ -23,39 +32,132 @@ export async function customerPages(app: FastifyInstance, { ctx, config }: Dashb
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");
     const email = queryParam(request.query, "email")?.trim().slice(0, 254) || undefined;
-    const page = await listCustomers(ctx, vendorIdOf(request), { limit, cursor, email });
-    const params: Record<string, string> = {};
+    const search = searchTerm(queryParam(request.query, "q"));
+    const page = await listCustomers(ctx, vendorIdOf(request), { limit, cursor, email, search });
+    const pageCtx = await pageContext(ctx, request, reply);
+    const find: Record<string, string> = {};
+    if (email) find.email = email;
+    if (search) find.q = search;
+    const params: Record<string, string> = { ...find };
     if (limit !== 25) params.limit = String(limit);
-    if (email) params.email = email;
-    const filter = html`<form method="get" action="/dashboard/customers" class="filter">
-<label for="email-filter">Filter by e-mail</label>
-<input id="email-filter" name="email" type="search" value="${email ?? ""}">
-<div class="actions"><button type="submit">Filter</button>${email ? html`<a class="button" href="/dashboard/customers">Clear</a>` : ""}</div>
+    const exportQuery = new URLSearchParams(find).toString();
+    const filter = html`<div class="toolbar"><a class="button primary" href="/dashboard/customers/new">New customer</a>
+<a class="button" href="/dashboard/customers/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>Export CSV</a></div>
+<form method="get" action="/dashboard/customers" class="filter" role="search">
+<label for="customer-search">Search (name, e-mail, phone)</label>
+<input id="customer-search" name="q" type="search" maxlength="100" value="${search ?? ""}">
+${email ? html`<input type="hidden" name="email" value="${email}"><p class="muted">Only the customer with the e-mail ${email}.</p>` : ""}
+<div class="actions"><button type="submit">Find</button>${email || search ? html`<a class="button" href="/dashboard/customers">Clear</a>` : ""}</div>
 </form>`;
     const list =
       page.customers.length === 0
         ? emptyState(
             email
               ? "No customer has this e-mail address."
-              : cursor
-                ? "No more customers."
-                : "No customers yet.",
+              : search
+                ? "No customer matches."
+                : cursor
+                  ? "No more customers."
+                  : "No customers yet.",
           )
-        : html`<div class="table-wrap"><table class="customers">
-<thead><tr><th>Name</th><th>E-mail</th><th class="optional">Wedding date</th><th class="optional">Added</th></tr></thead>
+        : html`<div class="table-wrap"><table class="customers cards">
+<thead><tr><th>Name</th><th>E-mail</th><th>Phone</th><th>Wedding date</th><th>Added</th></tr></thead>
 <tbody>${page.customers.map(
             (c) => html`<tr><td><a href="/dashboard/customers/${c.id}">${c.name}</a></td>
 <td>${c.email ?? html`<span class="muted">–</span>`}</td>
-<td class="optional">${c.weddingDate ?? ""}</td><td class="optional">${time(c.createdAt)}</td></tr>`,
+<td>${c.phone ?? ""}</td>
+<td>${c.weddingDate ?? ""}</td><td>${time(c.createdAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
 ${pager("/dashboard/customers", page.nextCursor, params)}`;
     const body = html`${filter}${list}`;
+    return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "Customers", body));
+  });
+
+  app.get("/dashboard/customers/export.csv", { schema: { hide: true } }, async (request, reply) => {
+    const vendorId = vendorIdOf(request);
+    const email = queryParam(request.query, "email")?.trim().slice(0, 254) || undefined;
+    const search = searchTerm(queryParam(request.query, "q"));
+    const timeZone = await vendorTimeZone(ctx, request);
+    const rows: string[][] = [];
+    let cursor: string | undefined;
+    // Bounded: at most EXPORT_MAX_ROWS customers, a page of 100 at a time.
+    do {
+      const page = await listCustomers(ctx, vendorId, { limit: 100, cursor, email, search });
+      for (const c of page.customers) {
+        rows.push([
+          c.id,
+          c.name,
+          c.email ?? "",
+          c.phone ?? "",
+          c.weddingDate ?? "",
+          c.notes ?? "",
+          formatInZone(new Date(c.createdAt), timeZone),
+        ]);
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && rows.length < EXPORT_MAX_ROWS);
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="customers.csv"')
+      .send(
+        toCsv(
+          ["Customer ID", "Name", "E-mail", "Phone", "Wedding date", "Notes", `Added (${timeZone})`],
+          rows,
+        ),
+      );
+  });
+
+  app.get("/dashboard/customers/new", { schema: { hide: true } }, async (request, reply) => {
+    const pageCtx = await pageContext(ctx, request, reply);
     return sendPage(
       reply,
       200,
-      dashboardPage(await pageContext(ctx, request, reply), "customers", "Customers", body),
+      dashboardPage(
+        pageCtx,
+        "customers",
+        "New customer",
+        customerEditForm(null, emptyCustomerForm, [], pageCtx.csrf),
+      ),
     );
   });
+
+  app.post(
+    "/dashboard/customers",
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const vendorId = vendorIdOf(request);
+      const form = customerFormOf(request.body);
+      const errors: FieldError[] = [];
+      const input = customerInput(form, errors);
+      errors.push(...formErrors(CreateCustomerBody, input));
+      let status = 400;
+      if (errors.length === 0) {
+        try {
+          const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
+          return succeeded(reply, config, "Customer added.", `/dashboard/customers/${created.id}`);
+        } catch (error) {
+          const refusal = formRefusal(error);
+          status = refusal.status;
+          errors.push(...refusal.errors);
+        }
+      }
+      const pageCtx = await pageContext(ctx, request, reply);
+      pageCtx.flash = {
+        kind: "error",
+        message: "The customer was not added: please correct the fields marked below.",
+      };
+      return sendPage(
+        reply,
+        status,
+        dashboardPage(
+          pageCtx,
+          "customers",
+          "New customer",
+          customerEditForm(null, form, errors, pageCtx.csrf),
+        ),
+      );
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     "/dashboard/customers/:id",
@@ -67,13 +169,15 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
         JSON.parse(await listCustomerOrders(ctx, vendorId, customer.id)) as { orders: OrderJson[] }
       ).orders;
       const { appointments } = await listAppointments(ctx, vendorId, { customerId: customer.id, limit: 50 });
-      const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a></div>
+      const pageCtx = await pageContext(ctx, request, reply);
+      const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a>
+<a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a></div>
 <dl class="facts">
 <dt>E-mail</dt><dd>${customer.email ?? "–"}</dd>
 <dt>Phone</dt><dd>${customer.phone ?? "–"}</dd>
 <dt>Wedding date</dt><dd>${customer.weddingDate ?? "–"}</dd>
 <dt>Notes</dt><dd class="prose">${customer.notes ?? "–"}</dd>
-<dt>Added</dt><dd>${time(customer.createdAt)}</dd>
+<dt>Added</dt><dd>${time(customer.createdAt, pageCtx.timeZone)}</dd>
 </dl>
 ${jsonBlock("Measurements", customer.measurements)}
 ${jsonBlock("Preferences", customer.preferences)}
@@ -84,7 +188,7 @@ ${
     ? emptyState("No orders for this customer.")
     : html`<ul class="plain">${orders.map(
         (o) =>
-          html`<li><a href="/dashboard/orders/${o.id}">${o.model ?? humanize(o.type)}</a> ${statusBadge(o.status)} <span class="muted">${time(o.updatedAt)}</span></li>`,
+          html`<li><a href="/dashboard/orders/${o.id}">${o.model ?? humanize(o.type)}</a> ${statusBadge(o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone)}</span></li>`,
       )}</ul>`
 }
 <h2>Appointments (${customer.counts.appointments})</h2>
@@ -94,14 +198,10 @@ ${
     ? emptyState("No appointments for this customer.")
     : html`<ul class="plain">${appointments.map(
         (a) =>
-          html`<li><a href="/dashboard/appointments/${a.id}">${humanize(a.type)}</a> ${time(a.date)} ${statusBadge(a.status)}</li>`,
+          html`<li><a href="/dashboard/appointments/${a.id}">${humanize(a.type)}</a> ${time(a.date, pageCtx.timeZone)} ${statusBadge(a.status)}</li>`,
       )}</ul>`
 }`;
-      return sendPage(
-        reply,
-        200,
-        dashboardPage(await pageContext(ctx, request, reply), "customers", customer.name, body),
-      );
+      return sendPage(reply, 200, dashboardPage(pageCtx, "customers", customer.name, body));
     },
   );
 
@@ -131,27 +231,9 @@ ${
       const vendorId = vendorIdOf(request);
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       const current = await getCustomer(ctx, vendorId, request.params.id);
-      const form: CustomerForm = {
-        name: formField(request.body, "name"),
-        email: formField(request.body, "email"),
-        phone: formField(request.body, "phone"),
-        weddingDate: formField(request.body, "weddingDate"),
-        notes: formField(request.body, "notes"),
-        measurements: formField(request.body, "measurements"),
-        preferences: formField(request.body, "preferences"),
-      };
+      const form = customerFormOf(request.body);
       const errors: FieldError[] = [];
-      const measurements = jsonField("measurements", form.measurements, errors);
-      const preferences = jsonField("preferences", form.preferences, errors);
-      const input = {
-        name: form.name.trim(),
-        email: optional(form.email),
-        phone: optional(form.phone),
-        weddingDate: optional(form.weddingDate),
-        notes: form.notes.trim() === "" ? null : form.notes,
-        measurements,
-        preferences,
-      };
+      const input = customerInput(form, errors);
       errors.push(...formErrors(UpdateCustomerBody, input));
       let status = 400;
       if (errors.length === 0) {
@@ -159,9 +241,9 @@ ${
           await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
           return succeeded(reply, config, "Customer saved.", `/dashboard/customers/${current.id}`);
         } catch (error) {
-          if (!(error instanceof AppError) || error.status === 404 || error.status >= 500) throw error;
-          status = error.status;
-          errors.push(...(error.extra.errors ?? [{ field: "(form)", message: error.message }]));
+          const refusal = formRefusal(error);
+          status = refusal.status;
+          errors.push(...refusal.errors);
         }
       }
       const pageCtx = await pageContext(ctx, request, reply);
@@ -186,4 +268,38 @@ ${
 function jsonBlock(label: string, value: CustomerJson["measurements"]) {
   if (!value || Object.keys(value).length === 0) return html``;
   return html`<h2>${label}</h2><pre>${JSON.stringify(value, null, 2)}</pre>`;
+}
+
+/** At most this many customers in one CSV export. */
+export const EXPORT_MAX_ROWS = 10_000;
+
+const emptyCustomerForm: CustomerForm = {
+  name: "",
+  email: "",
+  phone: "",
+  weddingDate: "",
+  notes: "",
+  measurements: "",
+  preferences: "",
+};
+
+function customerFormOf(body: unknown): CustomerForm {
+  const form = { ...emptyCustomerForm };
+  for (const key of Object.keys(form) as Array<keyof CustomerForm>) form[key] = formField(body, key);
+  return form;
+}
+
+/** The service input the create and edit forms post (JSON fields parsed, errors collected). */
+function customerInput(form: CustomerForm, errors: FieldError[]) {
+  const measurements = jsonField("measurements", form.measurements, errors);
+  const preferences = jsonField("preferences", form.preferences, errors);
+  return {
+    name: form.name.trim(),
+    email: optional(form.email),
+    phone: optional(form.phone),
+    weddingDate: optional(form.weddingDate),
+    notes: form.notes.trim() === "" ? null : form.notes,
+    measurements,
+    preferences,
+  };
 }

@@ -1,12 +1,26 @@
-// Inquiries sent through the public form: the list (newest first) and an inquiry's page.
+// Inquiries sent through the public form: the list (newest first, open or handled) and an
+// inquiry's page, where the vendor turns it into a customer with a first appointment in one step
+// or just marks it handled.
 import type { FastifyInstance } from "fastify";
-import { getInquiry, listInquiries } from "../../modules/inquiries/inquiries.service.ts";
-import { sendPage } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { pageLimit, queryParam } from "../form.ts";
-import { html } from "../html.ts";
+import { AppError } from "../../errors.ts";
+import { fromLocalInput } from "../../lib/time-zone.ts";
+import { CreateAppointmentBody } from "../../modules/appointments/appointments.schemas.ts";
+import { appointmentTypes } from "../../modules/appointments/appointments.workflow.ts";
+import {
+  convertInquiry,
+  getInquiryWithHandling,
+  listInquiriesWithHandling,
+  markInquiryHandled,
+} from "../../modules/inquiries/inquiry-handling.ts";
+import { csrfField, sendPage } from "../../web/browser-scope.ts";
+import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { actionButton } from "../../web/form-actions.ts";
+import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
+import { html } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
-import { pageContext, vendorIdOf } from "../page-context.ts";
+import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
+import { humanize, refusedAction, succeeded } from "./common.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -14,11 +28,18 @@ function excerpt(message: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-export async function inquiryPages(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
+function handledBadge(handledAt: string | null) {
+  return handledAt
+    ? html`<span class="badge status" data-status="HANDLED">Handled</span>`
+    : html`<span class="badge status" data-status="OPEN">Open</span>`;
+}
+
+export async function inquiryPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
   app.get("/dashboard/inquiries", { schema: { hide: true } }, async (request, reply) => {
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");
-    const page = await listInquiries(ctx, vendorIdOf(request), { limit, cursor });
+    const page = await listInquiriesWithHandling(ctx, vendorIdOf(request), { limit, cursor });
+    const pageCtx = await pageContext(ctx, request, reply);
     const body =
       page.inquiries.length === 0
         ? emptyState(
@@ -26,41 +47,98 @@ export async function inquiryPages(app: FastifyInstance, { ctx }: DashboardDeps)
               ? "No more inquiries."
               : "No inquiries yet. Messages sent through your inquiry form appear here.",
           )
-        : html`<div class="table-wrap"><table class="inquiries">
-<thead><tr><th>From</th><th>Message</th><th class="optional">Received</th></tr></thead>
+        : html`<div class="table-wrap"><table class="inquiries cards">
+<thead><tr><th>From</th><th>Message</th><th>Status</th><th>Received</th></tr></thead>
 <tbody>${page.inquiries.map(
             (
               q,
             ) => html`<tr><td><a href="/dashboard/inquiries/${q.id}">${q.name}</a><div class="muted">${q.email}</div></td>
-<td>${excerpt(q.message)}</td><td class="optional">${time(q.createdAt)}</td></tr>`,
+<td>${excerpt(q.message)}</td><td>${handledBadge(q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
 ${pager("/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
-    return sendPage(
-      reply,
-      200,
-      dashboardPage(await pageContext(ctx, request, reply), "inquiries", "Inquiries", body),
-    );
+    return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", "Inquiries", body));
   });
 
   app.get<{ Params: { id: string } }>(
     "/dashboard/inquiries/:id",
     { schema: { hide: true } },
     async (request, reply) => {
-      const q = await getInquiry(ctx, vendorIdOf(request), request.params.id);
-      const body = html`<dl class="facts">
+      const q = await getInquiryWithHandling(ctx, vendorIdOf(request), request.params.id);
+      const pageCtx = await pageContext(ctx, request, reply);
+      const base = `/dashboard/inquiries/${q.id}`;
+      const body = html`<p>${handledBadge(q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone)}</span>` : ""}</p>
+<dl class="facts">
 <dt>From</dt><dd>${q.name}</dd>
 <dt>E-mail</dt><dd><a href="mailto:${q.email}">${q.email}</a></dd>
 <dt>Phone</dt><dd>${q.phone ?? "–"}</dd>
 <dt>Wedding date</dt><dd>${q.weddingDate ?? "–"}</dd>
-<dt>Received</dt><dd>${time(q.createdAt)}</dd>
+<dt>Received</dt><dd>${time(q.createdAt, pageCtx.timeZone)}</dd>
 </dl>
 <h2>Message</h2>
-<p class="prose">${q.message}</p>`;
-      return sendPage(
-        reply,
-        200,
-        dashboardPage(await pageContext(ctx, request, reply), "inquiries", `Inquiry from ${q.name}`, body),
-      );
+<p class="prose">${q.message}</p>
+<div class="actions"><a class="button" href="mailto:${q.email}?subject=${encodeURIComponent("Your inquiry")}">Answer by e-mail</a>
+${q.handledAt ? "" : actionButton(pageCtx.csrf, `${base}/handled`, "Mark handled")}</div>
+<h2>Book an appointment</h2>
+<p class="muted">Adds ${q.name} as a customer (or links the customer with this e-mail), books the appointment and marks the inquiry handled.</p>
+<form method="post" action="${base}/convert" class="edit-form">
+${csrfField(pageCtx.csrf)}
+${selectField({ name: "type", label: "Type", value: "CONSULTATION", required: true, options: appointmentTypes.map((t) => [t, humanize(t)] as const) })}
+${inputField({ name: "date", label: `When (${pageCtx.timeZone})`, type: "datetime-local", required: true })}
+${inputField({ name: "duration", label: "Duration (minutes, 15-480)", type: "number", value: "60", required: true })}
+${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
+<div class="actions"><button type="submit" class="primary">Create customer and appointment</button></div>
+</form>`;
+      return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", `Inquiry from ${q.name}`, body));
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/dashboard/inquiries/:id/handled",
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      await markInquiryHandled(ctx, vendorIdOf(request), request.params.id);
+      return succeeded(reply, config, "Inquiry marked handled.", `/dashboard/inquiries/${request.params.id}`);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/dashboard/inquiries/:id/convert",
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const vendorId = vendorIdOf(request);
+      const back = `/dashboard/inquiries/${encodeURIComponent(request.params.id)}`;
+      // Another vendor's id (or none) is the 404 page before anything is read from the form.
+      await getInquiryWithHandling(ctx, vendorId, request.params.id);
+      const timeZone = await vendorTimeZone(ctx, request);
+      try {
+        const date = fromLocalInput(formField(request.body, "date"), timeZone);
+        if (!date) throw new AppError("validation_failed", "When must be a date and time.");
+        const durationText = formField(request.body, "duration");
+        const input = {
+          type: formField(request.body, "type"),
+          date: date.toISOString(),
+          duration: /^\d{1,3}$/.test(durationText) ? Number(durationText) : durationText,
+          notes: optional(formField(request.body, "notes")),
+        };
+        const errors = formErrors(CreateAppointmentBody, { ...input, customerId: "x" });
+        if (errors.length > 0) {
+          throw new AppError("validation_failed", errors.map((e) => `${e.field} ${e.message}`).join("; "));
+        }
+        const { appointment } = await convertInquiry(
+          ctx,
+          vendorId,
+          request.params.id,
+          input as Parameters<typeof convertInquiry>[3],
+        );
+        return succeeded(
+          reply,
+          config,
+          "Customer added and appointment booked; the inquiry is handled.",
+          `/dashboard/appointments/${appointment.id}`,
+        );
+      } catch (error) {
+        return refusedAction(reply, config, error, back);
+      }
     },
   );
 }

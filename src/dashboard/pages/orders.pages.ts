@@ -2,22 +2,38 @@
 // history timeline, the status form (only moves the workflow table allows) and the tracking link.
 
 import type { FastifyInstance } from "fastify";
-import { AppError } from "../../errors.ts";
+import { AppError, type FieldError } from "../../errors.ts";
+import { searchTerm } from "../../lib/search.ts";
+import { formatInZone } from "../../lib/time-zone.ts";
 import type { OrderSchema as OrderJson, UpdateOrderStatusBody } from "../../modules/orders/orders.schemas.ts";
-import { UpdateOrderStatusBody as UpdateOrderStatusSchema } from "../../modules/orders/orders.schemas.ts";
 import {
+  CreateOrderBody,
+  UpdateOrderBody,
+  UpdateOrderStatusBody as UpdateOrderStatusSchema,
+} from "../../modules/orders/orders.schemas.ts";
+import {
+  createOrder,
   getOrder,
   getOrderTrackingToken,
   listOrders,
+  updateOrder,
   updateOrderStatus,
 } from "../../modules/orders/orders.service.ts";
-import { canTransition, type OrderStatus, orderTransitions } from "../../modules/orders/orders.workflow.ts";
-import { csrfField, sendPage } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../form.ts";
-import { html, type SafeHtml } from "../html.ts";
+import {
+  canTransition,
+  type OrderStatus,
+  orderStatuses,
+  orderTransitions,
+  orderTypes,
+} from "../../modules/orders/orders.workflow.ts";
+import { allowOwnScripts, csrfField, sendPage } from "../../web/browser-scope.ts";
+import { toCsv } from "../../web/csv.ts";
+import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
-import { pageContext, vendorIdOf } from "../page-context.ts";
+import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
 import { timeline } from "./timeline.ts";
 
@@ -30,31 +46,165 @@ export async function orderPages(app: FastifyInstance, { ctx, config }: Dashboar
   app.get("/dashboard/orders", { schema: { hide: true } }, async (request, reply) => {
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");
-    const page = JSON.parse(await listOrders(ctx, vendorIdOf(request), { limit, cursor })) as {
+    const find = orderFilter(request.query);
+    const page = JSON.parse(
+      await listOrders(ctx, vendorIdOf(request), {
+        limit,
+        cursor,
+        status: find.status ? [find.status] : undefined,
+        search: find.search,
+      }),
+    ) as {
       orders: OrderJson[];
       nextCursor: string | null;
     };
-    const body =
+    const pageCtx = await pageContext(ctx, request, reply);
+    const params = filterParams(find);
+    if (limit !== 25) params.limit = String(limit);
+    const filtered = Boolean(find.status || find.search);
+    const toolbar = html`<div class="toolbar"><a class="button primary" href="/dashboard/orders/new">New order</a>
+<a class="button" href="/dashboard/orders/export.csv${queryString(filterParams(find))}" download>Export CSV</a></div>
+<form method="get" action="/dashboard/orders" class="filter" role="search">
+<label for="order-search">Search (name, e-mail, phone, model)</label>
+<input id="order-search" name="q" type="search" maxlength="100" value="${find.search ?? ""}">
+<label for="order-status">Status</label>
+<select id="order-status" name="status"><option value="">Any status</option>
+${orderStatuses.map((st) => html`<option value="${st}"${st === find.status ? html` selected` : ""}>${humanize(st)}</option>`)}
+</select>
+<div class="actions"><button type="submit">Find</button>${filtered ? html`<a class="button" href="/dashboard/orders">Clear</a>` : ""}</div>
+</form>`;
+    const list =
       page.orders.length === 0
         ? emptyState(
-            cursor ? "No more orders." : "No orders yet. Orders created through the API appear here.",
+            filtered
+              ? "No order matches."
+              : cursor
+                ? "No more orders."
+                : "No orders yet. Create one here, or through the API.",
           )
-        : html`<div class="table-wrap"><table class="orders">
-<thead><tr><th>Order</th><th>Customer</th><th>Status</th><th class="optional">Updated</th></tr></thead>
+        : html`<div class="table-wrap"><table class="orders cards">
+<thead><tr><th>Order</th><th>Customer</th><th>Status</th><th>Updated</th></tr></thead>
 <tbody>${page.orders.map(
             (o) => html`<tr>
 <td><a href="/dashboard/orders/${o.id}">${o.model ?? humanize(o.type)}</a><div class="muted">${humanize(o.type)}</div></td>
-<td>${o.customer.name}${o.customer.email ? html`<div class="muted">${o.customer.email}</div>` : ""}</td>
+<td>${o.customer ? html`${o.customer.name}${o.customer.email ? html`<div class="muted">${o.customer.email}</div>` : ""}` : html`<span class="muted">Erased customer</span>`}</td>
 <td>${statusBadge(o.status)}</td>
-<td class="optional">${time(o.updatedAt)}</td></tr>`,
+<td>${time(o.updatedAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/orders", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
+${pager("/dashboard/orders", page.nextCursor, params)}`;
+    return sendPage(reply, 200, dashboardPage(pageCtx, "orders", "Orders", html`${toolbar}${list}`));
+  });
+
+  app.get("/dashboard/orders/export.csv", { schema: { hide: true } }, async (request, reply) => {
+    const vendorId = vendorIdOf(request);
+    const find = orderFilter(request.query);
+    const timeZone = await vendorTimeZone(ctx, request);
+    const rows: string[][] = [];
+    let cursor: string | undefined;
+    // Bounded: at most EXPORT_MAX_ROWS orders, a page of 100 at a time.
+    do {
+      const page = JSON.parse(
+        await listOrders(ctx, vendorId, {
+          limit: 100,
+          cursor,
+          status: find.status ? [find.status] : undefined,
+          search: find.search,
+        }),
+      ) as { orders: OrderJson[]; nextCursor: string | null };
+      for (const o of page.orders) {
+        rows.push([
+          o.id,
+          o.status,
+          o.type,
+          o.model ?? "",
+          o.size ?? "",
+          o.color ?? "",
+          o.customer?.name ?? "",
+          o.customer?.email ?? "",
+          formatInZone(new Date(o.createdAt), timeZone),
+          formatInZone(new Date(o.updatedAt), timeZone),
+        ]);
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && rows.length < EXPORT_MAX_ROWS);
+    const header = ["Order ID", "Status", "Type", "Model", "Size", "Color", "Customer", "Customer e-mail"];
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="orders.csv"')
+      .send(toCsv([...header, `Created (${timeZone})`, `Updated (${timeZone})`], rows));
+  });
+
+  app.get("/dashboard/orders/new", { schema: { hide: true } }, async (request, reply) => {
+    const pageCtx = await pageContext(ctx, request, reply);
     return sendPage(
       reply,
       200,
-      dashboardPage(await pageContext(ctx, request, reply), "orders", "Orders", body),
+      dashboardPage(pageCtx, "orders", "New order", newOrderForm({}, [], pageCtx.csrf)),
     );
   });
+
+  app.post(
+    "/dashboard/orders",
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const vendorId = vendorIdOf(request);
+      const form = Object.fromEntries(
+        newOrderFields.map((f) => [f, formField(request.body, f)]),
+      ) as NewOrderForm;
+      const input = {
+        customerName: form.customerName.trim(),
+        customerEmail: optional(form.customerEmail),
+        customerPhone: optional(form.customerPhone),
+        weddingDate: optional(form.weddingDate),
+        type: form.type,
+        model: optional(form.model),
+        size: optional(form.size),
+        color: optional(form.color),
+        description: optional(form.description),
+        specialRequests: optional(form.specialRequests),
+      };
+      const errors = formErrors(CreateOrderBody, input);
+      if (errors.length === 0) {
+        const created = JSON.parse(await createOrder(ctx, vendorId, input as CreateOrderBody)) as OrderJson;
+        return succeeded(reply, config, "Order created.", `/dashboard/orders/${created.id}`);
+      }
+      const pageCtx = await pageContext(ctx, request, reply);
+      pageCtx.flash = {
+        kind: "error",
+        message: "The order was not created: please correct the fields marked below.",
+      };
+      return sendPage(
+        reply,
+        400,
+        dashboardPage(pageCtx, "orders", "New order", newOrderForm(form, errors, pageCtx.csrf)),
+      );
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/dashboard/orders/:id/details",
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const vendorId = vendorIdOf(request);
+      const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
+      const input = Object.fromEntries(
+        detailFields.map(([name]) => [name, optional(formField(request.body, name))]),
+      );
+      try {
+        const errors = formErrors(UpdateOrderBody, input);
+        if (errors.length > 0) {
+          throw new AppError(
+            "validation_failed",
+            errors.map((e) => `${fieldLabels[e.field] ?? e.field} ${e.message}`).join("; "),
+          );
+        }
+        await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
+        return succeeded(reply, config, "Order details saved.", back);
+      } catch (error) {
+        return refusedAction(reply, config, error, back);
+      }
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     "/dashboard/orders/:id",
@@ -64,6 +214,8 @@ ${pager("/dashboard/orders", page.nextCursor, limit === 25 ? {} : { limit: Strin
       const order = JSON.parse(await getOrder(ctx, vendorId, request.params.id)) as OrderJson;
       const token = await getOrderTrackingToken(ctx, vendorId, order.id);
       const pageCtx = await pageContext(ctx, request, reply);
+      // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
+      allowOwnScripts(reply);
       const title = order.model ?? humanize(order.type);
       return sendPage(
         reply,
@@ -72,7 +224,7 @@ ${pager("/dashboard/orders", page.nextCursor, limit === 25 ? {} : { limit: Strin
           pageCtx,
           "orders",
           title,
-          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf),
+          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone),
         ),
       );
     },
@@ -111,23 +263,122 @@ ${pager("/dashboard/orders", page.nextCursor, limit === 25 ? {} : { limit: Strin
   );
 }
 
-const fieldLabels: Record<string, string> = { status: "Status", message: "Message", imageUrl: "Image URL" };
+const fieldLabels: Record<string, string> = {
+  status: "Status",
+  message: "Message",
+  imageUrl: "Image URL",
+  model: "Model",
+  size: "Size",
+  color: "Color",
+  description: "Description",
+  specialRequests: "Special requests",
+};
 
-function orderBody(order: OrderJson, trackingUrl: string, csrf: string): SafeHtml {
+/** At most this many orders in one CSV export. */
+export const EXPORT_MAX_ROWS = 10_000;
+
+interface OrderFind {
+  status?: OrderStatus | undefined;
+  search?: string | undefined;
+}
+
+/** The list's search box and status filter from the query string (unknown statuses ignored). */
+function orderFilter(query: unknown): OrderFind {
+  const status = queryParam(query, "status");
+  return {
+    status:
+      status && (orderStatuses as readonly string[]).includes(status) ? (status as OrderStatus) : undefined,
+    search: searchTerm(queryParam(query, "q")),
+  };
+}
+
+function filterParams(find: OrderFind): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (find.search) params.q = find.search;
+  if (find.status) params.status = find.status;
+  return params;
+}
+
+function queryString(params: Record<string, string>): string {
+  const text = new URLSearchParams(params).toString();
+  return text ? `?${text}` : "";
+}
+
+const newOrderFields = [
+  "customerName",
+  "customerEmail",
+  "customerPhone",
+  "weddingDate",
+  "type",
+  "model",
+  "size",
+  "color",
+  "description",
+  "specialRequests",
+] as const;
+type NewOrderForm = Record<(typeof newOrderFields)[number], string>;
+
+function newOrderForm(form: Partial<NewOrderForm>, errors: FieldError[], csrf: string): SafeHtml {
+  return html`<form method="post" action="/dashboard/orders" class="edit-form">
+${csrfField(csrf)}
+${otherErrors(errors, newOrderFields)}
+<fieldset><legend>Customer</legend>
+${inputField({ name: "customerName", label: "Name", value: form.customerName, required: true, maxLength: 200, errors })}
+${inputField({ name: "customerEmail", label: "E-mail (links the order to the customer with this e-mail)", type: "email", value: form.customerEmail, maxLength: 254, errors })}
+${inputField({ name: "customerPhone", label: "Phone", type: "tel", value: form.customerPhone, maxLength: 50, errors })}
+${inputField({ name: "weddingDate", label: "Wedding date", type: "date", value: form.weddingDate, errors })}
+</fieldset>
+<fieldset><legend>Order</legend>
+${selectField({ name: "type", label: "Type", value: form.type, required: true, errors, options: orderTypes.map((t) => [t, humanize(t)] as const) })}
+${inputField({ name: "model", label: "Model", value: form.model, maxLength: 200, errors })}
+${inputField({ name: "size", label: "Size", value: form.size, maxLength: 50, errors })}
+${inputField({ name: "color", label: "Color", value: form.color, maxLength: 100, errors })}
+${textareaField({ name: "description", label: "Description", value: form.description, maxLength: 5000, errors })}
+${textareaField({ name: "specialRequests", label: "Special requests", value: form.specialRequests, maxLength: 5000, errors })}
+</fieldset>
+<div class="actions"><button type="submit" class="primary">Create order</button><a class="button" href="/dashboard/orders">Cancel</a></div>
+</form>`;
+}
+
+const detailFields = [
+  ["model", "Model", 200],
+  ["size", "Size", 50],
+  ["color", "Color", 100],
+  ["description", "Description", 5000],
+  ["specialRequests", "Special requests", 5000],
+] as const;
+
+function detailsForm(order: OrderJson, csrf: string): SafeHtml {
+  return html`<details class="edit"><summary>Edit details</summary>
+<form method="post" action="/dashboard/orders/${order.id}/details" class="edit-form">
+${csrfField(csrf)}
+${detailFields.map(([name, label, max]) =>
+  max > 200
+    ? textareaField({ name, label, value: order[name] ?? "", maxLength: max })
+    : inputField({ name, label, value: order[name] ?? "", maxLength: max }),
+)}
+<div class="actions"><button type="submit" class="primary">Save details</button></div>
+</form></details>`;
+}
+
+function orderBody(order: OrderJson, trackingUrl: string, csrf: string, timeZone: string): SafeHtml {
   const moves = allowedMoves(order);
-  return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt)}</span></p>
+  return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt, timeZone)}</span></p>
 <dl class="facts">
-<dt>Customer</dt><dd><a href="/dashboard/customers/${order.customerId}">${order.customer.name}</a>${order.customer.email ? html` <span class="muted">${order.customer.email}</span>` : ""}</dd>
+<dt>Customer</dt><dd>${order.customer ? html`<a href="/dashboard/customers/${order.customerId}">${order.customer.name}</a>${order.customer.email ? html` <span class="muted">${order.customer.email}</span>` : ""}` : html`<span class="muted">Erased on request</span>`}</dd>
 ${order.size ? html`<dt>Size</dt><dd>${order.size}</dd>` : ""}
 ${order.color ? html`<dt>Color</dt><dd>${order.color}</dd>` : ""}
 ${order.description ? html`<dt>Description</dt><dd class="prose">${order.description}</dd>` : ""}
 ${order.specialRequests ? html`<dt>Special requests</dt><dd class="prose">${order.specialRequests}</dd>` : ""}
 </dl>
+${detailsForm(order, csrf)}
 <h2>Tracking link</h2>
 <p class="muted">Send this link to the customer: it shows the status and your messages, nothing else.</p>
 <label for="tracking-url">Tracking link</label>
-<input id="tracking-url" type="text" readonly value="${trackingUrl}">
+<div class="copy-row"><input id="tracking-url" type="text" readonly value="${trackingUrl}" data-copy-source>
+<button type="button" data-copy-from="tracking-url" hidden>Copy</button></div>
 <p><a href="${trackingUrl}" target="_blank" rel="noopener noreferrer">Open the tracking page</a></p>
+<script src="/assets/copy-secret.js" defer></script>
 <h2>Update status</h2>
 ${
   moves.length === 0
@@ -147,5 +398,5 @@ ${moves.map((s) => html`<option value="${s}">${humanize(s)}</option>`)}
 </form>`
 }
 <h2>History</h2>
-${timeline(order.updates)}`;
+${timeline(order.updates, timeZone)}`;
 }

@@ -7,9 +7,9 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { AppError } from "../../errors.ts";
 import { registerAddressRateLimit } from "../../http/rate-limit.ts";
 import { getTrackedOrder, type TrackedOrder } from "../../modules/orders/orders.service.ts";
-import { sendPage } from "../browser-scope.ts";
-import type { DashboardDeps } from "../dashboard.routes.ts";
-import { html, type SafeHtml } from "../html.ts";
+import { sendPage } from "../../web/browser-scope.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
 import { time } from "../layout.ts";
 import { humanize, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
@@ -22,7 +22,7 @@ import { timeline } from "./timeline.ts";
 export const TRACKING_REQUESTS_PER_MINUTE = 120;
 
 export async function trackingPage(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
-  await registerAddressRateLimit(app, app.rateLimitStore, {
+  registerAddressRateLimit(app, app.rateLimitStore, {
     policy: "tracking",
     maxPerMinute: TRACKING_REQUESTS_PER_MINUTE,
   });
@@ -69,9 +69,9 @@ function trackedBody(order: TrackedOrder): SafeHtml {
   return html`<p class="muted">${order.vendorName}</p>
 <h1>${order.model ?? humanize(order.type)}</h1>
 <p>${humanize(order.type)}</p>
-<p class="current">Current status: ${statusBadge(order.status)} <span class="muted">since ${time(order.updatedAt)}</span></p>
+<p class="current">Current status: ${statusBadge(order.status)} <span class="muted">since ${time(order.updatedAt, order.timeZone)}</span></p>
 <h2>Progress</h2>
-${timeline([...order.updates].reverse())}`; // newest first: the customer comes for the latest news
+${timeline([...order.updates].reverse(), order.timeZone)}`; // newest first: the customer comes for the latest news
 }
 
 /** The public page frame: the dashboard's stylesheet, no navigation, no script, no form. */

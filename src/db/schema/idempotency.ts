@@ -3,8 +3,10 @@ import { createdAt, ts } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
 /**
- * Idempotency-Key records (CONTRACT 8): one per vendor, credential and key. A row is in flight
- * while the first request runs, then holds the answer that later requests with the key replay.
+ * Idempotency-Key records (CONTRACT 8): one per vendor, credential and key, holding the answer
+ * that later requests with the key replay. Written in the transaction of the change it answers
+ * (src/http/idempotency.ts), so rows are always `completed`; `in_flight` rows were left by the
+ * earlier claim-then-run scheme and are ignored.
  */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",

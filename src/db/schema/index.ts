@@ -5,5 +5,6 @@ export * from "./idempotency.ts";
 export * from "./inquiries.ts";
 export * from "./oauth.ts";
 export * from "./orders.ts";
+export * from "./password-resets.ts";
 export * from "./vendors.ts";
 export * from "./webhooks.ts";

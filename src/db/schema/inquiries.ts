@@ -1,8 +1,8 @@
 import { date, index, pgTable, text } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns.ts";
+import { createdAt, id, ts } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
-/** Messages sent to a vendor through the public inquiry form (CONTRACT 5); never updated. */
+/** Messages sent to a vendor through the public inquiry form (CONTRACT 5); only `handledAt` ever changes. */
 export const inquiries = pgTable(
   "inquiries",
   {
@@ -16,6 +16,8 @@ export const inquiries = pgTable(
     weddingDate: date("wedding_date", { mode: "string" }),
     message: text("message").notNull(),
     createdAt: createdAt(),
+    /** When the vendor marked it handled in the dashboard (or turned it into an appointment). */
+    handledAt: ts("handled_at"),
   },
   (t) => [index("inquiries_vendor_created_idx").on(t.vendorId, t.createdAt.desc(), t.id.desc())],
 );

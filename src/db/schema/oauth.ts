@@ -122,6 +122,12 @@ export const dashboardSessions = pgTable(
       .references(() => vendors.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
+    /**
+     * A one-time secret (new API key, client secret, webhook secret) waiting for the next page,
+     * sealed with a key derived from the session's cookie value, which the table does not hold:
+     * unreadable at rest, read once, gone with the session (see dashboard/session.ts).
+     */
+    pendingSecret: text("pending_secret"),
   },
   (t) => [
     uniqueIndex("dashboard_sessions_token_hash_key").on(t.tokenHash),

@@ -10,9 +10,8 @@ export const orders = pgTable(
     vendorId: text("vendor_id")
       .notNull()
       .references(() => vendors.id, { onDelete: "cascade" }),
-    customerId: text("customer_id")
-      .notNull()
-      .references(() => customers.id),
+    // Null once the customer was erased (CONTRACT 5): the order stays for the shop's books.
+    customerId: text("customer_id").references(() => customers.id),
     type: text("type").notNull(),
     status: text("status").notNull(),
     model: text("model"),

@@ -9,6 +9,10 @@ export const vendors = pgTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
+    /** Shop settings: where customers write to (the sign-in e-mail stays private). */
+    contactEmail: text("contact_email"),
+    /** IANA zone the dashboard and tracking page show times in and read typed dates in; the API stays UTC. */
+    timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -25,6 +25,13 @@ export const webhooks = pgTable(
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: ts("previous_secret_expires_at"),
     lastSuccessAt: ts("last_success_at"),
+    /**
+     * The circuit breaker (circuit-breaker.ts), kept here so every dispatcher agrees: failures in
+     * a row, when the streak began, and until when no attempt is sent but one probe after.
+     */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    failingSince: ts("failing_since"),
+    circuitOpenUntil: ts("circuit_open_until"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -66,6 +73,10 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
+    // Fair claims: each endpoint's due deliveries, and its count in flight, read per endpoint.
+    index("webhook_deliveries_endpoint_due_idx")
+      .on(t.webhookId, t.nextAttemptAt)
+      .where(sql`${t.status} = 'PENDING'`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
     index("webhook_deliveries_event_idx").on(t.eventId),
     index("webhook_deliveries_created_idx").on(t.createdAt),

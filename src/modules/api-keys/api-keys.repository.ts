@@ -19,8 +19,11 @@ export async function listApiKeys(db: Executor, vendorId: string): Promise<ApiKe
   return db.select().from(apiKeys).where(eq(apiKeys.vendorId, vendorId)).orderBy(desc(apiKeys.createdAt));
 }
 
-export async function touchApiKey(db: Executor, id: string, at: Date): Promise<void> {
-  await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
+export async function touchApiKey(db: Executor, vendorId: string, id: string, at: Date): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: at })
+    .where(and(eq(apiKeys.vendorId, vendorId), eq(apiKeys.id, id)));
 }
 
 export async function revokeApiKey(db: Executor, vendorId: string, id: string, at: Date): Promise<boolean> {

@@ -64,7 +64,7 @@ export async function authenticateApiKey(ctx: ServiceContext, key: string): Prom
   const now = ctx.now();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the request path: a failed bookkeeping write must not fail the caller's request.
-    touchApiKey(ctx.db, row.id, now).catch(() => {});
+    touchApiKey(ctx.db, row.vendorId, row.id, now).catch(() => {});
   }
   return {
     vendorId: row.vendorId,

@@ -18,6 +18,7 @@ export type { ApplicationRow };
 
 export const CLIENT_ID_PREFIX = "app_";
 const CLIENT_SECRET_PREFIX = "vcs_";
+const CLIENT_ID_SHAPE = /^app_[A-Za-z0-9_-]{1,96}$/;
 const MAX_REDIRECT_URIS = 10;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -118,7 +119,8 @@ export async function deleteApplication(ctx: ServiceContext, vendorId: string, i
 
 /** The application a client ID names, or undefined (never throws: callers choose the error). */
 export async function findClient(ctx: ServiceContext, clientId: string): Promise<ApplicationRow | undefined> {
-  if (!clientId.startsWith(CLIENT_ID_PREFIX) || clientId.length > 100) return undefined;
+  // Shape first, so a NUL, an over-long or any odd value never reaches a query (CONTRACT 2).
+  if (!CLIENT_ID_SHAPE.test(clientId)) return undefined;
   return findApplicationByClientId(ctx.db, clientId);
 }
 

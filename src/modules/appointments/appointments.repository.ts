@@ -1,5 +1,6 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { and, eq, gte, lte, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { appointments, orders } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 
@@ -10,11 +11,13 @@ export interface ListAppointmentsFilter {
   cursor?: Cursor | undefined;
   /** Inclusive lower bound on the start. */
   from?: Date | undefined;
-  /** Exclusive upper bound on the start. */
-  before?: Date | undefined;
+  /** Inclusive upper bound on the start. */
+  to?: Date | undefined;
   status?: string | undefined;
   customerId?: string | undefined;
-  updatedSince?: string | undefined;
+  updatedSince?: Date | undefined;
+  /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
+  horizon?: string | undefined;
 }
 
 /**
@@ -29,23 +32,17 @@ export async function listAppointments(
 ): Promise<AppointmentRow[]> {
   const conditions = [eq(appointments.vendorId, vendorId)];
   if (filter.from) conditions.push(gte(appointments.date, filter.from));
-  if (filter.before) conditions.push(lt(appointments.date, filter.before));
+  if (filter.to) conditions.push(lte(appointments.date, filter.to));
   if (filter.status) conditions.push(eq(appointments.status, filter.status));
   if (filter.customerId) conditions.push(eq(appointments.customerId, filter.customerId));
-  if (filter.updatedSince) {
-    // Handed to PostgreSQL as text: it parses every date-time the schema accepts (leap seconds too).
-    conditions.push(sql`${appointments.updatedAt} >= ${filter.updatedSince}::timestamptz`);
-  }
-  if (filter.cursor) {
-    conditions.push(
-      sql`(${appointments.date}, ${appointments.id}) > (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`,
-    );
-  }
+  if (filter.updatedSince) conditions.push(gte(appointments.updatedAt, filter.updatedSince));
+  if (filter.horizon) conditions.push(sql`${appointments.updatedAt} <= ${filter.horizon}::timestamptz`);
+  if (filter.cursor) conditions.push(afterCursor(appointments.date, appointments.id, filter.cursor, "asc"));
   return db
     .select()
     .from(appointments)
     .where(and(...conditions))
-    .orderBy(appointments.date, appointments.id)
+    .orderBy(...keysetOrder(appointments.date, appointments.id, "asc"))
     .limit(filter.limit + 1);
 }
 
@@ -87,16 +84,21 @@ export async function insertAppointment(
 
 export async function updateAppointmentRow(
   db: Executor,
+  vendorId: string,
   id: string,
   changes: Partial<typeof appointments.$inferInsert>,
 ): Promise<AppointmentRow> {
-  const [row] = await db.update(appointments).set(changes).where(eq(appointments.id, id)).returning();
+  const [row] = await db
+    .update(appointments)
+    .set(changes)
+    .where(and(eq(appointments.vendorId, vendorId), eq(appointments.id, id)))
+    .returning();
   if (!row) throw new Error("updateAppointmentRow: row vanished");
   return row;
 }
 
-export async function deleteAppointmentRow(db: Executor, id: string): Promise<void> {
-  await db.delete(appointments).where(eq(appointments.id, id));
+export async function deleteAppointmentRow(db: Executor, vendorId: string, id: string): Promise<void> {
+  await db.delete(appointments).where(and(eq(appointments.vendorId, vendorId), eq(appointments.id, id)));
 }
 
 /** The customer of the vendor's order `orderId`, or undefined when the vendor has no such order. */
@@ -110,5 +112,6 @@ export async function findOrderCustomerId(
     .from(orders)
     .where(and(eq(orders.vendorId, vendorId), eq(orders.id, orderId)))
     .limit(1);
-  return row?.customerId;
+  // An order whose customer was erased belongs to no customer: no appointment can link it.
+  return row?.customerId ?? undefined;
 }

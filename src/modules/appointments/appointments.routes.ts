@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { created } from "../../http/created.ts";
 import {
   AppointmentListResponse,
   AppointmentSchema,
@@ -30,7 +31,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         operationId: "listAppointments",
         summary: "List appointments",
         description:
-          "Sorted by date, earliest first. `from`/`to` accept a date or a date-time and are inclusive; a bare `to` date covers that whole UTC day (CONTRACT 5).",
+          "Sorted by date, earliest first. `from`/`to` accept a date or a date-time and are inclusive; a bare `to` date covers that whole UTC day.",
         querystring: ListAppointmentsQuery,
         response: { 200: AppointmentListResponse, ...problemResponses(...authenticatedErrors) },
       },
@@ -57,7 +58,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
     },
     async (request, reply) => {
       const appointment = await createAppointment(ctx, principalOf(request).vendorId, request.body);
-      return reply.code(201).send(appointment);
+      return created(reply, `/api/vendor/appointments/${appointment.id}`).send(appointment);
     },
   );
 
@@ -89,7 +90,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
             ? "Update an appointment"
             : "Update an appointment (PUT, same partial semantics)",
         description:
-          "Partial update (CONTRACT 1). A status move must follow spec 3.1 (409 invalid_transition otherwise); moving to CONFIRMED or CANCELLED emits appointment.confirmed or appointment.cancelled.",
+          "Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED or CANCELLED emits appointment.confirmed or appointment.cancelled.",
         params: IdParams,
         body: UpdateAppointmentBody,
         response: {

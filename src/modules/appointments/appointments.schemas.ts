@@ -11,8 +11,7 @@ import { appointmentStatuses, appointmentTypes } from "./appointments.workflow.t
 
 export const AppointmentTypeSchema = StringEnum(appointmentTypes, { description: "Kind of appointment" });
 export const AppointmentStatusSchema = StringEnum(appointmentStatuses, {
-  description:
-    "Appointment status (spec 3.1): PROPOSED → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED",
+  description: "Appointment status: PROPOSED → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED",
 });
 
 export const AppointmentSchema = Type.Object(
@@ -72,7 +71,7 @@ export const UpdateAppointmentBody = Type.Object(
   {
     additionalProperties: false,
     description:
-      "Partial update: fields left out are unchanged, null clears notes or orderId. A status move follows spec 3.1.",
+      "Partial update: fields left out are unchanged, null clears notes or orderId. A status move follows the table under Appointments.",
   },
 );
 export type UpdateAppointmentBody = Static<typeof UpdateAppointmentBody>;
@@ -90,7 +89,11 @@ export const ListAppointmentsQuery = Type.Object({
   status: Type.Optional(AppointmentStatusSchema),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's appointments" })),
   updatedSince: Type.Optional(
-    Type.String({ format: "date-time", description: "Only appointments updated at or after this instant" }),
+    Type.String({
+      format: "date-time",
+      description:
+        "Only appointments updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).",
+    }),
   ),
 });
 export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuery>;

@@ -1,9 +1,12 @@
 import type { ServiceContext } from "../../context.ts";
 import type { Executor, Tx } from "../../db/client.ts";
+import { syncHorizon } from "../../db/sync-horizon.ts";
 import { fieldError, notFound } from "../../errors.ts";
-import { enqueueEvent } from "../../events/enqueue.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { optionalDateTime } from "../../lib/instants.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { findCustomerById } from "../customers/customers.repository.ts";
 import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";
 import {
@@ -22,6 +25,7 @@ import type {
   UpdateAppointmentBody,
 } from "./appointments.schemas.ts";
 import { parseInstant, parseRangeBound } from "./appointments.time.ts";
+
 import {
   type AppointmentStatus,
   assertAppointmentTransition,
@@ -66,8 +70,9 @@ export async function createAppointment(
   input: CreateAppointmentBody,
 ): Promise<AppointmentJson> {
   const date = parseInstant("date", input.date);
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     await assertReferences(tx, vendorId, input.customerId, input.orderId ?? null, true);
     const row = await insertAppointment(tx, {
       id: newId(),
@@ -90,24 +95,24 @@ export async function createAppointment(
 export async function listAppointments(ctx: ServiceContext, vendorId: string, query: ListAppointmentsQuery) {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const from = query.from === undefined ? undefined : parseRangeBound("from", query.from, "start");
-  const before = query.to === undefined ? undefined : parseRangeBound("to", query.to, "end");
+  const to = query.to === undefined ? undefined : parseRangeBound("to", query.to, "end");
   // A customer id that cannot exist matches nothing; no need to ask the database.
   if (query.customerId !== undefined && !isId(query.customerId))
     return { appointments: [], nextCursor: null };
+  const cursor = decodeCursor(query.cursor);
+  const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
   const rows = await listAppointmentRows(ctx.db, vendorId, {
     limit,
-    cursor: decodeCursor(query.cursor),
+    cursor,
+    horizon,
     from,
-    before,
+    to,
     status: query.status,
     customerId: query.customerId,
-    updatedSince: query.updatedSince,
+    updatedSince: optionalDateTime("updatedSince", query.updatedSince),
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > limit && last ? encodeCursor({ t: last.date.toISOString(), id: last.id }) : null;
-  return { appointments: page.map(presentAppointment), nextCursor };
+  const page = toPage(rows, limit, (r) => ({ t: r.date.toISOString(), id: r.id, h: horizon }));
+  return { appointments: page.rows.map(presentAppointment), nextCursor: page.nextCursor };
 }
 
 export async function getAppointment(
@@ -132,8 +137,9 @@ export async function updateAppointment(
 ): Promise<AppointmentJson> {
   if (!isId(id)) throw notFound("Appointment");
   const date = input.date === undefined ? undefined : parseInstant("date", input.date);
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     const current = await findAppointmentForUpdate(tx, vendorId, id);
     if (!current) throw notFound("Appointment");
     const from = current.status as AppointmentStatus;
@@ -152,7 +158,7 @@ export async function updateAppointment(
     // updated_at never moves backwards, even if clocks of two processes disagree.
     const at = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
     changes.updatedAt = at;
-    const row = await updateAppointmentRow(tx, id, changes);
+    const row = await updateAppointmentRow(tx, vendorId, id, changes);
     if (row.status !== from) await emitStatusEvent(tx, vendorId, row, at);
     return presentAppointment(row);
   });
@@ -165,6 +171,6 @@ export async function deleteAppointment(ctx: ServiceContext, vendorId: string, i
     const current = await findAppointmentForUpdate(tx, vendorId, id);
     if (!current) throw notFound("Appointment");
     assertDeletable(current.status as AppointmentStatus);
-    await deleteAppointmentRow(tx, id);
+    await deleteAppointmentRow(tx, vendorId, id);
   });
 }

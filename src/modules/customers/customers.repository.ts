@@ -1,7 +1,9 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { customers } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
+import { containsPattern } from "../../lib/search.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -43,8 +45,12 @@ export async function findCustomerById(
 export interface ListCustomersFilter {
   limit: number;
   cursor?: Cursor | undefined;
-  updatedSince?: string | undefined;
+  updatedSince?: Date | undefined;
+  /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
+  horizon?: string | undefined;
   email?: string | undefined;
+  /** Customers whose name, e-mail or phone contains this text (case-insensitive). */
+  search?: string | undefined;
 }
 
 /**
@@ -58,21 +64,21 @@ export async function listCustomers(
   filter: ListCustomersFilter,
 ): Promise<CustomerRow[]> {
   const conditions = [eq(customers.vendorId, vendorId)];
-  if (filter.updatedSince) {
-    // Handed to PostgreSQL as text: it parses every date-time the schema accepts (leap seconds too).
-    conditions.push(sql`${customers.updatedAt} >= ${filter.updatedSince}::timestamptz`);
-  }
+  if (filter.updatedSince) conditions.push(gte(customers.updatedAt, filter.updatedSince));
+  if (filter.horizon) conditions.push(sql`${customers.updatedAt} <= ${filter.horizon}::timestamptz`);
   if (filter.email) conditions.push(sql`lower(${customers.email}) = lower(${filter.email})`);
-  if (filter.cursor) {
+  if (filter.search) {
+    const p = containsPattern(filter.search);
     conditions.push(
-      sql`(${customers.createdAt}, ${customers.id}) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`,
+      sql`(${customers.name} ilike ${p} or ${customers.email} ilike ${p} or ${customers.phone} ilike ${p})`,
     );
   }
+  if (filter.cursor) conditions.push(afterCursor(customers.createdAt, customers.id, filter.cursor, "desc"));
   return db
     .select()
     .from(customers)
     .where(and(...conditions))
-    .orderBy(sql`${customers.createdAt} desc nulls last`, sql`${customers.id} desc nulls last`)
+    .orderBy(...keysetOrder(customers.createdAt, customers.id, "desc"))
     .limit(filter.limit + 1);
 }
 
@@ -118,10 +124,15 @@ export async function findCustomerForUpdate(
 
 export async function updateCustomerRow(
   db: Executor,
+  vendorId: string,
   id: string,
   changes: Partial<typeof customers.$inferInsert>,
 ): Promise<CustomerRow> {
-  const [row] = await db.update(customers).set(changes).where(eq(customers.id, id)).returning();
+  const [row] = await db
+    .update(customers)
+    .set(changes)
+    .where(and(eq(customers.vendorId, vendorId), eq(customers.id, id)))
+    .returning();
   if (!row) throw new Error("updateCustomerRow: row vanished");
   return row;
 }

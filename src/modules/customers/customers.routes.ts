@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { created } from "../../http/created.ts";
 import {
   CreateCustomerBody,
   CustomerDetailSchema,
@@ -10,7 +12,13 @@ import {
   ListCustomersQuery,
   UpdateCustomerBody,
 } from "./customers.schemas.ts";
-import { createCustomer, getCustomer, listCustomers, updateCustomer } from "./customers.service.ts";
+import {
+  createCustomer,
+  eraseCustomer,
+  getCustomer,
+  listCustomers,
+  updateCustomer,
+} from "./customers.service.ts";
 
 const tags = ["Customers"];
 
@@ -23,7 +31,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         tags,
         operationId: "listCustomers",
         summary: "List customers",
-        description: "The vendor's customers, newest first. Without parameters: the last 100 (spec 4.3).",
+        description: "The vendor's customers, newest first. Without parameters: the last 100.",
         querystring: ListCustomersQuery,
         response: { 200: CustomerListResponse, ...problemResponses(...authenticatedErrors) },
       },
@@ -50,7 +58,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     },
     async (request, reply) => {
       const customer = await createCustomer(ctx, principalOf(request).vendorId, request.body);
-      return reply.code(201).send(customer);
+      return created(reply, `/api/vendor/customers/${customer.id}`).send(customer);
     },
   );
 
@@ -80,7 +88,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         operationId: method === "PATCH" ? "updateCustomer" : "replaceCustomer",
         summary: method === "PATCH" ? "Update a customer" : "Update a customer (PUT, same partial semantics)",
         description:
-          "Partial update (CONTRACT 1): fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same.",
+          "Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same.",
         params: IdParams,
         body: UpdateCustomerBody,
         response: {
@@ -92,4 +100,27 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         updateCustomer(ctx, principalOf(request).vendorId, request.params.id, request.body),
     });
   }
+
+  app.delete(
+    "/customers/:id",
+    {
+      config: { scope: "customers:write" },
+      schema: {
+        tags,
+        operationId: "eraseCustomer",
+        summary: "Erase a customer",
+        description:
+          "Erasure on the customer's request (the right to be forgotten). The customer, their appointments, the inquiries sent from their e-mail address and the stored event payloads about them are deleted; their orders stay for the shop's books with customerId and customer set to null. This cannot be undone.",
+        params: IdParams,
+        response: {
+          204: Type.Null({ description: "Erased" }),
+          ...problemResponses(...authenticatedErrors, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      await eraseCustomer(ctx, principalOf(request).vendorId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -61,7 +61,11 @@ export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 export const ListCustomersQuery = Type.Object({
   ...PageQuery,
   updatedSince: Type.Optional(
-    Type.String({ format: "date-time", description: "Only customers updated at or after this instant" }),
+    Type.String({
+      format: "date-time",
+      description:
+        "Only customers updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).",
+    }),
   ),
   email: Type.Optional(
     Type.String({ maxLength: 254, description: "Only the customer with this e-mail (case-insensitive)" }),

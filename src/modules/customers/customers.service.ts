@@ -1,11 +1,21 @@
 import type { ServiceContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
+import { syncHorizon } from "../../db/sync-horizon.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { enqueueEvent } from "../../events/enqueue.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { optionalDateTime } from "../../lib/instants.ts";
 import { assertFreeFormObject } from "../../lib/json-bounds.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
+import {
+  deleteCustomerAppointments,
+  deleteCustomerInquiries,
+  deleteCustomerRow,
+  eraseCustomerFromEvents,
+} from "./customer-erasure.repository.ts";
 import { type CustomerJson, presentCustomer } from "./customers.presenter.ts";
 import {
   type CustomerCounts,
@@ -88,8 +98,9 @@ export async function createCustomer(
   input: CreateCustomerBody,
 ): Promise<CustomerJson> {
   assertBounds(input);
-  const now = ctx.now();
   const created = await ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     const row = await insertCustomerUnlessEmailTaken(tx, {
       id: newId(),
       vendorId,
@@ -114,19 +125,24 @@ export async function createCustomer(
 }
 
 /** A page of customers, newest first: `{ customers, nextCursor }`. */
-export async function listCustomers(ctx: ServiceContext, vendorId: string, query: ListCustomersQuery) {
+export async function listCustomers(
+  ctx: ServiceContext,
+  vendorId: string,
+  query: ListCustomersQuery & { search?: string | undefined },
+) {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const cursor = decodeCursor(query.cursor);
+  const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
   const rows = await listCustomerRows(ctx.db, vendorId, {
     limit,
-    cursor: decodeCursor(query.cursor),
-    updatedSince: query.updatedSince,
+    cursor,
+    updatedSince: optionalDateTime("updatedSince", query.updatedSince),
+    horizon,
     email: query.email,
+    search: query.search,
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { customers: page.map(presentCustomer), nextCursor };
+  const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id, h: horizon }));
+  return { customers: page.rows.map(presentCustomer), nextCursor: page.nextCursor };
 }
 
 export async function getCustomer(
@@ -151,9 +167,10 @@ export async function updateCustomer(
 ): Promise<CustomerJson & { counts: CustomerCounts }> {
   if (!isId(id)) throw notFound("Customer");
   assertBounds(input);
-  const now = ctx.now();
   try {
     await ctx.db.transaction(async (tx) => {
+      // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+      const now = ctx.now();
       const current = await findCustomerForUpdate(tx, vendorId, id);
       if (!current) throw notFound("Customer");
       if (input.email && input.email.toLowerCase() !== current.email?.toLowerCase()) {
@@ -170,7 +187,7 @@ export async function updateCustomer(
       if (input.preferences !== undefined) changes.preferences = input.preferences;
       // updated_at never moves backwards, even if clocks of two processes disagree.
       changes.updatedAt = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
-      await updateCustomerRow(tx, id, changes);
+      await updateCustomerRow(tx, vendorId, id, changes);
     });
   } catch (error) {
     // A concurrent write took the e-mail between our check and our update: the index decides.
@@ -181,6 +198,24 @@ export async function updateCustomer(
     throw error;
   }
   return getCustomer(ctx, vendorId, id);
+}
+
+/**
+ * Erasure on the customer's request (CONTRACT 5): the customer, their appointments, the inquiries
+ * sent from their e-mail and every stored event payload about them are gone; their orders stay for
+ * the shop's books with no customer. One transaction, so an erasure is never half done.
+ */
+export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
+  if (!isId(id)) throw notFound("Customer");
+  await ctx.db.transaction(async (tx) => {
+    const customer = await findCustomerForUpdate(tx, vendorId, id);
+    if (!customer) throw notFound("Customer");
+    await deleteCustomerAppointments(tx, vendorId, id);
+    if (customer.email) await deleteCustomerInquiries(tx, vendorId, customer.email);
+    await detachOrdersFromCustomer(tx, vendorId, id);
+    await eraseCustomerFromEvents(tx, vendorId, { id, email: customer.email });
+    await deleteCustomerRow(tx, vendorId, id);
+  });
 }
 
 /** id → name of the vendor's customers among `ids` (another vendor's ids are simply absent). */

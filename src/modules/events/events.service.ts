@@ -1,14 +1,18 @@
 // The events API (CONTRACT 7, the pull fallback): the vendor's events of the last 30 days, newest
 // first, limited to the event types whose read scope the credential has.
-import { and, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
+import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { events } from "../../db/schema/index.ts";
+import { syncHorizon } from "../../db/sync-horizon.ts";
 import { notFound } from "../../errors.ts";
-import { eventCatalog, eventTypes } from "../../events/catalog.ts";
-import { EVENT_RETENTION_MS } from "../../events/dispatcher.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId } from "../../lib/ids.ts";
+import { optionalDateTime } from "../../lib/instants.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { EVENT_RETENTION_MS } from "../../webhook-delivery/dispatcher.ts";
+import { eventCatalog, eventTypes } from "./catalog.ts";
 import type { ListEventsQuery } from "./events.schemas.ts";
 
 type EventRow = typeof events.$inferSelect;
@@ -34,32 +38,27 @@ export async function listEvents(
   const types = readableTypes(scopes).filter((t) => !query.type || t === query.type);
   if (types.length === 0) return { events: [], nextCursor: null };
   const horizon = new Date(ctx.now().getTime() - EVENT_RETENTION_MS);
-  const since = query.since && new Date(query.since) > horizon ? new Date(query.since) : horizon;
+  const asked = optionalDateTime("since", query.since);
+  const since = asked && asked > horizon ? asked : horizon;
   const conditions = [
     eq(events.vendorId, vendorId),
     inArray(events.type, types),
     gte(events.createdAt, since),
   ];
   const cursor = decodeCursor(query.cursor);
-  if (cursor) {
-    const t = new Date(cursor.t);
-    const older = or(lt(events.createdAt, t), and(eq(events.createdAt, t), lt(events.id, cursor.id)));
-    if (older) conditions.push(older);
-  }
+  // With since: a sync pass (db/sync-horizon.ts): only events stamped at or before its horizon.
+  const syncTo = query.since ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
+  if (syncTo) conditions.push(sql`${events.createdAt} <= ${syncTo}::timestamptz`);
+  if (cursor) conditions.push(afterCursor(events.createdAt, events.id, cursor, "desc"));
   // Matches events_vendor_created_idx (DESC NULLS LAST) so the index is read in order.
   const rows = await ctx.db
     .select()
     .from(events)
     .where(and(...conditions))
-    .orderBy(sql`${events.createdAt} desc nulls last`, sql`${events.id} desc nulls last`)
+    .orderBy(...keysetOrder(events.createdAt, events.id, "desc"))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    events: page.map(present),
-    nextCursor:
-      rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
-  };
+  const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id, h: syncTo }));
+  return { events: page.rows.map(present), nextCursor: page.nextCursor };
 }
 
 export async function getEvent(

@@ -1,5 +1,6 @@
 import { and, count, eq, gte, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { inquiries } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 
@@ -26,16 +27,12 @@ export async function listInquiries(
   filter: { limit: number; cursor?: Cursor | undefined },
 ): Promise<InquiryRow[]> {
   const conditions = [eq(inquiries.vendorId, vendorId)];
-  if (filter.cursor) {
-    conditions.push(
-      sql`(${inquiries.createdAt}, ${inquiries.id}) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`,
-    );
-  }
+  if (filter.cursor) conditions.push(afterCursor(inquiries.createdAt, inquiries.id, filter.cursor, "desc"));
   return db
     .select()
     .from(inquiries)
     .where(and(...conditions))
-    .orderBy(sql`${inquiries.createdAt} desc nulls last`, sql`${inquiries.id} desc nulls last`)
+    .orderBy(...keysetOrder(inquiries.createdAt, inquiries.id, "desc"))
     .limit(filter.limit + 1);
 }
 
@@ -50,4 +47,19 @@ export async function findInquiryById(
     .where(and(eq(inquiries.vendorId, vendorId), eq(inquiries.id, id)))
     .limit(1);
   return row;
+}
+
+/** Marks the vendor's inquiry handled (first time only); false when the vendor has no such inquiry. */
+export async function setInquiryHandled(
+  db: Executor,
+  vendorId: string,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(inquiries)
+    .set({ handledAt: sql`coalesce(${inquiries.handledAt}, ${at.toISOString()}::timestamptz)` })
+    .where(and(eq(inquiries.vendorId, vendorId), eq(inquiries.id, id)))
+    .returning({ id: inquiries.id });
+  return rows.length > 0;
 }

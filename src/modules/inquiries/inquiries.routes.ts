@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { created } from "../../http/created.ts";
+import { consume } from "../../http/rate-limit.ts";
+import { hashSecret } from "../../lib/crypto.ts";
 import {
   CreateInquiryBody,
   InquiryCreatedResponse,
@@ -13,6 +16,8 @@ import {
 import { getInquiry, listInquiries, receiveInquiry } from "./inquiries.service.ts";
 
 const tags = ["Inquiries"];
+/** Who wrote to which vendor within the hour (see INQUIRIES_PER_VENDOR_PER_HOUR). */
+const SENDERS = { policy: "inquiry-senders", max: 1, windowMs: 3_600_000 };
 
 /** Under /api/vendor: the vendor reads its inquiries (scope inquiries:read). */
 export const inquiryRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
@@ -61,7 +66,7 @@ export const publicInquiryRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContex
         operationId: "sendInquiry",
         summary: "Send an inquiry to a vendor (public)",
         description:
-          "No credentials. Rate-limited per client address, and bounded per vendor (100 an hour). Emits inquiry.received.",
+          "No credentials. Rate-limited per client address. Past 100 inquiries to one vendor in an hour, a sender that already wrote to that vendor within the hour is refused (429); a new sender never is. Emits inquiry.received.",
         params: VendorIdParams,
         body: CreateInquiryBody,
         security: [],
@@ -72,8 +77,17 @@ export const publicInquiryRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContex
       },
     },
     async (request, reply) => {
-      const created = await receiveInquiry(ctx, request.params.vendorId, request.body);
-      return reply.code(201).send(created);
+      const { vendorId } = request.params;
+      // Hashed: the store keeps no address; the hour matches the service's flood window.
+      const sender = `s:${hashSecret(`${vendorId} ${request.ip}`)}`;
+      const seen = await consume(app.rateLimitStore, SENDERS, sender, { increment: false });
+      const inquiry = await receiveInquiry(ctx, vendorId, request.body, {
+        repeatSender: (seen?.count ?? 0) > 0,
+        ...(seen ? { retryAfterS: seen.resetS } : {}),
+      });
+      await consume(app.rateLimitStore, SENDERS, sender);
+      // Where the vendor reads it (with its credentials); the sender has no way to.
+      return created(reply, `/api/vendor/inquiries/${inquiry.id}`).send(inquiry);
     },
   );
 };

@@ -1,8 +1,9 @@
 import type { ServiceContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { enqueueEvent } from "../../events/enqueue.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
 import {
   countInquiriesSince,
@@ -15,8 +16,12 @@ import type { CreateInquiryBody, ListInquiriesQuery } from "./inquiries.schemas.
 
 export const DEFAULT_PAGE_SIZE = 100;
 /**
- * Per vendor, whatever the sender's address: a botnet rotating addresses passes the per-address
- * limit, but cannot bury one vendor's inbox (or their webhook receiver) under more than this.
+ * The flood mark per vendor. One budget shared by every sender would let anyone close a shop's
+ * form for an hour (a hundred requests from four addresses did), so the mark does not refuse
+ * everyone: past it, only senders that already wrote to this vendor in the hour are refused.
+ * What a flood costs the vendor is then bounded by the number of distinct addresses the flooder
+ * holds (one inquiry each per hour, besides the per-address limit on every public request),
+ * while a genuine customer, who writes once from their own address, is never refused.
  */
 export const INQUIRIES_PER_VENDOR_PER_HOUR = 100;
 const HOUR_MS = 3_600_000;
@@ -39,15 +44,27 @@ export async function receiveInquiry(
   ctx: ServiceContext,
   vendorId: string,
   input: CreateInquiryBody,
-  limitPerHour = INQUIRIES_PER_VENDOR_PER_HOUR,
+  options: {
+    /** Whether this sender already wrote to the vendor within the hour (unknown: assume so). */
+    repeatSender?: boolean;
+    /** Seconds until the sender's hour ends, for Retry-After. */
+    retryAfterS?: number;
+    limitPerHour?: number;
+  } = {},
 ): Promise<{ id: string }> {
+  const limitPerHour = options.limitPerHour ?? INQUIRIES_PER_VENDOR_PER_HOUR;
+  const repeatSender = options.repeatSender ?? true;
   if (!isId(vendorId)) throw notFound("Vendor");
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     if (!(await lockVendor(tx, vendorId))) throw notFound("Vendor");
-    if ((await countInquiriesSince(tx, vendorId, new Date(now.getTime() - HOUR_MS))) >= limitPerHour) {
+    if (
+      repeatSender &&
+      (await countInquiriesSince(tx, vendorId, new Date(now.getTime() - HOUR_MS))) >= limitPerHour
+    ) {
       throw new AppError("rate_limited", "This vendor has received too many inquiries; try again later", {
-        headers: { "retry-after": "3600" },
+        headers: { "retry-after": String(options.retryAfterS ?? HOUR_MS / 1000) },
       });
     }
     const row = await insertInquiry(tx, {
@@ -68,11 +85,8 @@ export async function receiveInquiry(
 export async function listInquiries(ctx: ServiceContext, vendorId: string, query: ListInquiriesQuery) {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const rows = await listInquiryRows(ctx.db, vendorId, { limit, cursor: decodeCursor(query.cursor) });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { inquiries: page.map(presentInquiry), nextCursor };
+  const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id }));
+  return { inquiries: page.rows.map(presentInquiry), nextCursor: page.nextCursor };
 }
 
 export async function getInquiry(ctx: ServiceContext, vendorId: string, id: string) {

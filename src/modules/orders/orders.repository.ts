@@ -1,8 +1,10 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
+import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { orders, orderUpdates } from "../../db/schema/index.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
+import { containsPattern } from "../../lib/search.ts";
 import { orderJsonSql } from "./orders.presenter.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -17,9 +19,15 @@ export interface OrderJsonRow {
 export interface ListOrdersFilter {
   limit: number;
   cursor?: Cursor | undefined;
-  updatedSince?: string | undefined;
-  /** Only this customer's orders (the dashboard's customer page). */
+  updatedSince?: Date | undefined;
+  /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
+  horizon?: string | undefined;
+  /** Only this customer's orders. */
   customerId?: string | undefined;
+  /** Only orders in one of these statuses. */
+  statuses?: readonly string[] | undefined;
+  /** Orders whose customer name, e-mail or phone, or model, contains this text (case-insensitive). */
+  search?: string | undefined;
 }
 
 /**
@@ -38,14 +46,28 @@ export async function listOrderJson(
 /** The statement behind listOrderJson; exported so bench/ can run the very same SQL. */
 export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): SQL {
   const conditions = [sql`o.vendor_id = ${vendorId}`];
-  if (filter.updatedSince) conditions.push(sql`o.updated_at >= ${filter.updatedSince}::timestamptz`);
+  if (filter.updatedSince)
+    conditions.push(sql`o.updated_at >= ${filter.updatedSince.toISOString()}::timestamptz`);
+  if (filter.horizon) conditions.push(sql`o.updated_at <= ${filter.horizon}::timestamptz`);
   if (filter.customerId) conditions.push(sql`o.customer_id = ${filter.customerId}`);
-  if (filter.cursor)
-    conditions.push(sql`(o.updated_at, o.id) < (${filter.cursor.t}::timestamptz, ${filter.cursor.id})`);
+  if (filter.search) {
+    const p = containsPattern(filter.search);
+    conditions.push(
+      sql`(c.name ilike ${p} or c.email ilike ${p} or c.phone ilike ${p} or o.customer_phone ilike ${p} or o.model ilike ${p})`,
+    );
+  }
+  if (filter.statuses?.length)
+    conditions.push(
+      sql`o.status in (${sql.join(
+        filter.statuses.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    );
+  if (filter.cursor) conditions.push(afterCursor(sql`o.updated_at`, sql`o.id`, filter.cursor, "desc"));
   return sql`select ${orderJsonSql} as json, o.id as "id", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt"
-        from orders o join customers c on c.id = o.customer_id
+        from orders o left join customers c on c.id = o.customer_id
         where ${sql.join(conditions, sql` and `)}
-        order by o.updated_at desc nulls last, o.id desc nulls last
+        order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
         limit ${filter.limit + 1}`;
 }
 
@@ -57,7 +79,7 @@ export async function findOrderJson(db: Executor, vendorId: string, id: string):
 /** The statement behind findOrderJson; exported so bench/ can run the very same SQL. */
 export function findOrderJsonQuery(vendorId: string, id: string): SQL {
   return sql`select ${orderJsonSql} as json
-        from orders o join customers c on c.id = o.customer_id
+        from orders o left join customers c on c.id = o.customer_id
         where o.vendor_id = ${vendorId} and o.id = ${id}`;
 }
 
@@ -83,8 +105,45 @@ export async function findOrderForUpdate(
   return row;
 }
 
-export async function setOrderStatus(db: Executor, id: string, status: string, at: Date): Promise<void> {
-  await db.update(orders).set({ status, updatedAt: at }).where(eq(orders.id, id));
+export async function setOrderStatus(
+  db: Executor,
+  vendorId: string,
+  id: string,
+  status: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(orders)
+    .set({ status, updatedAt: at })
+    .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)));
+}
+
+export type OrderDetails = Partial<
+  Pick<OrderRow, "model" | "size" | "color" | "description" | "specialRequests">
+>;
+
+export async function setOrderDetails(
+  db: Executor,
+  vendorId: string,
+  id: string,
+  details: OrderDetails,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(orders)
+    .set({ ...details, updatedAt: at })
+    .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)));
+}
+
+/**
+ * Erasure (CONTRACT 5): the customer's orders stay for the shop's books, without the customer and
+ * without the contact details copied onto the order at creation.
+ */
+export async function detachOrdersFromCustomer(db: Executor, vendorId: string, customerId: string) {
+  await db
+    .update(orders)
+    .set({ customerId: null, customerPhone: null, weddingDate: null })
+    .where(and(eq(orders.vendorId, vendorId), eq(orders.customerId, customerId)));
 }
 
 /** The order's tracking token, for the vendor's own order only. */
@@ -102,6 +161,8 @@ export async function findOrderTrackingToken(
 
 export interface TrackedOrderRow {
   vendorName: string;
+  /** The shop's time zone: the tracking page shows times in it. */
+  timeZone: string;
   type: string;
   model: string | null;
   status: string;
@@ -117,7 +178,7 @@ export interface TrackedOrderRow {
 export async function findTrackedOrder(db: Executor, token: string): Promise<TrackedOrderRow | undefined> {
   const [row] = await queryRows<TrackedOrderRow>(
     db,
-    sql`select v.name as "vendorName", o.type as "type", o.model as "model", o.status as "status",
+    sql`select v.name as "vendorName", v.time_zone as "timeZone", o.type as "type", o.model as "model", o.status as "status",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
              'status', u.status, 'message', u.message, 'imageUrl', u.image_url,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { created } from "../../http/created.ts";
 import { sendJsonText } from "../../http/json-text.ts";
 import {
   CreateOrderBody,
@@ -9,9 +10,10 @@ import {
   OrderListResponse,
   OrderSchema,
   OrderStatusResponse,
+  UpdateOrderBody,
   UpdateOrderStatusBody,
 } from "./orders.schemas.ts";
-import { createOrder, getOrder, listOrders, updateOrderStatus } from "./orders.service.ts";
+import { createOrder, getOrder, listOrders, updateOrder, updateOrderStatus } from "./orders.service.ts";
 
 const tags = ["Orders"];
 
@@ -24,8 +26,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         tags,
         operationId: "listOrders",
         summary: "List orders",
-        description:
-          "The vendor's orders, most recently updated first. Without parameters: the last 100 (spec 4.2).",
+        description: "The vendor's orders, most recently updated first. Without parameters: the last 100.",
         querystring: ListOrdersQuery,
         response: { 200: OrderListResponse, ...problemResponses(...authenticatedErrors) },
       },
@@ -52,7 +53,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
     async (request, reply) => {
       const json = await createOrder(ctx, principalOf(request).vendorId, request.body);
-      return sendJsonText(reply.code(201), json);
+      const { id } = JSON.parse(json) as { id: string };
+      return sendJsonText(created(reply, `/api/vendor/orders/${id}`), json);
     },
   );
 
@@ -74,6 +76,27 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
   );
 
+  app.patch(
+    "/orders/:id",
+    {
+      config: { scope: "orders:write" },
+      schema: {
+        tags,
+        operationId: "updateOrder",
+        summary: "Update an order's details",
+        description:
+          "Changes the details a shop edits after ordering, such as the size after a fitting. Fields left out are unchanged; null clears one. A change emits order.updated with the order.",
+        params: IdParams,
+        body: UpdateOrderBody,
+        response: { 200: OrderSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
+      },
+    },
+    async (request, reply) => {
+      const json = await updateOrder(ctx, principalOf(request).vendorId, request.params.id, request.body);
+      return sendJsonText(reply, json);
+    },
+  );
+
   app.put(
     "/orders/:id/status",
     {
@@ -83,7 +106,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         operationId: "updateOrderStatus",
         summary: "Update an order's status",
         description:
-          "Moves the order along the workflow of CONTRACT 4 and appends a history entry with the message and image. A move to the current status only appends the entry.",
+          "Moves the order along its workflow (see the table under Orders) and appends a history entry with the message and image. A move to the current status only appends the entry.",
         params: IdParams,
         body: UpdateOrderStatusBody,
         response: {

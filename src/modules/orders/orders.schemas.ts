@@ -13,7 +13,7 @@ const Nullable = <T extends object>(schema: T) => ({ ...schema, type: ["string",
 
 export const OrderTypeSchema = StringEnum(orderTypes, { description: "Kind of order" });
 export const OrderStatusSchema = StringEnum(orderStatuses, {
-  description: "Order status (CONTRACT 4 workflow)",
+  description: "Order status; the moves allowed are in the table under Orders",
 });
 
 export const OrderUpdateSchema = Type.Object({
@@ -33,8 +33,12 @@ export const OrderSchema = Type.Object(
     color: NullableString(),
     description: NullableString(),
     specialRequests: NullableString(),
-    customerId: Id,
-    customer: Type.Object({ name: Type.String(), email: NullableString() }),
+    customerId: Type.Union([Id, Type.Null()], {
+      description: "The order's customer; null once that customer was erased on request",
+    }),
+    customer: Type.Union([Type.Object({ name: Type.String(), email: NullableString() }), Type.Null()], {
+      description: "The customer's name and e-mail; null once the customer was erased",
+    }),
     updates: Type.Array(OrderUpdateSchema, { description: "Status history, oldest first" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -88,12 +92,55 @@ export const UpdateOrderStatusBody = Type.Object(
 );
 export type UpdateOrderStatusBody = Static<typeof UpdateOrderStatusBody>;
 
+export const UpdateOrderBody = Type.Object(
+  {
+    model: text(200, "Model name"),
+    size: text(50, "Size"),
+    color: text(100, "Color"),
+    description: text(5000, "Order description"),
+    specialRequests: text(5000, "Special requests"),
+  },
+  {
+    additionalProperties: false,
+    description: "The details to change; fields left out are unchanged, null clears one",
+  },
+);
+export type UpdateOrderBody = Static<typeof UpdateOrderBody>;
+
+export const OrderStatusChangedSchema = Type.Object(
+  {
+    id: Id,
+    status: OrderStatusSchema,
+    previousStatus: OrderStatusSchema,
+    customerId: Type.Union([Id, Type.Null()], {
+      description: "The order's customer; null once that customer was erased on request",
+    }),
+    updatedAt: Timestamp,
+    message: Type.Unsafe<string | null>(Nullable({ description: "The message sent with the move" })),
+    imageUrl: Type.Unsafe<string | null>(Nullable({ description: "The photo sent with the move" })),
+  },
+  { description: "An order's move to another status" },
+);
+export type OrderStatusChangedSchema = Static<typeof OrderStatusChangedSchema>;
+
 export const OrderStatusResponse = Type.Object({ id: Id, status: OrderStatusSchema });
 
 export const ListOrdersQuery = Type.Object({
   ...PageQuery,
+  status: Type.Optional(
+    Type.Array(OrderStatusSchema, {
+      maxItems: orderStatuses.length,
+      description:
+        "Only orders in this status; repeat the parameter for several (status=ORDERED&status=IN_PRODUCTION)",
+    }),
+  ),
+  customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's orders" })),
   updatedSince: Type.Optional(
-    Type.String({ format: "date-time", description: "Only orders updated at or after this instant" }),
+    Type.String({
+      format: "date-time",
+      description:
+        "Only orders updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).",
+    }),
   ),
 });
 export type ListOrdersQuery = Static<typeof ListOrdersQuery>;

@@ -1,10 +1,14 @@
 import type { ServiceContext } from "../../context.ts";
+import { syncHorizon } from "../../db/sync-horizon.ts";
 import { notFound } from "../../errors.ts";
-import { enqueueEvent } from "../../events/enqueue.ts";
 import { generateSecret } from "../../lib/crypto.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { optionalDateTime } from "../../lib/instants.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
+import { orderPayload, presentOrderStatusChange } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
   findOrderJson,
@@ -13,29 +17,47 @@ import {
   insertOrder,
   insertOrderUpdate,
   listOrderJson,
+  type OrderDetails,
+  setOrderDetails,
   setOrderStatus,
 } from "./orders.repository.ts";
-import type { CreateOrderBody, ListOrdersQuery, UpdateOrderStatusBody } from "./orders.schemas.ts";
+import type {
+  CreateOrderBody,
+  ListOrdersQuery,
+  UpdateOrderBody,
+  UpdateOrderStatusBody,
+} from "./orders.schemas.ts";
 import { assertOrderTransition, type OrderStatus, type OrderType } from "./orders.workflow.ts";
 
 export const DEFAULT_PAGE_SIZE = 100;
+
+/** The dashboard's search box: text found in the customer's name, e-mail or phone, or the model. */
+export interface OrderSearch {
+  search?: string | undefined;
+}
 
 /** A page of orders as ready-made JSON text: `{ "orders": [...], "nextCursor": ... }`. */
 export async function listOrders(
   ctx: ServiceContext,
   vendorId: string,
-  query: ListOrdersQuery,
+  query: ListOrdersQuery & OrderSearch,
 ): Promise<string> {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  // A malformed customer id can name no order: an empty page, as for another vendor's customer.
+  if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
+  const cursor = decodeCursor(query.cursor);
+  const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
   const rows = await listOrderJson(ctx.db, vendorId, {
     limit,
-    cursor: decodeCursor(query.cursor),
-    updatedSince: query.updatedSince,
+    cursor,
+    horizon,
+    updatedSince: optionalDateTime("updatedSince", query.updatedSince),
+    customerId: query.customerId,
+    statuses: query.status,
+    search: query.search,
   });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > limit && last ? encodeCursor({ t: last.updatedAt, id: last.id }) : null;
-  return `{"orders":[${page.map((r) => r.json).join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+  const page = toPage(rows, limit, (r) => ({ t: r.updatedAt, id: r.id, h: horizon }));
+  return `{"orders":[${page.rows.map((r) => r.json).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
 export async function getOrder(ctx: ServiceContext, vendorId: string, id: string): Promise<string> {
@@ -50,8 +72,9 @@ export async function createOrder(
   vendorId: string,
   input: CreateOrderBody,
 ): Promise<string> {
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     const customer = await findOrCreateCustomer(
       tx,
       vendorId,
@@ -84,7 +107,7 @@ export async function createOrder(
     await insertOrderUpdate(tx, { orderId: id, status: "ORDERED", message: "Order created", createdAt: now });
     const json = await findOrderJson(tx, vendorId, id);
     if (!json) throw new Error("order vanished inside its own transaction");
-    await enqueueEvent(tx, { vendorId, type: "order.created", data: JSON.parse(json), createdAt: now });
+    await enqueueEvent(tx, { vendorId, type: "order.created", data: orderPayload(json), createdAt: now });
     return json;
   });
 }
@@ -96,8 +119,9 @@ export async function updateOrderStatus(
   input: UpdateOrderStatusBody,
 ): Promise<{ id: string; status: OrderStatus }> {
   if (!isId(id)) throw notFound("Order");
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     const order = await findOrderForUpdate(tx, vendorId, id);
     if (!order) throw notFound("Order");
     const from = order.status as OrderStatus;
@@ -107,24 +131,61 @@ export async function updateOrderStatus(
     const message = input.message ?? null;
     const imageUrl = input.imageUrl ?? null;
     await insertOrderUpdate(tx, { orderId: id, status: input.status, message, imageUrl, createdAt: at });
-    await setOrderStatus(tx, id, input.status, at);
+    await setOrderStatus(tx, vendorId, id, input.status, at);
     if (from !== input.status) {
       await enqueueEvent(tx, {
         vendorId,
         type: "order.status_changed",
-        data: {
+        data: presentOrderStatusChange({
           id,
           status: input.status,
           previousStatus: from,
           customerId: order.customerId,
-          updatedAt: at.toISOString(),
+          at,
           message,
           imageUrl,
-        },
+        }),
         createdAt: at,
       });
     }
     return { id, status: input.status };
+  });
+}
+
+const detailFields = ["model", "size", "color", "description", "specialRequests"] as const;
+
+/**
+ * Changes the details a shop edits after ordering (a size after a fitting): fields left out are
+ * unchanged, null clears one (CONTRACT 1). A change emits order.updated with the order; a request
+ * that changes nothing answers the order as it is and emits nothing.
+ */
+export async function updateOrder(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateOrderBody,
+): Promise<string> {
+  if (!isId(id)) throw notFound("Order");
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const order = await findOrderForUpdate(tx, vendorId, id);
+    if (!order) throw notFound("Order");
+    const changes: OrderDetails = {};
+    for (const field of detailFields) {
+      const value = input[field];
+      if (value !== undefined && value !== order[field]) changes[field] = value;
+    }
+    if (Object.keys(changes).length > 0) {
+      // updated_at never moves backwards, even if clocks of two processes disagree.
+      const at = now > order.updatedAt ? now : new Date(order.updatedAt.getTime() + 1);
+      await setOrderDetails(tx, vendorId, id, changes, at);
+    }
+    const json = await findOrderJson(tx, vendorId, id);
+    if (!json) throw new Error("order vanished inside its own transaction");
+    if (Object.keys(changes).length > 0) {
+      await enqueueEvent(tx, { vendorId, type: "order.updated", data: orderPayload(json), createdAt: now });
+    }
+    return json;
   });
 }
 
@@ -148,6 +209,8 @@ export async function getOrderTrackingToken(
 
 export interface TrackedOrder {
   vendorName: string;
+  /** The shop's time zone: the tracking page shows times in it. */
+  timeZone: string;
   type: OrderType;
   model: string | null;
   status: OrderStatus;
@@ -161,6 +224,7 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
   if (!row) throw notFound("Order");
   return {
     vendorName: row.vendorName,
+    timeZone: row.timeZone,
     type: row.type as OrderType,
     model: row.model,
     status: row.status as OrderStatus,

@@ -41,3 +41,20 @@ export async function updateVendorPassword(
 ): Promise<void> {
   await db.update(vendors).set({ passwordHash, updatedAt: at }).where(eq(vendors.id, id));
 }
+
+export async function updateVendorSettings(
+  db: Executor,
+  id: string,
+  settings: { name: string; contactEmail: string | null; timeZone: string },
+  at: Date,
+): Promise<void> {
+  await db
+    .update(vendors)
+    .set({ ...settings, updatedAt: at })
+    .where(eq(vendors.id, id));
+}
+
+/** Every vendor, oldest first: the operator's list (the CLI), never reachable over the API. */
+export async function listVendorRows(db: Executor): Promise<VendorRow[]> {
+  return db.select().from(vendors).orderBy(vendors.createdAt, vendors.id);
+}

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { ServiceContext } from "../../context.ts";
-import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../../dashboard/session.repository.ts";
+import type { Executor } from "../../db/client.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
-import { revokeGrantsOfVendor, voidUnusedCodes } from "../../oauth/oauth.repository.ts";
+import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
+import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../sessions/sessions.repository.ts";
 import {
   findVendorByEmail,
   findVendorById,
@@ -67,8 +68,9 @@ export async function verifyVendorCredentials(
   email: string,
   password: string,
 ): Promise<VendorRow | undefined> {
-  if (email.length > 320 || password.length > 1024) return undefined;
-  const vendor = await findVendorByEmail(ctx.db, email.trim());
+  // Refused before any query: PostgreSQL text cannot hold U+0000 (a 500 otherwise).
+  const refused = email.length > 320 || password.length > 1024 || email.includes("\u0000");
+  const vendor = refused ? undefined : await findVendorByEmail(ctx.db, email.trim());
   dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
   const ok = await verifyPassword(password, vendor?.passwordHash ?? (await dummyHash));
   return vendor && ok ? vendor : undefined;
@@ -94,13 +96,27 @@ export async function changeVendorPassword(
     throw fieldError("validation_failed", "newPassword", "must be 10-1024 characters");
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.transaction(async (tx) => {
-    const now = ctx.now();
-    await updateVendorPassword(tx, vendorId, passwordHash, now);
-    await revokeGrantsOfVendor(tx, vendorId, now);
-    await voidUnusedCodes(tx, { vendorId }, now);
-    // The dashboard keeps the session that made the change; every other one is signed out.
-    if (options.keepSessionId) await deleteOtherSessionsOfVendor(tx, vendorId, options.keepSessionId);
-    else await deleteSessionsOfVendor(tx, vendorId);
-  });
+  await ctx.db.transaction((tx) =>
+    replacePassword(tx, vendorId, passwordHash, ctx.now(), options.keepSessionId),
+  );
+}
+
+/**
+ * The new password hash, and in the same transaction every OAuth grant (so every access and
+ * refresh token), every unused code and every dashboard session but `keepSessionId` revoked
+ * (CONTRACT 6). A password change and a reset both end here.
+ */
+export async function replacePassword(
+  tx: Executor,
+  vendorId: string,
+  passwordHash: string,
+  now: Date,
+  keepSessionId?: string,
+): Promise<void> {
+  await updateVendorPassword(tx, vendorId, passwordHash, now);
+  await revokeGrantsOfVendor(tx, vendorId, now);
+  await voidUnusedCodes(tx, { vendorId }, now);
+  // The dashboard keeps the session that made the change; every other one is signed out.
+  if (keepSessionId) await deleteOtherSessionsOfVendor(tx, vendorId, keepSessionId);
+  else await deleteSessionsOfVendor(tx, vendorId);
 }

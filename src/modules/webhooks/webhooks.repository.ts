@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { vendors, webhookAttempts, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 
@@ -26,12 +27,20 @@ export async function insertWebhook(db: Executor, row: typeof webhooks.$inferIns
   return inserted;
 }
 
-export async function listWebhookRows(db: Executor, vendorId: string): Promise<WebhookRow[]> {
-  return db
+/** The vendor's webhooks, oldest first; with a limit, `limit + 1` rows after the cursor. */
+export async function listWebhookRows(
+  db: Executor,
+  vendorId: string,
+  page?: { limit: number; cursor: Cursor | undefined },
+): Promise<WebhookRow[]> {
+  const conditions = [eq(webhooks.vendorId, vendorId)];
+  if (page?.cursor) conditions.push(afterCursor(webhooks.createdAt, webhooks.id, page.cursor, "asc"));
+  const query = db
     .select()
     .from(webhooks)
-    .where(eq(webhooks.vendorId, vendorId))
-    .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+    .where(and(...conditions))
+    .orderBy(...keysetOrder(webhooks.createdAt, webhooks.id, "asc"));
+  return page ? query.limit(page.limit + 1) : query;
 }
 
 export async function findWebhookById(
@@ -77,22 +86,12 @@ export async function listDeliveryRows(
   cursor: Cursor | undefined,
 ): Promise<DeliveryRow[]> {
   const conditions = [eq(webhookDeliveries.webhookId, webhookId)];
-  if (cursor) {
-    const t = new Date(cursor.t);
-    const older = or(
-      lt(webhookDeliveries.createdAt, t),
-      and(eq(webhookDeliveries.createdAt, t), lt(webhookDeliveries.id, cursor.id)),
-    );
-    if (older) conditions.push(older);
-  }
+  if (cursor) conditions.push(afterCursor(webhookDeliveries.createdAt, webhookDeliveries.id, cursor, "desc"));
   return db
     .select()
     .from(webhookDeliveries)
     .where(and(...conditions))
-    .orderBy(
-      sql`${webhookDeliveries.createdAt} desc nulls last`,
-      sql`${webhookDeliveries.id} desc nulls last`,
-    )
+    .orderBy(...keysetOrder(webhookDeliveries.createdAt, webhookDeliveries.id, "desc"))
     .limit(limit + 1);
 }
 

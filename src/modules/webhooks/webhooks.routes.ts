@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
-import type { UrlPolicy } from "../../events/url-guard.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import {
   authenticatedErrors,
@@ -11,12 +10,15 @@ import {
   IdParams,
   problemResponses,
 } from "../../http/common-schemas.ts";
+import { created } from "../../http/created.ts";
+import type { UrlPolicy } from "../../webhook-delivery/url-guard.ts";
 import {
   CreateWebhookBody,
   DeliveryListResponse,
   DeliveryParams,
   DeliverySchema,
   ListDeliveriesQuery,
+  ListWebhooksQuery,
   RecoverBody,
   RecoverResponse,
   RotateSecretBody,
@@ -43,11 +45,8 @@ import {
 const tags = ["Webhooks"];
 const read = { scope: "webhooks:read" } as const;
 const write = { scope: "webhooks:write" } as const;
-
-/** POSTs whose body is optional: no body means `{}` (validated like any other). */
-async function emptyBodyIsObject(request: FastifyRequest) {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
+/** POSTs whose body is optional (src/http/json-body.ts): no body at all means `{}`. */
+const writeOptionalBody = { ...write, optionalBody: true } as const;
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; urlPolicy: UrlPolicy }> = async (
   app,
@@ -71,8 +70,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
       },
     },
     async (request, reply) => {
-      reply.code(201);
-      return registerWebhook(ctx, vendor(request), request.body, caller(request), urlPolicy);
+      const webhook = await registerWebhook(ctx, vendor(request), request.body, caller(request), urlPolicy);
+      return created(reply, `/api/vendor/webhooks/${webhook.id}`).send(webhook);
     },
   );
 
@@ -84,10 +83,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         tags,
         operationId: "listWebhooks",
         summary: "List webhooks",
+        description: "Oldest first; at most 5 per vendor, paged like every list (limit, cursor, nextCursor).",
+        querystring: ListWebhooksQuery,
         response: { 200: WebhookListResponse, ...problemResponses(...authenticatedErrors) },
       },
     },
-    async (request) => listWebhooks(ctx, vendor(request)),
+    async (request) => listWebhooks(ctx, vendor(request), request.query),
   );
 
   app.get(
@@ -115,7 +116,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         operationId: method === "PATCH" ? "updateWebhook" : "replaceWebhook",
         summary: "Update a webhook (url, events, status)",
         description:
-          "PATCH and PUT have the same partial semantics (CONTRACT 1). Setting status ACTIVE clears disabledReason.",
+          "PATCH and PUT have the same partial semantics: fields left out are unchanged. Setting status ACTIVE clears disabledReason.",
         params: IdParams,
         body: UpdateWebhookBody,
         response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
@@ -146,8 +147,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
   app.post(
     "/webhooks/:id/rotate-secret",
     {
-      config: write,
-      preValidation: emptyBodyIsObject,
+      config: writeOptionalBody,
       schema: {
         tags,
         operationId: "rotateWebhookSecret",
@@ -168,8 +168,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
   app.post(
     "/webhooks/:id/test",
     {
-      config: write,
-      preValidation: emptyBodyIsObject,
+      config: writeOptionalBody,
       schema: {
         tags,
         operationId: "testWebhook",
@@ -222,8 +221,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
   app.post(
     "/webhooks/:id/deliveries/:deliveryId/redeliver",
     {
-      config: write,
-      preValidation: emptyBodyIsObject,
+      config: writeOptionalBody,
       schema: {
         tags,
         operationId: "redeliverWebhookDelivery",

@@ -1,5 +1,4 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { eventTypes } from "../../events/catalog.ts";
 import {
   Id,
   NextCursor,
@@ -8,12 +7,13 @@ import {
   StringEnum,
   Timestamp,
 } from "../../http/common-schemas.ts";
+import { eventTypes } from "../events/catalog.ts";
 
 export const MAX_WEBHOOKS_PER_VENDOR = 5;
 export const webhookStatuses = ["ACTIVE", "DISABLED"] as const;
 export type WebhookStatus = (typeof webhookStatuses)[number];
 
-const EventName = StringEnum(eventTypes, { description: "An event name (spec 6)" });
+const EventName = StringEnum(eventTypes, { description: "An event name" });
 const Events = Type.Array(EventName, {
   minItems: 1,
   maxItems: eventTypes.length,
@@ -62,7 +62,12 @@ export const UpdateWebhookBody = Type.Object(
 );
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
 
-export const WebhookListResponse = Type.Object({ webhooks: Type.Array(WebhookSchema) });
+export const WebhookListResponse = Type.Object({
+  webhooks: Type.Array(WebhookSchema, { description: "Oldest first" }),
+  nextCursor: NextCursor,
+});
+export const ListWebhooksQuery = Type.Object({ ...PageQuery });
+export type ListWebhooksQuery = Static<typeof ListWebhooksQuery>;
 
 export const RotateSecretBody = Type.Object(
   {

@@ -1,12 +1,15 @@
 import type { Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
+import type { Executor } from "../../db/client.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
-import { eventCatalog, isEventType } from "../../events/catalog.ts";
-import { enqueueEvent, notifyDispatchers } from "../../events/enqueue.ts";
-import { generateWebhookSecret } from "../../events/signing.ts";
-import { assertWebhookUrl, type UrlPolicy, UrlRefusedError } from "../../events/url-guard.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { optionalDateTime, requireDateTime } from "../../lib/instants.ts";
+import { toPage } from "../../lib/pagination.ts";
+import { enqueueEvent, notifyDispatchers } from "../../webhook-delivery/enqueue.ts";
+import { generateWebhookSecret } from "../../webhook-delivery/signing.ts";
+import { assertWebhookUrl, type UrlPolicy, UrlRefusedError } from "../../webhook-delivery/url-guard.ts";
+import { eventCatalog, isEventType } from "../events/catalog.ts";
 import { presentDelivery, presentWebhook } from "./webhooks.presenter.ts";
 import {
   countWebhooks,
@@ -25,6 +28,7 @@ import {
 import {
   type CreateWebhookBody,
   type ListDeliveriesQuery,
+  type ListWebhooksQuery,
   MAX_WEBHOOKS_PER_VENDOR,
   type RecoverBody,
   type RotateSecretBody,
@@ -103,9 +107,12 @@ export async function registerWebhook(
   return { ...presentWebhook(row), secret };
 }
 
-export async function listWebhooks(ctx: ServiceContext, vendorId: string) {
-  const rows = await listWebhookRows(ctx.db, vendorId);
-  return { webhooks: rows.map(presentWebhook) };
+/** A page of the vendor's webhooks, oldest first: `{ webhooks, nextCursor }` like every list. */
+export async function listWebhooks(ctx: ServiceContext, vendorId: string, query: ListWebhooksQuery = {}) {
+  const limit = query.limit ?? 100;
+  const rows = await listWebhookRows(ctx.db, vendorId, { limit, cursor: decodeCursor(query.cursor) });
+  const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id }));
+  return { webhooks: page.rows.map(presentWebhook), nextCursor: page.nextCursor };
 }
 
 export async function getWebhook(ctx: ServiceContext, vendorId: string, id: string) {
@@ -164,11 +171,26 @@ export async function rotateWebhookSecret(
   return { id, secret, previousSecretExpiresAt: expires?.toISOString() ?? null };
 }
 
+/**
+ * A vendor who asks for a delivery now (test, redeliver, recover) is saying the receiver is fixed:
+ * the endpoint's circuit breaker closes, so the request is sent at once instead of after the
+ * open period (a still-broken receiver opens it again after the usual run of failures).
+ */
+async function closeCircuit(tx: Executor, vendorId: string, id: string): Promise<void> {
+  await updateWebhookRow(tx, vendorId, id, {
+    consecutiveFailures: 0,
+    failingSince: null,
+    circuitOpenUntil: null,
+  });
+}
+
 /** Emits `webhook.test` to this one endpoint; its delivery is queued in the same transaction. */
 export async function sendTestEvent(ctx: ServiceContext, vendorId: string, id: string) {
   const hook = await requireWebhook(ctx, vendorId, id);
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    await closeCircuit(tx, vendorId, hook.id);
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     const data = { webhookId: hook.id, message: "A test delivery from vendor-api" };
     const eventId = await enqueueEvent(tx, {
       vendorId,
@@ -190,21 +212,19 @@ export async function listDeliveries(
   const hook = await requireWebhook(ctx, vendorId, id);
   const limit = query.limit ?? 100;
   const rows = await listDeliveryRows(ctx.db, hook.id, limit, decodeCursor(query.cursor));
-  const page = rows.slice(0, limit);
+  const page = toPage(rows, limit, (d) => ({ t: d.createdAt.toISOString(), id: d.id }));
   const attempts = await listAttemptRows(
     ctx.db,
-    page.map((d) => d.id),
+    page.rows.map((d) => d.id),
   );
-  const last = page.at(-1);
   return {
-    deliveries: page.map((d) =>
+    deliveries: page.rows.map((d) =>
       presentDelivery(
         d,
         attempts.filter((a) => a.deliveryId === d.id),
       ),
     ),
-    nextCursor:
-      rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+    nextCursor: page.nextCursor,
   };
 }
 
@@ -226,6 +246,7 @@ export async function redeliver(ctx: ServiceContext, vendorId: string, id: strin
   const now = ctx.now();
   const newDeliveryId = newId();
   await ctx.db.transaction(async (tx) => {
+    await closeCircuit(tx, vendorId, original.webhookId);
     await insertDeliveries(tx, [
       {
         id: newDeliveryId,
@@ -254,11 +275,12 @@ export async function recoverDeliveries(
 ) {
   const hook = await requireWebhook(ctx, vendorId, id);
   const now = ctx.now();
-  const since = new Date(input.since);
-  const until = input.until ? new Date(input.until) : now;
+  const since = requireDateTime("since", input.since);
+  const until = optionalDateTime("until", input.until) ?? now;
   if (until <= since) throw fieldError("validation_failed", "until", "must be after since");
   return ctx.db.transaction(async (tx) => {
     const found = await findRecoverableEvents(tx, hook.id, since, until);
+    if (found.length > 0) await closeCircuit(tx, vendorId, hook.id);
     await insertDeliveries(
       tx,
       found.map((f) => ({

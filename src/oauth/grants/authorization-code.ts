@@ -1,29 +1,35 @@
 // grant_type=authorization_code (RFC 6749 4.1.3, RFC 7636 4.5-4.6, CONTRACT 6).
-// Rules:
+// Rules, in this order:
 // - code, redirect_uri and code_verifier are required, each once (invalid_request);
-// - the code exists, was issued to this client, is unexpired (5 minutes) and its redirect_uri
-//   equals the one given (invalid_grant);
-// - the verifier matches the challenge (invalid_grant);
-// - a code is used once: a second use fails with invalid_grant and revokes the grant (and so
-//   every token) issued from it (RFC 6749 4.1.2, RFC 9700 4.5.3). Concurrent uses are settled
-//   by one conditional UPDATE: only one request can mark the code used.
+// - the code exists and was issued to the authenticated client; a code issued to another
+//   client gets the very answer an unknown code gets, so a stranger learns nothing about it
+//   (RFC 6749 4.1.3: "ensure that the authorization code was issued to the authenticated
+//   confidential client" comes before anything else);
+// - its redirect_uri equals the one given, and the verifier matches the challenge (invalid_grant);
+// - only then does a used code count as a replay: invalid_grant, and the grant (so every token)
+//   issued from it is revoked (RFC 6749 4.1.2, RFC 9700 4.5.3). A replay that fails any check
+//   above revokes nothing: otherwise any vendor could register an application and, with its own
+//   credentials and someone else's used code, kill the rightful client's tokens;
+// - the code is unexpired (5 minutes);
+// - concurrent uses are settled by one conditional UPDATE: only one request can mark it used.
 import type { Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
 import { hashSecret } from "../../lib/crypto.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ApplicationRow } from "../../modules/applications/applications.service.ts";
-import { InvalidGrant, InvalidRequest } from "../oauth.errors.ts";
 import {
   consumeCode,
   findCodeByHash,
   insertGrant,
   linkCodeToGrant,
   revokeGrant,
-} from "../oauth.repository.ts";
+} from "../../modules/connections/oauth.repository.ts";
+import { InvalidGrant, InvalidRequest } from "../oauth.errors.ts";
 import { type RawParams, single } from "../params.ts";
 import { issueTokens, type TokenResponse } from "../tokens.ts";
 import { checkVerifierMatches, checkVerifierSyntax } from "./pkce.ts";
 
+const UNKNOWN_CODE = "The code is not valid for this client";
 const repeated = (name: string) => new InvalidRequest(`${name} is given more than once`);
 
 export async function exchangeAuthorizationCode(
@@ -39,14 +45,13 @@ export async function exchangeAuthorizationCode(
 
   const codeHash = hashSecret(code);
   const row = code.length <= 200 ? await findCodeByHash(ctx.db, codeHash) : undefined;
-  if (!row) throw new InvalidGrant("The code is unknown");
-  if (row.usedAt) return replayed(ctx, row.grantId);
-  if (row.applicationId !== client.id) throw new InvalidGrant("The code was issued to another client");
-  if (row.expiresAt.getTime() <= ctx.now().getTime()) throw new InvalidGrant("The code has expired");
+  if (!row || row.applicationId !== client.id) throw new InvalidGrant(UNKNOWN_CODE);
   if (row.redirectUri !== redirectUri) {
     throw new InvalidGrant("redirect_uri differs from the one in the authorization request");
   }
   checkVerifierMatches(verifier, row.codeChallenge);
+  if (row.usedAt) return replayed(ctx, row.grantId);
+  if (row.expiresAt.getTime() <= ctx.now().getTime()) throw new InvalidGrant("The code has expired");
 
   const outcome = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();

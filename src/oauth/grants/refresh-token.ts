@@ -17,8 +17,12 @@ import { isScope, type Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
 import { hashSecret } from "../../lib/crypto.ts";
 import type { ApplicationRow } from "../../modules/applications/applications.service.ts";
+import {
+  findRefreshToken,
+  markRefreshTokenRotated,
+  revokeGrant,
+} from "../../modules/connections/oauth.repository.ts";
 import { InvalidGrant, InvalidRequest, InvalidScope } from "../oauth.errors.ts";
-import { findRefreshToken, markRefreshTokenRotated, revokeGrant } from "../oauth.repository.ts";
 import { type RawParams, single } from "../params.ts";
 import { issueTokens, parseScope, REFRESH_TOKEN_PREFIX, type TokenResponse } from "../tokens.ts";
 

@@ -1,0 +1,72 @@
+// The import layering of src/ (README "Layout"), checked by `npm run check:layers`. Each layer may
+// import its own and lower layers only; the two page surfaces (dashboard, OAuth) do not import each
+// other; and no import circle anywhere. Lowest first:
+//   1 foundation   lib/, auth/, db/, errors.ts, config.ts
+//   2 platform     webhook-delivery/ (outbox, dispatcher), maintenance/, context.ts,
+//                  observability/metrics.ts (the registry the dispatcher reports to)
+//   3 http kit     http/ (plugins and shared schemas), except the OpenAPI document;
+//                  observability/ (GET /metrics, the worker's probe server)
+//   4 modules      modules/<name>/ (routes, schemas, services, repositories, presenters)
+//   5 page kit     web/ (browser scope, html, flash, forms, sessions' cookie, return-to)
+//   6 surfaces     dashboard/, oauth/, docs/
+//   7 composition  app.ts, main.ts, cli.ts, cli/, http/openapi*.ts (assembles modules' schemas)
+const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
+const platform = "^src/(webhook-delivery|maintenance)/|^src/context[.]ts$|^src/observability/metrics[.]ts$";
+const httpKit = "^src/http/(?!openapi)|^src/observability/(?!metrics[.]ts$)";
+const modules = "^src/modules/";
+const web = "^src/web/";
+const surfaces = "^src/(dashboard|oauth|docs)/";
+const composition = "^src/(app|main|cli)[.]ts$|^src/cli/|^src/http/openapi";
+
+const above = (name, from, higher) => ({
+  name,
+  severity: "error",
+  comment: "An import runs up the layers (see README, Layout).",
+  from: { path: from },
+  to: { path: higher.join("|") },
+});
+
+module.exports = {
+  forbidden: [
+    above("foundation-up", foundation, [platform, httpKit, modules, web, surfaces, composition]),
+    above("platform-up", platform, [httpKit, modules, web, surfaces, composition]),
+    above("http-kit-up", httpKit, [modules, web, surfaces, composition]),
+    above("modules-up", modules, [web, surfaces, composition]),
+    above("web-up", web, [surfaces, composition]),
+    above("surfaces-up", surfaces, [composition]),
+    {
+      name: "dashboard-not-oauth",
+      severity: "error",
+      comment: "The dashboard and the OAuth pages share the page kit (web/), not each other.",
+      from: { path: "^src/dashboard/" },
+      to: { path: "^src/oauth/" },
+    },
+    {
+      name: "oauth-not-dashboard",
+      severity: "error",
+      comment: "The dashboard and the OAuth pages share the page kit (web/), not each other.",
+      from: { path: "^src/oauth/" },
+      to: { path: "^src/dashboard/" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import circle (type-only imports included).",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "src-not-tests",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};

@@ -1,0 +1,9 @@
+// What every dashboard page plugin is registered with. Its own file, so the page plugins and
+// dashboard.routes.ts (which registers them) do not import each other.
+import type { Config } from "../config.ts";
+import type { ServiceContext } from "../context.ts";
+
+export interface DashboardDeps {
+  ctx: ServiceContext;
+  config: Config;
+}

@@ -1,0 +1,62 @@
+// Dashboard → Integrations: the landing page for API keys, Applications, Connected apps and
+// Webhooks, each with its count and, for webhooks, their health (failing or disabled ones first).
+import type { FastifyInstance } from "fastify";
+import { listApiKeysOfVendor } from "../../modules/api-keys/api-keys.service.ts";
+import { listApplications } from "../../modules/applications/applications.service.ts";
+import { listConnectedApplications } from "../../modules/connections/connections.service.ts";
+import { webhookHealth } from "../../modules/webhooks/webhook-health.ts";
+import { listWebhooks } from "../../modules/webhooks/webhooks.service.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
+import type { DashboardDeps } from "../deps.ts";
+import { dashboardPage } from "../layout.ts";
+import { pageContext, vendorIdOf } from "../page-context.ts";
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function card(href: string, title: string, summary: string, detail: SafeHtml | string, id: string): SafeHtml {
+  return html`<section class="card integration" data-integration="${id}">
+<h2><a href="${href}">${title}</a></h2>
+<p class="count">${summary}</p>
+<p class="muted">${detail}</p>
+</section>`;
+}
+
+export async function integrationsOverviewPage(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
+  app.get("/dashboard/integrations", { schema: { hide: true } }, async (request, reply) => {
+    const vendorId = vendorIdOf(request);
+    const [page, keys, apps, connected, { webhooks }, health] = await Promise.all([
+      pageContext(ctx, request, reply),
+      listApiKeysOfVendor(ctx, vendorId),
+      listApplications(ctx, vendorId),
+      listConnectedApplications(ctx, vendorId),
+      listWebhooks(ctx, vendorId),
+      webhookHealth(ctx, vendorId),
+    ]);
+    const activeKeys = keys.filter((k) => !k.revokedAt).length;
+    const disabled = webhooks.filter((w) => w.status !== "ACTIVE").length;
+    const failing = webhooks.filter(
+      (w) => w.status === "ACTIVE" && (health.get(w.id)?.failuresInARow ?? 0) > 0,
+    ).length;
+    const webhookState =
+      webhooks.length === 0
+        ? "Be told when orders, customers or appointments change."
+        : disabled + failing === 0
+          ? html`<span class="health ok" data-health="healthy">All delivering</span>`
+          : html`<span class="health bad" data-health="${failing > 0 ? "failing" : "disabled"}">${[
+              failing ? `${failing} failing` : "",
+              disabled ? `${disabled} disabled` : "",
+            ]
+              .filter(Boolean)
+              .join(", ")}</span>`;
+    const body = html`<p class="muted">Connect your own software and other applications to your shop.</p>
+<div class="cards-grid">
+${card("/dashboard/integrations/api-keys", "API keys", plural(activeKeys, "active key", "active keys"), "For your own software calling the API.", "api-keys")}
+${card("/dashboard/integrations/applications", "Applications", plural(apps.length, "application", "applications"), "OAuth applications you registered.", "applications")}
+${card("/dashboard/integrations/connected-apps", "Connected apps", plural(connected.length, "connected app", "connected apps"), "Applications with access to your account.", "connected-apps")}
+${card("/dashboard/integrations/webhooks", "Webhooks", plural(webhooks.length, "webhook", "webhooks"), webhookState, "webhooks")}
+</div>`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "integrations", "Integrations", body));
+  });
+}

@@ -1,0 +1,224 @@
+// Realistic examples for the document: one bridal shop's data (Bella Bridal, its customer Maria
+// Silva and her Aurora gown), consistent across resources so a reader can follow one story.
+const shopId = "h6y2k8m1q9w3e5r7t0u4i8o2";
+const maria = "c7k2m9p4x1z8q3w6e5r0t2y4";
+const order = "o3n8b5v2c9x6z1m4l7k0j2h5";
+const fitting = "a1s4d7f0g3h6j9k2l5z8x1c4";
+const hook = "w9e2r5t8y1u4i7o0p3a6s9d2";
+const delivery = "d4f7g0h3j6k9l2z5x8c1v4b7";
+const event = "e8r1t4y7u0i3o6p9a2s5d8f1";
+const inquiry = "i2o5p8a1s4d7f0g3h6j9k2l5";
+
+const created = "2026-11-02T10:15:00.000Z";
+const moved = "2026-11-09T14:30:00.000Z";
+
+const mariaJson = {
+  id: maria,
+  name: "Maria Silva",
+  email: "maria.silva@example.com",
+  phone: "+351 912 345 678",
+  weddingDate: "2027-06-12",
+  notes: "Prefers Saturday appointments",
+  measurements: { bust: 86, waist: 68, hips: 94, height: 168 },
+  preferences: { silhouette: "A-line", fabric: "lace", colors: ["ivory", "champagne"] },
+  createdAt: created,
+  updatedAt: created,
+};
+
+const orderUpdate = {
+  status: "IN_PRODUCTION",
+  message: "Your gown is being cut from the lace you chose",
+  imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+  createdAt: moved,
+};
+
+const orderJson = {
+  id: order,
+  type: "BRIDAL_DRESS",
+  status: "IN_PRODUCTION",
+  model: "Aurora",
+  size: "38",
+  color: "Ivory",
+  description: "A-line gown with a chapel train",
+  specialRequests: "Add lace sleeves",
+  customerId: maria,
+  customer: { name: "Maria Silva", email: "maria.silva@example.com" },
+  updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, createdAt: created }, orderUpdate],
+  createdAt: created,
+  updatedAt: moved,
+};
+
+const appointmentJson = {
+  id: fitting,
+  customerId: maria,
+  orderId: order,
+  type: "FITTING",
+  status: "CONFIRMED",
+  date: "2027-03-20T10:00:00.000Z",
+  duration: 60,
+  notes: "First fitting; bring the wedding shoes",
+  createdAt: moved,
+  updatedAt: moved,
+};
+
+const inquiryJson = {
+  id: inquiry,
+  name: "Ana Costa",
+  email: "ana.costa@example.com",
+  phone: "+351 934 567 890",
+  weddingDate: "2027-09-04",
+  message: "Do you have the Aurora gown in size 42 to try on?",
+  createdAt: moved,
+};
+
+const webhookJson = {
+  id: hook,
+  url: "https://pos.bellabridal.example/hooks/vendor-api",
+  events: ["order.created", "order.status_changed", "appointment.confirmed"],
+  status: "ACTIVE",
+  disabledReason: null,
+  createdAt: created,
+  updatedAt: created,
+};
+
+const attempt = {
+  attempt: 1,
+  createdAt: moved,
+  statusCode: 200,
+  durationMs: 84,
+  error: null,
+  responseBody: '{"received":true}',
+};
+
+const deliveryJson = {
+  id: delivery,
+  webhookId: hook,
+  eventId: event,
+  event: "order.status_changed",
+  status: "SUCCEEDED",
+  attemptCount: 1,
+  nextAttemptAt: null,
+  redeliveryOf: null,
+  createdAt: moved,
+  updatedAt: moved,
+  attempts: [attempt],
+};
+
+const statusChange = {
+  id: order,
+  status: "IN_PRODUCTION",
+  previousStatus: "ORDERED",
+  customerId: maria,
+  updatedAt: moved,
+  message: orderUpdate.message,
+  imageUrl: orderUpdate.imageUrl,
+};
+
+/** One example per named schema of the document. */
+export const schemaExamples: Record<string, unknown> = {
+  Order: orderJson,
+  OrderUpdate: orderUpdate,
+  OrderType: "BRIDAL_DRESS",
+  OrderStatus: "IN_PRODUCTION",
+  OrderStatusChange: statusChange,
+  OrderList: { orders: [orderJson], nextCursor: null },
+  CreateOrder: {
+    customerName: "Maria Silva",
+    customerEmail: "maria.silva@example.com",
+    customerPhone: "+351 912 345 678",
+    weddingDate: "2027-06-12",
+    type: "BRIDAL_DRESS",
+    model: "Aurora",
+    size: "38",
+    color: "Ivory",
+    description: "A-line gown with a chapel train",
+    specialRequests: "Add lace sleeves",
+  },
+  UpdateOrder: { size: "40", specialRequests: null },
+  UpdateOrderStatus: {
+    status: "IN_PRODUCTION",
+    message: orderUpdate.message,
+    imageUrl: orderUpdate.imageUrl,
+  },
+  OrderStatusResult: { id: order, status: "IN_PRODUCTION" },
+  Customer: mariaJson,
+  CustomerWithCounts: { ...mariaJson, counts: { orders: 1, appointments: 2 } },
+  CustomerList: { customers: [mariaJson], nextCursor: null },
+  CreateCustomer: {
+    name: "Maria Silva",
+    email: "maria.silva@example.com",
+    phone: "+351 912 345 678",
+    weddingDate: "2027-06-12",
+    notes: "Prefers Saturday appointments",
+    measurements: mariaJson.measurements,
+    preferences: mariaJson.preferences,
+  },
+  UpdateCustomer: { phone: "+351 913 000 111", notes: null },
+  Appointment: appointmentJson,
+  AppointmentType: "FITTING",
+  AppointmentStatus: "CONFIRMED",
+  AppointmentList: { appointments: [appointmentJson], nextCursor: null },
+  CreateAppointment: {
+    customerId: maria,
+    orderId: order,
+    type: "FITTING",
+    date: "2027-03-20T11:00:00+01:00",
+    duration: 60,
+    notes: "First fitting; bring the wedding shoes",
+  },
+  UpdateAppointment: { status: "CONFIRMED" },
+  Inquiry: inquiryJson,
+  InquiryList: { inquiries: [inquiryJson], nextCursor: null },
+  CreateInquiry: {
+    name: "Ana Costa",
+    email: "ana.costa@example.com",
+    phone: "+351 934 567 890",
+    weddingDate: "2027-09-04",
+    message: inquiryJson.message,
+  },
+  InquiryReceipt: { id: inquiry },
+  Webhook: webhookJson,
+  WebhookWithSecret: { ...webhookJson, secret: "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g" },
+  WebhookList: { webhooks: [webhookJson], nextCursor: null },
+  CreateWebhook: { url: webhookJson.url, events: webhookJson.events },
+  UpdateWebhook: { status: "ACTIVE" },
+  RotateSecret: { overlapSeconds: 86400 },
+  RotatedSecret: {
+    id: hook,
+    secret: "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+    previousSecretExpiresAt: "2026-11-10T14:30:00.000Z",
+  },
+  WebhookTestResult: { eventId: event },
+  Delivery: deliveryJson,
+  DeliveryAttempt: attempt,
+  DeliveryList: { deliveries: [deliveryJson], nextCursor: null },
+  QueuedDelivery: { deliveryId: delivery, eventId: event },
+  Recover: { since: "2026-11-08T00:00:00.000Z", until: "2026-11-09T00:00:00.000Z" },
+  RecoverResult: { count: 3 },
+  Event: { id: event, event: "order.status_changed", data: statusChange, createdAt: moved },
+  EventList: {
+    events: [{ id: event, event: "order.status_changed", data: statusChange, createdAt: moved }],
+    nextCursor: null,
+  },
+  Profile: { id: shopId, name: "Bella Bridal", email: "owner@bellabridal.example", createdAt: created },
+  WebhookTestPayload: { webhookId: hook, message: "A test delivery from vendor-api" },
+};
+
+/** The `data` of each event in the webhooks section. */
+export const eventDataExamples: Record<string, unknown> = {
+  "order.created": {
+    ...orderJson,
+    status: "ORDERED",
+    updates: orderJson.updates.slice(0, 1),
+    updatedAt: created,
+  },
+  "order.updated": { ...orderJson, size: "40" },
+  "order.status_changed": statusChange,
+  "customer.created": mariaJson,
+  "appointment.confirmed": appointmentJson,
+  "appointment.cancelled": { ...appointmentJson, status: "CANCELLED" },
+  "inquiry.received": inquiryJson,
+  "webhook.test": { webhookId: hook, message: "A test delivery from vendor-api" },
+};
+
+export const exampleIds = { shopId, maria, order, fitting, hook, delivery, event, inquiry, moved };

@@ -1,0 +1,99 @@
+// The event catalog (spec 6, CONTRACT 7): one entry per event holding the read scope a subscriber
+// needs, a description and the TypeBox schema of its payload. Everything else derives from it: the
+// payload types enqueueEvent accepts (a wrong payload does not compile), the names a webhook may
+// subscribe to, the events API's filter and the OpenAPI `webhooks` section.
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import type { Scope } from "../../auth/scopes.ts";
+import { Id } from "../../http/common-schemas.ts";
+import { AppointmentSchema } from "../appointments/appointments.schemas.ts";
+import { CustomerSchema } from "../customers/customers.schemas.ts";
+import { InquirySchema } from "../inquiries/inquiries.schemas.ts";
+import { OrderSchema, OrderStatusChangedSchema } from "../orders/orders.schemas.ts";
+
+/** The payload of `webhook.test`, which belongs to no resource. */
+export const WebhookTestPayloadSchema = Type.Object(
+  {
+    webhookId: Id,
+    message: Type.String({ examples: ["A test delivery from vendor-api"] }),
+  },
+  { description: "A test delivery: the webhook it was sent to and a fixed message" },
+);
+
+interface CatalogEntry {
+  /** The read scope an OAuth subscriber needs besides webhooks:write; null: not subscribable. */
+  scope: Scope | null;
+  description: string;
+  payload: TSchema;
+}
+
+export const eventCatalog = {
+  "order.created": {
+    scope: "orders:read",
+    description: "A new order was created. `data` is the order, as `GET /api/vendor/orders/{id}` answers it.",
+    payload: OrderSchema,
+  },
+  "order.updated": {
+    scope: "orders:read",
+    description:
+      "An order's details (model, size, color, description, special requests) changed. `data` is the order after the change.",
+    payload: OrderSchema,
+  },
+  "order.status_changed": {
+    scope: "orders:read",
+    description:
+      "An order moved to another status. `data` names the order, its new and previous status, and the message and photo sent with the move.",
+    payload: OrderStatusChangedSchema,
+  },
+  "customer.created": {
+    scope: "customers:read",
+    description:
+      "A new customer was created (directly, or by a new order with a new e-mail). `data` is the customer.",
+    payload: CustomerSchema,
+  },
+  "appointment.confirmed": {
+    scope: "appointments:read",
+    description: "An appointment was confirmed. `data` is the appointment.",
+    payload: AppointmentSchema,
+  },
+  "appointment.cancelled": {
+    scope: "appointments:read",
+    description: "An appointment was cancelled. `data` is the appointment.",
+    payload: AppointmentSchema,
+  },
+  "inquiry.received": {
+    scope: "inquiries:read",
+    description: "Someone sent the shop a message through its public inquiry form. `data` is the inquiry.",
+    payload: InquirySchema,
+  },
+  "webhook.test": {
+    scope: null,
+    description:
+      "Sent by `POST /api/vendor/webhooks/{id}/test` to that one webhook only, even while it is disabled, so you can check your receiver.",
+    payload: WebhookTestPayloadSchema,
+  },
+} as const satisfies Record<string, CatalogEntry>;
+
+/** Every event name, `webhook.test` included. */
+export type AnyEventType = keyof typeof eventCatalog;
+/** The events a webhook may subscribe to: all but `webhook.test`, which goes to one endpoint only. */
+export type EventType = Exclude<AnyEventType, "webhook.test">;
+export const allEventTypes = Object.keys(eventCatalog) as AnyEventType[];
+export const eventTypes = allEventTypes.filter((t): t is EventType => t !== "webhook.test");
+
+/** The payload type of each event, from its schema. */
+export type EventPayloads = { [T in AnyEventType]: Static<(typeof eventCatalog)[T]["payload"]> };
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(eventCatalog, value) && value !== "webhook.test";
+}
+
+/** The read scope a subscriber of `type` needs. */
+export function eventScope(type: EventType): Scope {
+  return eventCatalog[type].scope;
+}
+
+// enqueueEvent lives in the delivery platform, which cannot import the modules; this tells it
+// the payload type of each event name (declaration merging, as Fastify's own type registries do).
+declare module "../../webhook-delivery/enqueue.ts" {
+  interface EventPayloadRegistry extends EventPayloads {}
+}

@@ -1,0 +1,60 @@
+// Dashboard sessions as rows: a random 256-bit token for the cookie, only its SHA-256 hash stored,
+// so a leaked table signs nobody in. The cookie side is in web/session.ts.
+import type { ServiceContext } from "../../context.ts";
+import { generateSecret, hashSecret } from "../../lib/crypto.ts";
+import { newId } from "../../lib/ids.ts";
+import {
+  deleteSessionByHash,
+  findLiveSession,
+  insertSession,
+  setPendingSecret,
+  takePendingSecret,
+} from "./sessions.repository.ts";
+
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+export interface DashboardSession {
+  vendorId: string;
+  sessionId: string;
+}
+
+export async function createSession(
+  ctx: ServiceContext,
+  vendorId: string,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = generateSecret("", 32);
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  await insertSession(ctx.db, {
+    id: newId(),
+    tokenHash: hashSecret(token),
+    vendorId,
+    createdAt: now,
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+export async function findSession(ctx: ServiceContext, token: string): Promise<DashboardSession | undefined> {
+  if (token.length === 0 || token.length > 100) return undefined;
+  const row = await findLiveSession(ctx.db, hashSecret(token), ctx.now());
+  return row ? { vendorId: row.vendorId, sessionId: row.id } : undefined;
+}
+
+export async function deleteSession(ctx: ServiceContext, token: string): Promise<void> {
+  if (token.length > 0 && token.length <= 100) await deleteSessionByHash(ctx.db, hashSecret(token));
+}
+
+/** Keeps a sealed one-time secret on the session's row until its next page takes it (web/session.ts). */
+export async function keepSealedSecret(
+  ctx: ServiceContext,
+  sessionId: string,
+  sealed: string,
+): Promise<void> {
+  await setPendingSecret(ctx.db, sessionId, sealed);
+}
+
+/** The session's sealed one-time secret, once: of two readers only one gets it. */
+export async function takeSealedSecret(ctx: ServiceContext, sessionId: string): Promise<string | undefined> {
+  return takePendingSecret(ctx.db, sessionId);
+}

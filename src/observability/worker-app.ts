@@ -1,0 +1,24 @@
+// The worker role's own small HTTP server (WORKER_PORT): /health, /ready and /metrics, so an
+// orchestrator can probe and scrape a process that serves no API. The API keeps PORT, so the
+// worker's PUBLIC_URL default (webhook User-Agent) still names the API.
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { registerErrorHandling } from "../http/error-handler.ts";
+import { registerHealthRoutes } from "../http/health.routes.ts";
+import { genReqId } from "../http/request-id.ts";
+import { registerMetrics } from "./metrics.routes.ts";
+import type { Metrics } from "./metrics.ts";
+
+export function buildWorkerApp(
+  config: Config,
+  database: Database,
+  metrics: Metrics,
+  logger: FastifyInstance["log"],
+) {
+  const app = Fastify({ loggerInstance: logger, genReqId, forceCloseConnections: true });
+  registerErrorHandling(app, config.publicUrl);
+  registerHealthRoutes(app, database, config);
+  registerMetrics(app, metrics, config);
+  return app;
+}

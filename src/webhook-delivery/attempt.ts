@@ -1,0 +1,96 @@
+import type { Db } from "../db/client.ts";
+import { decideOutcome } from "./attempt-outcome.ts";
+import { recordAttempt } from "./attempts.repository.ts";
+import type { AutoDisableRule } from "./auto-disable.ts";
+import { type BreakerPolicy, isEndpointFailure, openUntil } from "./circuit-breaker.ts";
+import type { Deliverer } from "./deliver.ts";
+import { buildDeliveryRequest } from "./delivery-request.ts";
+import type { ClaimedDelivery } from "./outbox.repository.ts";
+
+export interface AttemptDeps {
+  db: Db;
+  deliverer: Deliverer;
+  retryDelaysMs: readonly number[];
+  autoDisable: AutoDisableRule;
+  breaker: BreakerPolicy;
+  now: () => Date;
+  /** Told every attempt's outcome once it is recorded (metrics and the attempt's log line). */
+  report?: (claim: ClaimedDelivery, report: AttemptReport) => void;
+}
+
+export interface AttemptReport {
+  outcome: "succeeded" | "retrying" | "failed" | "skipped";
+  attempt: number;
+  at: Date;
+  statusCode?: number | undefined;
+  durationMs: number;
+  error?: string | undefined;
+  nextAttemptAt?: Date | undefined;
+}
+
+/** Only `webhook.test` reaches an endpoint that is not ACTIVE (the dashboard's "send test"). */
+export function isSendable(claim: Pick<ClaimedDelivery, "webhookStatus" | "eventType">): boolean {
+  return claim.webhookStatus === "ACTIVE" || claim.eventType === "webhook.test";
+}
+
+export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Promise<void> {
+  const { db, now } = deps;
+  const attempt = claim.attemptCount + 1;
+  const base = { deliveryId: claim.id, claimToken: claim.claimToken, webhookId: claim.webhookId, attempt };
+  if (!isSendable(claim)) {
+    // DISABLED endpoints get nothing; what was queued for them is closed unsent.
+    await recordAttempt(
+      db,
+      {
+        ...base,
+        at: now(),
+        statusCode: undefined,
+        durationMs: 0,
+        error: "webhook disabled",
+        responseBody: undefined,
+        outcome: { status: "FAILED" },
+        skipped: true,
+      },
+      deps.autoDisable,
+    );
+    deps.report?.(claim, {
+      outcome: "skipped",
+      attempt,
+      at: now(),
+      durationMs: 0,
+      error: "webhook disabled",
+    });
+    return;
+  }
+  const request = buildDeliveryRequest({ ...claim, deliveryId: claim.id }, now());
+  const result = await deps.deliverer.post(claim.url, request.headers, request.body);
+  const at = now();
+  const decision = decideOutcome({ result, attempt, retryDelaysMs: deps.retryDelaysMs, at });
+  const health = result.ok ? "ok" : isEndpointFailure(result) ? "failing" : "neutral";
+  await recordAttempt(
+    db,
+    {
+      ...base,
+      at,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.error,
+      responseBody: result.responseBody,
+      ...decision,
+      health,
+    },
+    deps.autoDisable,
+    (streak) => openUntil({ ...streak, at, policy: deps.breaker }),
+  );
+  const { outcome } = decision;
+  deps.report?.(claim, {
+    outcome:
+      outcome.status === "SUCCEEDED" ? "succeeded" : outcome.status === "PENDING" ? "retrying" : "failed",
+    attempt,
+    at,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    error: result.error,
+    nextAttemptAt: outcome.status === "PENDING" ? outcome.nextAttemptAt : undefined,
+  });
+}

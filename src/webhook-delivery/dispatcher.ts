@@ -1,0 +1,204 @@
+// The webhook dispatcher's loop: it wakes, ticks, sleeps and stops; what one delivery attempt does
+// is attempt.ts, and the journey of an event is told in README.md beside this file.
+// It fans events out into deliveries and delivers them. It wakes on a NOTIFY
+// from enqueueEvent (after commit), when an attempt finishes, when the next retry falls due, and
+// on a polling fallback. Any number run side by side on PostgreSQL: fan-out and claims use
+// FOR UPDATE SKIP LOCKED, and a claimed delivery is leased past the timeout, so no attempt is
+// sent twice. Deliveries in flight when it stops finish up to the grace period; any it abandons
+// are taken again when their lease ends (at-least-once, CONTRACT 7).
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import type { DeliveryMetrics } from "../observability/metrics.ts";
+import { type AttemptReport, runAttempt } from "./attempt.ts";
+import { type AutoDisableRule, DEFAULT_AUTO_DISABLE } from "./auto-disable.ts";
+import { endpointSlots } from "./circuit-breaker.ts";
+import { createDeliverer, type Deliverer } from "./deliver.ts";
+import { EVENTS_CHANNEL } from "./enqueue.ts";
+import { shareClaims } from "./fair-claims.ts";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  endpointsWithDueDeliveries,
+  fanOutEvents,
+  nextDueAt,
+  pruneOlderThan,
+} from "./outbox.repository.ts";
+import { type Resolver, systemResolver } from "./url-guard.ts";
+
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
+const FAN_OUT_BATCH = 200;
+const FAN_OUT_BATCHES_PER_TURN = 5;
+const POLL_MS = 1_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+export interface DispatcherDeps {
+  config: Config;
+  database: Database;
+  log?: Pick<Logger, "info" | "warn" | "error">;
+  resolver?: Resolver;
+  now?: () => Date;
+  /** Deliveries in flight at once (default 32). */
+  concurrency?: number;
+  autoDisable?: AutoDisableRule;
+  /** Counts attempts by outcome and the commit→delivery latency (GET /metrics). */
+  metrics?: DeliveryMetrics;
+}
+
+export interface Dispatcher {
+  /** Resolves once in-flight deliveries finished, or after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+  wake(): void;
+}
+
+export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher> {
+  const { config, database } = deps;
+  const db = database.db;
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log;
+  const concurrency = deps.concurrency ?? 32;
+  // Longer than any attempt can take, so a lease never ends while its POST is in flight.
+  const leaseMs = config.webhookTimeoutMs * 2 + 5_000;
+  const deliverer: Deliverer = createDeliverer({
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.webhookAllowPrivateUrls,
+    resolver: deps.resolver ?? systemResolver,
+    userAgent: `vendor-api-webhooks/1.0 (+${config.publicUrl})`,
+  });
+
+  const breaker = { failures: config.webhookBreakerFailures, cooldownMs: config.webhookBreakerCooldownMs };
+  const attemptDeps = {
+    db,
+    deliverer,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    autoDisable: deps.autoDisable ?? DEFAULT_AUTO_DISABLE,
+    breaker,
+    now,
+    report(claim: ClaimedDelivery, r: AttemptReport) {
+      deps.metrics?.attempt(r.outcome, r.durationMs, claim.eventCreatedAt, r.at);
+      // One line per attempt: who, which endpoint, what happened (never the secret or the body).
+      log?.[r.outcome === "succeeded" || r.outcome === "skipped" ? "info" : "warn"](
+        {
+          deliveryId: claim.id,
+          eventId: claim.eventId,
+          eventType: claim.eventType,
+          webhookId: claim.webhookId,
+          vendorId: claim.vendorId,
+          attempt: r.attempt,
+          outcome: r.outcome,
+          statusCode: r.statusCode,
+          durationMs: r.durationMs,
+          error: r.error,
+          nextAttemptAt: r.nextAttemptAt?.toISOString(),
+        },
+        "webhook delivery attempt",
+      );
+    },
+  };
+
+  let running = true;
+  const inFlight = new Set<Promise<void>>();
+  let wakeUp: (() => void) | undefined;
+  let pendingWake = false;
+  const wake = () => {
+    pendingWake = true;
+    wakeUp?.();
+  };
+  const unlisten = await database.listen(EVENTS_CHANNEL, wake);
+  let lastPrune = 0;
+
+  function launch(claim: ClaimedDelivery) {
+    const p = runAttempt(attemptDeps, claim)
+      .catch((err: unknown) =>
+        log?.error({ err, deliveryId: claim.id }, "recording a delivery attempt failed"),
+      )
+      .finally(() => {
+        inFlight.delete(p);
+        wake();
+      });
+    inFlight.add(p);
+  }
+
+  async function tick(): Promise<boolean> {
+    let worked = false;
+    // A few batches per turn, so a large backlog of events does not hold up deliveries already due.
+    for (let i = 0; running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
+      if ((await fanOutEvents(db, now(), FAN_OUT_BATCH)) === 0) break;
+      worked = true;
+    }
+    const free = concurrency - inFlight.size;
+    if (running && free > 0) {
+      const at = now();
+      const slots = new Map<string, number>();
+      const loads = (await endpointsWithDueDeliveries(db, at)).map((e) => {
+        const n = endpointSlots({
+          ...e,
+          now: at,
+          policy: breaker,
+          endpointConcurrency: config.webhookEndpointConcurrency,
+        });
+        slots.set(e.webhookId, n);
+        return { webhookId: e.webhookId, free: n - e.inFlight };
+      });
+      const quotas = shareClaims(loads, free).map((q) => ({ ...q, slots: slots.get(q.webhookId) ?? 0 }));
+      const claims = await claimDueDeliveries(db, at, leaseMs, quotas);
+      for (const claim of claims) launch(claim);
+      if (claims.length > 0) worked = true;
+    }
+    if (running && now().getTime() - lastPrune > PRUNE_EVERY_MS) {
+      lastPrune = now().getTime();
+      const pruned = await pruneOlderThan(db, new Date(now().getTime() - EVENT_RETENTION_MS));
+      if (pruned > 0) log?.info({ pruned }, "pruned events older than 30 days");
+    }
+    return worked;
+  }
+
+  async function sleep() {
+    let ms = POLL_MS;
+    if (inFlight.size < concurrency) {
+      const due = await nextDueAt(db, now());
+      if (due) ms = Math.max(0, Math.min(ms, due.getTime() - now().getTime()));
+    }
+    if (pendingWake || ms === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wakeUp = undefined;
+  }
+
+  const loop = (async () => {
+    while (running) {
+      pendingWake = false;
+      try {
+        const worked = await tick();
+        if (!worked) await sleep();
+      } catch (err) {
+        log?.error({ err }, "dispatcher iteration failed; retrying after the poll interval");
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    }
+  })();
+
+  return {
+    wake,
+    async stop(graceMs = config.shutdownGraceMs) {
+      running = false;
+      wake();
+      await unlisten();
+      await loop;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise<void>((r) => {
+          timer = setTimeout(r, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      deliverer.close();
+    },
+  };
+}

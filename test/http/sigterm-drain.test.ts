@@ -1,0 +1,151 @@
+// SIGTERM never resets a request that already reached the server (CONTRACT 9): keep-alive
+// clients keep writing orders while the service receives SIGTERM. Every request they sent is
+// answered (201, or 503 with Connection: close once the drain began); a connection attempt after
+// the listener closed is refused, which is no reset: that request never reached the server.
+// On PGlite and PostgreSQL.
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
+import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
+import { freePort } from "../helpers/test-app.ts";
+import { sleep } from "../helpers/webhook-receiver.ts";
+
+const CLIENTS = 8;
+const ROUNDS = 3;
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+let scratch: ScratchDatabase | undefined;
+beforeAll(async () => {
+  if (pgUrl) scratch = await createScratchDatabase(pgUrl);
+});
+const dataDirs: string[] = [];
+const backends = [
+  {
+    name: "PGlite",
+    db: () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-sigterm-"));
+      dataDirs.push(dir);
+      return { DATA_DIR: dir };
+    },
+  },
+  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: scratch?.url ?? "" }) }] : []),
+];
+
+const running: ServiceProcess[] = [];
+afterAll(async () => {
+  for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
+  await Promise.all(running.map((s) => s.exited));
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+  await scratch?.drop();
+});
+
+type Outcome = { status: number; connection: string | undefined } | { error: string };
+
+function post(port: number, agent: http.Agent, key: string, body: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/vendor/orders",
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          "x-api-key": key,
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        res.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+      },
+    );
+    req.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    req.end(body);
+  });
+}
+
+describe.each(backends)("on $name", ({ db }) => {
+  it(`${CLIENTS} keep-alive clients writing through SIGTERM: every request sent is answered, none reset`, async () => {
+    const dbEnv = db();
+    const env = childEnv({ ...dbEnv, HOST: "127.0.0.1", SHUTDOWN_GRACE_MS: "8000" });
+    const email = `sigterm-${Date.now()}@example.test`;
+    const vendor = await runCli(env, [
+      "vendor",
+      "create",
+      "--name",
+      "S",
+      "--email",
+      email,
+      "--password",
+      "pw-123456789",
+    ]);
+    const { key } = await runCli(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
+    const body = JSON.stringify({ customerName: "Drain", type: "SUIT" });
+
+    const totals = {
+      created: 0,
+      unavailable: 0,
+      refused: 0,
+      resets: [] as string[],
+      unexpected: [] as string[],
+      exits: [] as (number | null)[],
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      // A fresh port each round: the last round's may have been taken by another process since.
+      const port = await freePort();
+      const service = await startService(
+        { ...env, PORT: String(port) },
+        [],
+        `http://127.0.0.1:${port}/health`,
+      );
+      running.push(service);
+      let answered = 0;
+      const client = async () => {
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        try {
+          for (let i = 0; i < 10_000; i++) {
+            const outcome = await post(port, agent, key, body);
+            if ("error" in outcome) {
+              // Refused: the listener is closed, nothing was sent. Anything else lost a request.
+              if (outcome.error === "ECONNREFUSED") totals.refused++;
+              else totals.resets.push(outcome.error);
+              return;
+            }
+            answered++;
+            if (outcome.status === 201) totals.created++;
+            else if (outcome.status === 503) {
+              totals.unavailable++;
+              expect(outcome.connection).toBe("close");
+            } else {
+              totals.unexpected.push(`${outcome.status}`);
+              return;
+            }
+          }
+        } finally {
+          agent.destroy();
+        }
+      };
+      const clients = Array.from({ length: CLIENTS }, client);
+      // SIGTERM at a random moment once the clients are writing.
+      const threshold = CLIENTS * (2 + Math.floor(Math.random() * 6));
+      while (answered < threshold) await sleep(2);
+      await sleep(Math.random() * 10);
+      service.child.kill("SIGTERM");
+      await Promise.all(clients);
+      totals.exits.push(await service.exited);
+    }
+    console.log(
+      `SIGTERM drain over ${ROUNDS} rounds of ${CLIENTS} keep-alive clients: ${JSON.stringify(totals)}`,
+    );
+    expect(totals.resets).toEqual([]);
+    expect(totals.unexpected).toEqual([]);
+    expect(totals.exits).toEqual(Array(ROUNDS).fill(0));
+    expect(totals.created).toBeGreaterThan(0);
+  }, 240_000);
+});

@@ -1,0 +1,51 @@
+// .env.example is the operator's list of settings: it names every variable config.ts reads, its
+// defaults are values config.ts accepts, and Node's own --env-file reads it.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { parseEnv } from "node:util";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { repoRoot } from "../helpers/processes.ts";
+
+const example = fs.readFileSync(path.join(repoRoot, ".env.example"), "utf8");
+/** The example's commented `# NAME=value` lines, uncommented (trailing remarks dropped). */
+const uncommented = example
+  .split("\n")
+  .map((line) => /^# ([A-Z][A-Z0-9_]+)=(\S*)/.exec(line))
+  .filter((m): m is RegExpExecArray => m !== null)
+  .map((m) => `${m[1]}=${m[2]}`)
+  .join("\n");
+
+describe(".env.example", () => {
+  it("names every variable that src/config.ts reads", () => {
+    const source = fs.readFileSync(path.join(repoRoot, "src/config.ts"), "utf8");
+    const read = new Set(
+      [...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(\s*"([A-Z][A-Z0-9_]+)"/g)].map((m) => m[1] ?? m[2]),
+    );
+    const listed = new Set(Object.keys(parseEnv(uncommented)));
+    expect([...read].filter((name) => !listed.has(name as string))).toEqual([]);
+  });
+
+  it("shows values the configuration accepts", () => {
+    const env = parseEnv(uncommented);
+    // The examples that need a server of their own are left out; the rest are the defaults.
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    expect(() => loadConfig({ ...env, SESSION_SECRET: "x".repeat(32) })).not.toThrow();
+  });
+
+  it("is read by node --env-file as it is", () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        `--env-file=${path.join(repoRoot, ".env.example")}`,
+        "-e",
+        "process.stdout.write(String(process.env.PORT))",
+      ],
+      { env: { PATH: process.env.PATH } },
+    );
+    // Every line is commented out: nothing is set until the operator uncomments it.
+    expect(out.toString()).toBe("undefined");
+  });
+});

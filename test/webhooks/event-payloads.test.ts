@@ -1,0 +1,112 @@
+// The event catalog drives every payload (issue 16 item 2): each event a receiver gets matches its
+// catalog schema, every catalog event is delivered here, and a wrong payload does not compile.
+import { Ajv } from "ajv";
+import * as ajvFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import type { Tx } from "../../src/db/client.ts";
+import { eventEnvelope } from "../../src/http/openapi-webhooks.ts";
+import { type AnyEventType, allEventTypes, eventTypes } from "../../src/modules/events/catalog.ts";
+import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
+import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
+
+const f = useDeliveryFixture();
+const addFormats = ((ajvFormats as any).default ?? ajvFormats) as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+
+describe("delivered payloads", () => {
+  it("every event of the catalog is delivered with a body that matches its schema", async () => {
+    const { vendor, key } = await createVendorWithKey(f.t.ctx);
+    const r = await f.receiver();
+    const hook = await f.register(key, r.url, [...eventTypes]);
+    const api = f.t.api;
+
+    const order = await api.post(
+      "/api/vendor/orders",
+      {
+        customerName: "Maria Silva",
+        customerEmail: "maria@example.com",
+        customerPhone: "+351 912 345 678",
+        weddingDate: "2027-06-12",
+        type: "BRIDAL_DRESS",
+        model: "Aurora",
+        size: "38",
+      },
+      { key },
+    );
+    expect(order.status).toBe(201);
+    expect((await api.patch(`/api/vendor/orders/${order.body.id}`, { size: "40" }, { key })).status).toBe(
+      200,
+    );
+    const moved = await api.put(
+      `/api/vendor/orders/${order.body.id}/status`,
+      {
+        status: "IN_PRODUCTION",
+        message: "Your dress is being cut",
+        imageUrl: "https://photos.example.com/1.jpg",
+      },
+      { key },
+    );
+    expect(moved.status).toBe(200);
+    const fitting = { customerId: order.body.customerId, type: "FITTING", date: "2027-05-01T10:00:00Z" };
+    const a1 = await api.post("/api/vendor/appointments", fitting, { key });
+    const a2 = await api.post("/api/vendor/appointments", { ...fitting, orderId: order.body.id }, { key });
+    expect(
+      (await api.patch(`/api/vendor/appointments/${a1.body.id}`, { status: "CONFIRMED" }, { key })).status,
+    ).toBe(200);
+    expect(
+      (await api.patch(`/api/vendor/appointments/${a2.body.id}`, { status: "CANCELLED" }, { key })).status,
+    ).toBe(200);
+    const inquiry = await api.post(`/api/public/vendors/${vendor.id}/inquiries`, {
+      name: "Ana Costa",
+      email: "ana@example.com",
+      message: "Do you have the Aurora in size 42?",
+    });
+    expect(inquiry.status).toBe(201);
+    expect((await api.post(`/api/vendor/webhooks/${hook.id}/test`, undefined, { key })).status).toBe(202);
+
+    // At-least-once: a slow answer may be retried, so collect distinct events until all arrived.
+    const byEvent = await eventually(async () => {
+      const seen = new Map(r.requests.map((req) => [req.body.event as AnyEventType, req.body]));
+      return seen.size >= allEventTypes.length && seen;
+    }, 20_000);
+    expect([...byEvent.keys()].sort()).toEqual([...allEventTypes].sort());
+    for (const name of allEventTypes) {
+      const validate = ajv.compile(eventEnvelope(name));
+      const body = byEvent.get(name);
+      expect(validate(body), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
+    expect(byEvent.get("order.status_changed")?.data).toMatchObject({
+      id: order.body.id,
+      status: "IN_PRODUCTION",
+      previousStatus: "ORDERED",
+      message: "Your dress is being cut",
+      imageUrl: "https://photos.example.com/1.jpg",
+    });
+    expect(byEvent.get("order.updated")?.data.size).toBe("40");
+  });
+
+  it("a payload of the wrong shape for its event does not compile", () => {
+    // Never called: tsc checks these lines (npm run typecheck), and each must be an error.
+    const wrong = (tx: Tx) => [
+      enqueueEvent(tx, {
+        vendorId: "v",
+        type: "order.status_changed",
+        // @ts-expect-error order.status_changed needs previousStatus, customerId, updatedAt…
+        data: { id: "o" },
+        createdAt: new Date(),
+      }),
+      // @ts-expect-error no such event
+      enqueueEvent(tx, { vendorId: "v", type: "order.deleted", data: {}, createdAt: new Date() }),
+      enqueueEvent(tx, {
+        vendorId: "v",
+        type: "webhook.test",
+        // @ts-expect-error webhook.test carries webhookId and message, not an order
+        data: { id: "o", status: "ORDERED" },
+        createdAt: new Date(),
+      }),
+    ];
+    expect(typeof wrong).toBe("function");
+  });
+});

@@ -1,0 +1,164 @@
+// CONTRACT 7, fairness: one endpoint's backlog or hung receiver never delays another endpoint's
+// deliveries by more than a second, and an endpoint that keeps failing is backed off (circuit
+// breaker) with its state on the webhook row, so every dispatcher honours it. Real receivers,
+// a real dispatcher, PGlite or the PostgreSQL of TEST_DATABASE_URL.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config.ts";
+import { events, webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
+import { notifyDispatchers } from "../../src/webhook-delivery/enqueue.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
+
+let t: TestApp;
+const receivers: Receiver[] = [];
+const dispatchers: Dispatcher[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({
+    ownDatabase: true,
+    env: { WEBHOOK_RETRY_DELAYS_MS: "50,100,150", WEBHOOK_TIMEOUT_MS: "1000" },
+  });
+});
+afterAll(async () => {
+  await Promise.all(dispatchers.map((d) => d.stop(200)));
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+});
+
+async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
+  const r = await startReceiver(respond);
+  receivers.push(r);
+  return r;
+}
+
+async function dispatcher(overrides: Partial<Config>) {
+  const d = await startDispatcher({ config: { ...t.config, ...overrides }, database: t.database });
+  dispatchers.push(d);
+  return d;
+}
+
+async function register(key: string, url: string) {
+  const res = await t.api.post("/api/vendor/webhooks", { url, events: ["order.created"] }, { key });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+
+/** Queues `n` order.created events for a vendor in one statement, as a burst of writes would. */
+async function queueEvents(vendorId: string, n: number) {
+  const createdAt = new Date();
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: newId(),
+    vendorId,
+    type: "order.created",
+    data: { id: `queued-${i}` },
+    createdAt,
+  }));
+  await t.database.db.insert(events).values(rows);
+  await t.database.db.transaction((tx) => notifyDispatchers(tx));
+}
+
+const hookRow = async (id: string) => {
+  const [row] = await t.database.db.select().from(webhooks).where(eq(webhooks.id, id));
+  return row;
+};
+
+describe("fairness across endpoints", () => {
+  it("a receiver that hangs with 1,000 deliveries queued holds at most its cap, and another vendor's deliveries arrive within a second", async () => {
+    const a = await createVendorWithKey(t.ctx, "Hung Bridal");
+    const b = await createVendorWithKey(t.ctx, "Prompt Bridal");
+    // A's receiver never answers in time: every attempt runs to the 1 s timeout.
+    const hung = await receiver(() => ({ status: 200, delayMs: 5_000 }));
+    const prompt = await receiver();
+    const hookA = await register(a.key, hung.url);
+    await register(b.key, prompt.url);
+    await queueEvents(a.vendor.id, 1_000);
+    // The cap alone must protect B here: the breaker is set never to open.
+    const d = await dispatcher({ webhookEndpointConcurrency: 4, webhookBreakerFailures: 1_000_000 });
+
+    await hung.waitFor(1);
+    const latencies: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = Date.now();
+      const created = await t.api.post(
+        "/api/vendor/orders",
+        { customerName: `Prompt ${i}`, type: "BRIDAL_DRESS" },
+        { key: b.key },
+      );
+      expect(created.status).toBe(201);
+      const arrived = await eventually(
+        async () => prompt.requests.find((r) => r.body.data.id === created.body.id),
+        10_000,
+      );
+      latencies.push(arrived.at - started);
+      await sleep(50);
+    }
+    latencies.sort((x, y) => x - y);
+    const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1] ?? Infinity;
+    expect(p99).toBeLessThan(1_000);
+
+    // A never had more than its 4 attempts in flight: within any timeout window at most 4 arrived.
+    const first = hung.requests[0]?.at ?? 0;
+    expect(hung.requests.filter((r) => r.at < first + 900).length).toBeLessThanOrEqual(4);
+    expect(hung.requests.length).toBeGreaterThan(0);
+
+    await d.stop(100);
+    const del = await t.api.delete(`/api/vendor/webhooks/${hookA.id}`, { key: a.key });
+    expect(del.status).toBe(204);
+  }, 90_000);
+});
+
+describe("circuit breaker per endpoint", () => {
+  it("opens after repeated failures, probes once after the wait, reopens for longer, closes on a success; every dispatcher honours it", async () => {
+    const { vendor, key } = await createVendorWithKey(t.ctx, "Failing Bridal");
+    let healthy = false;
+    const failing = await receiver(() => ({ status: healthy ? 204 : 503 }));
+    const hook = await register(key, failing.url);
+    await queueEvents(vendor.id, 10);
+    const policy = {
+      webhookEndpointConcurrency: 1,
+      webhookBreakerFailures: 3,
+      webhookBreakerCooldownMs: 1_500,
+    };
+    const first = await dispatcher(policy);
+
+    // Three failures in a row open the circuit: nothing more is sent during the wait.
+    await failing.waitFor(3);
+    await sleep(700);
+    expect(failing.requests).toHaveLength(3);
+    const opened = await hookRow(hook.id);
+    expect(opened?.consecutiveFailures).toBe(3);
+    const openUntil = opened?.circuitOpenUntil;
+    if (!openUntil) throw new Error("the circuit did not open");
+    expect(openUntil.getTime() - (failing.requests[2]?.at ?? 0)).toBeGreaterThanOrEqual(1_400);
+
+    // Another dispatcher reads the same state: it too waits, then sends one probe.
+    await first.stop(100);
+    const second = await dispatcher(policy);
+    await failing.waitFor(4, 5_000);
+    expect(failing.requests[3]?.at).toBeGreaterThanOrEqual(openUntil.getTime() - 50);
+    await sleep(800);
+    expect(failing.requests).toHaveLength(4);
+    const reopened = await hookRow(hook.id);
+    expect(reopened?.consecutiveFailures).toBe(4);
+    expect(reopened?.circuitOpenUntil?.getTime()).toBeGreaterThan(openUntil.getTime() + 1_400);
+
+    // The receiver recovers: the next probe succeeds, the circuit closes and the queue drains.
+    healthy = true;
+    await eventually(async () => {
+      const rows = await t.database.db
+        .select({ status: webhookDeliveries.status })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.webhookId, hook.id));
+      return rows.length === 10 && rows.every((r) => r.status === "SUCCEEDED");
+    }, 15_000);
+    const closed = await hookRow(hook.id);
+    expect(closed?.consecutiveFailures).toBe(0);
+    expect(closed?.circuitOpenUntil).toBeNull();
+    expect(closed?.failingSince).toBeNull();
+    await second.stop(100);
+  }, 60_000);
+});
