@@ -13,7 +13,9 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   t = await startTestApp({
     ownDatabase: true,
-    env: { WEBHOOK_RETRY_DELAYS_MS: "50,100", WEBHOOK_TIMEOUT_MS: "1000" },
+    // Two deliveries fail three times each in one test: six failures in a row would open the
+    // circuit breaker (5) for its 10 s cooldown, which these pages' tests are not about.
+    env: { WEBHOOK_RETRY_DELAYS_MS: "50,100", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_BREAKER_FAILURES: "1000" },
   });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
 });
