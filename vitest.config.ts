@@ -9,6 +9,8 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     isolate: false,
+    // Compiles src/ once for the tests that start the service or CLI as child processes.
+    globalSetup: ["test/helpers/child-build.ts"],
     setupFiles: ["test/helpers/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,

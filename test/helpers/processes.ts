@@ -1,12 +1,39 @@
-// Runs the real entry points (server and CLI) as child processes, as an operator would.
+// Runs the real entry points (server and CLI) as child processes, as an operator would, for the
+// tests that start, kill and restart them. One process per entry point (`node <file>`, no
+// wrapper), so a signal reaches the server itself and a SIGKILL leaves no orphan. The files are
+// the JavaScript child-build.ts compiled from src/ for this run.
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
+import { CHILD_BUILD_DIR, migratedDataDir } from "./child-build.ts";
+import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-// One process, as `npm start` runs it (node with tsx's loader), so signals reach the server itself.
-const node = process.execPath;
-const loader = ["--import", "tsx"];
+
+function entry(name: "main" | "cli"): string {
+  const file = path.join(CHILD_BUILD_DIR, `${name}.js`);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run the tests through vitest (globalSetup)`);
+  return file;
+}
+
+/**
+ * The environment of a child: the test's, in NODE_ENV=test, logging warnings only, with no
+ * DATABASE_URL unless `extra` names one (PGlite in DATA_DIR otherwise). WORKER_PORT 0: a worker's
+ * probe server takes any free port, so workers started side by side never clash on 3001.
+ */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    WORKER_PORT: "0",
+    ...extra,
+  };
+  if (!extra.DATABASE_URL) delete env.DATABASE_URL;
+  return env;
+}
 
 export interface RunResult {
   code: number | null;
@@ -14,9 +41,10 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<RunResult> {
+/** Runs the CLI to its end; `env` goes over the test's own environment. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [...loader, "src/cli.ts", ...args], {
+    const child = spawn(process.execPath, [entry("cli"), ...args], {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: "test", ...env },
     });
@@ -34,15 +62,24 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
   });
 }
 
+/** Runs a CLI command with --json and returns its answer; a failing command throws. */
+export async function runCliJson(env: NodeJS.ProcessEnv, args: string[]): Promise<any> {
+  const r = await runCli([...args, "--json"], env);
+  if (r.code !== 0) throw new Error(`vendor-api ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** What the process wrote to stdout and stderr so far. */
   output: () => string;
   exited: Promise<number | null>;
 }
 
-export function startServer(args: string[], env: Record<string, string>, port: number): ServerProcess {
-  const child = spawn(node, [...loader, "src/main.ts", ...args], {
+/** Starts `src/main.ts` with `args` on `port` (logging at info unless env says otherwise). */
+export function startServer(args: string[], env: NodeJS.ProcessEnv, port: number): ServerProcess {
+  const child = spawn(process.execPath, [entry("main"), ...args], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -54,27 +91,98 @@ export function startServer(args: string[], env: Record<string, string>, port: n
     },
   });
   let output = "";
-  child.stdout?.on("data", (d) => {
+  const collect = (d: Buffer) => {
     output += d;
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
+/** Resolves once `GET <url>/health` answers 200; throws if the process exits first. */
 export async function waitForHealth(server: ServerProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
-    try {
-      const res = await fetch(`${server.url}/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
+    const ok = await fetch(`${server.url}/health`).then(
+      (r) => r.ok,
+      () => false, // not listening yet
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`server did not become healthy:\n${server.output()}`);
+}
+
+/**
+ * The databases a process test runs on, and the cleanup after the file: PGlite in a new
+ * DATA_DIR (a copy of a migrated database) each time `db()` is called, and, when TEST_DATABASE_URL is set, PostgreSQL in a
+ * scratch database of the file's own (a spawned dispatcher must not deliver other files' events).
+ * Processes passed to `track` are SIGKILLed in afterAll if still running.
+ */
+export function processBackends(prefix: string) {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  let scratch: ScratchDatabase | undefined;
+  const dataDirs: string[] = [];
+  const running: ServerProcess[] = [];
+  beforeAll(async () => {
+    if (pgUrl) scratch = await createScratchDatabase(pgUrl);
+  });
+  afterAll(async () => {
+    for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
+    await Promise.all(running.map((s) => s.exited));
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    await scratch?.drop();
+  });
+  const pglite = {
+    name: "PGlite",
+    db: async (): Promise<Record<string, string>> => {
+      const dir = await migratedDataDir(prefix);
+      dataDirs.push(dir);
+      return { DATA_DIR: dir };
+    },
+  };
+  const postgres = {
+    name: "PostgreSQL",
+    db: async (): Promise<Record<string, string>> => ({ DATABASE_URL: scratch?.url ?? "" }),
+  };
+  return {
+    backends: pgUrl ? [pglite, postgres] : [pglite],
+    track<T extends ServerProcess>(server: T): T {
+      running.push(server);
+      return server;
+    },
+  };
+}
+
+/**
+ * Starts the service with a complete `env` (see childEnv) on env.PORT and, unless it serves no
+ * HTTP there (`--role worker`), waits until it is healthy.
+ */
+export async function startService(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  { healthy = true } = {},
+): Promise<ServerProcess> {
+  const server = startServer(args, env, Number(env.PORT ?? 0));
+  if (healthy) await waitForHealth(server, 60_000);
+  return server;
+}
+
+/** A vendor and an API key made with the CLI (through the running server's socket on PGlite). */
+export async function vendorWithKeyByCli(env: NodeJS.ProcessEnv, name: string) {
+  const email = `${name.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
+  const vendor = await runCliJson(env, [
+    "vendor",
+    "create",
+    "--name",
+    name,
+    "--email",
+    email,
+    "--password",
+    "pw-123456789",
+  ]);
+  const { key } = await runCliJson(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
+  return { vendor, key: key as string };
 }

@@ -3,13 +3,9 @@
 // Idempotency-Key, while the service is SIGKILLed at random moments and restarted. In the end
 // every key made exactly one order and one order.created event, and every key replays the
 // answer its client saw. On PGlite and PostgreSQL.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
-import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
+import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
@@ -17,57 +13,21 @@ const KEYS = 60;
 const CLIENTS = 16;
 const KILLS = 5;
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-let scratch: ScratchDatabase | undefined;
-beforeAll(async () => {
-  if (pgUrl) scratch = await createScratchDatabase(pgUrl);
-});
-const dataDirs: string[] = [];
-const backends = [
-  {
-    name: "PGlite",
-    db: () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-idem-crash-"));
-      dataDirs.push(dir);
-      return { DATA_DIR: dir };
-    },
-  },
-  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: scratch?.url ?? "" }) }] : []),
-];
-
-const running: ServiceProcess[] = [];
-afterAll(async () => {
-  for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
-  await Promise.all(running.map((s) => s.exited));
-  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-  await scratch?.drop();
-});
+const { backends, track } = processBackends("idem-crash");
 
 describe.each(backends)("on $name", ({ db }) => {
   it(`keyed POSTs retried across ${KILLS} SIGKILLs make one order and one event per key`, async () => {
     const port = await freePort();
-    const env = childEnv({ ...db(), PORT: String(port), HOST: "127.0.0.1", SHUTDOWN_GRACE_MS: "3000" });
-    const email = `idem-crash-${Date.now()}@example.test`;
-    const vendor = await runCli(env, [
-      "vendor",
-      "create",
-      "--name",
-      "I",
-      "--email",
-      email,
-      "--password",
-      "pw-123456789",
-    ]);
-    const { key } = await runCli(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
-    const base = `http://127.0.0.1:${port}`;
-    const api = apiClient(base);
-    const start = async () => {
-      const s = await startService(env, [], `${base}/health`);
-      running.push(s);
-      return s;
-    };
-
+    const env = childEnv({
+      ...(await db()),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SHUTDOWN_GRACE_MS: "3000",
+    });
+    const api = apiClient(`http://127.0.0.1:${port}`);
+    const start = async () => track(await startService(env));
     let service = await start();
+    const { key } = await vendorWithKeyByCli(env, "Idem");
     const keys = Array.from({ length: KEYS }, (_, i) => `crash-key-${i}`);
     const answered = new Map<string, string>(); // key → order id of the first 2xx its client saw
     const outcomes = { created: 0, replayed: 0, inUse: 0, unavailable: 0, connectionErrors: 0 };

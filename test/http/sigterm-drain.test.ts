@@ -3,44 +3,16 @@
 // answered (201, or 503 with Connection: close once the drain began); a connection attempt after
 // the listener closed is refused, which is no reset: that request never reached the server.
 // On PGlite and PostgreSQL.
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
+import { describe, expect, it } from "vitest";
+import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
 const CLIENTS = 8;
 const ROUNDS = 3;
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-let scratch: ScratchDatabase | undefined;
-beforeAll(async () => {
-  if (pgUrl) scratch = await createScratchDatabase(pgUrl);
-});
-const dataDirs: string[] = [];
-const backends = [
-  {
-    name: "PGlite",
-    db: () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-sigterm-"));
-      dataDirs.push(dir);
-      return { DATA_DIR: dir };
-    },
-  },
-  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: scratch?.url ?? "" }) }] : []),
-];
-
-const running: ServiceProcess[] = [];
-afterAll(async () => {
-  for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
-  await Promise.all(running.map((s) => s.exited));
-  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-  await scratch?.drop();
-});
+const { backends, track } = processBackends("sigterm");
 
 type Outcome = { status: number; connection: string | undefined } | { error: string };
 
@@ -72,22 +44,11 @@ function post(port: number, agent: http.Agent, key: string, body: string): Promi
 
 describe.each(backends)("on $name", ({ db }) => {
   it(`${CLIENTS} keep-alive clients writing through SIGTERM: every request sent is answered, none reset`, async () => {
-    const dbEnv = db();
+    const dbEnv = await db();
     const env = childEnv({ ...dbEnv, HOST: "127.0.0.1", SHUTDOWN_GRACE_MS: "8000" });
-    const email = `sigterm-${Date.now()}@example.test`;
-    const vendor = await runCli(env, [
-      "vendor",
-      "create",
-      "--name",
-      "S",
-      "--email",
-      email,
-      "--password",
-      "pw-123456789",
-    ]);
-    const { key } = await runCli(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
     const body = JSON.stringify({ customerName: "Drain", type: "SUIT" });
 
+    let key = "";
     const totals = {
       created: 0,
       unavailable: 0,
@@ -99,12 +60,9 @@ describe.each(backends)("on $name", ({ db }) => {
     for (let round = 0; round < ROUNDS; round++) {
       // A fresh port each round: the last round's may have been taken by another process since.
       const port = await freePort();
-      const service = await startService(
-        { ...env, PORT: String(port) },
-        [],
-        `http://127.0.0.1:${port}/health`,
-      );
-      running.push(service);
+      const service = track(await startService({ ...env, PORT: String(port) }));
+      // The vendor is made through the running server (the CLI asks it over its socket on PGlite).
+      key ||= (await vendorWithKeyByCli(env, "Drain")).key;
       let answered = 0;
       const client = async () => {
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

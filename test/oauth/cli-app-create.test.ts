@@ -1,16 +1,13 @@
 // `vendor-api app create` (CONTRACT 9) run as an operator would, against a real database: PGlite
 // in a temporary data directory, or the PostgreSQL of TEST_DATABASE_URL.
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../helpers/child-build.ts";
+import { runCli } from "../helpers/processes.ts";
 
-const run = promisify(execFile);
 let dataDir: string;
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), "vendor-api-cli-"));
+  dataDir = await migratedDataDir("cli-app-create");
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
@@ -21,13 +18,13 @@ function cli(...args: string[]) {
     NODE_ENV: "test",
   };
   if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
-  return run("node", ["--import", "tsx", "src/cli.ts", ...args], { env, timeout: 60_000 });
+  return runCli(args, env);
 }
 
 describe("cli app create", () => {
   it("prints { clientId, clientSecret } for a vendor named by e-mail, and refuses an http redirect URI on a public host", async () => {
     const email = `cli-${Date.now()}@example.test`;
-    await cli(
+    const vendor = await cli(
       "vendor",
       "create",
       "--name",
@@ -38,7 +35,8 @@ describe("cli app create", () => {
       "long enough password",
       "--json",
     );
-    const { stdout } = await cli(
+    expect(vendor.code).toBe(0);
+    const { stdout, code } = await cli(
       "app",
       "create",
       "--vendor",
@@ -51,6 +49,7 @@ describe("cli app create", () => {
       "http://127.0.0.1:8080/cb",
       "--json",
     );
+    expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(Object.keys(out).sort()).toEqual(["clientId", "clientSecret"]);
     expect(out.clientId).toMatch(/^app_/);
@@ -65,7 +64,7 @@ describe("cli app create", () => {
       "POS",
       "--redirect-uri",
       "http://pos.example/cb",
-    ).catch((err: { code: number; stderr: string }) => err);
+    );
     // A bad argument is a usage error, refused before the database opens: exit 2, as for any
     // argument the CLI refuses (README, CLI).
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining("must use https") });

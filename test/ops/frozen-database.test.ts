@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
-import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
+import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
@@ -23,7 +23,7 @@ const asOwner = (cmd: string, args: string[]) =>
 
 let dir = "";
 let pgPort = 0;
-let service: ServiceProcess | undefined;
+let service: ServerProcess | undefined;
 
 /** The postmaster of our cluster and its children: the processes to freeze. */
 function clusterPids(): number[] {
@@ -88,21 +88,9 @@ describe.skipIf(!hasPostgres)("a frozen PostgreSQL (private cluster, SIGSTOP)", 
       PORT: String(port),
       HOST: "127.0.0.1",
     });
-    const email = `frozen-${Date.now()}@example.test`;
-    const vendor = await runCli(env, [
-      "vendor",
-      "create",
-      "--name",
-      "F",
-      "--email",
-      email,
-      "--password",
-      "pw-123456789",
-    ]);
-    const { key } = await runCli(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
-    const base = `http://127.0.0.1:${port}`;
-    const api = apiClient(base);
-    service = await startService(env, [], `${base}/health`);
+    const { key } = await vendorWithKeyByCli(env, "Frozen");
+    const api = apiClient(`http://127.0.0.1:${port}`);
+    service = await startService(env);
     const order = { customerName: "Frozen", type: "SUIT" };
     expect((await api.get("/ready")).status).toBe(200);
     expect((await api.post("/api/vendor/orders", order, { key })).status).toBe(201);
@@ -124,7 +112,7 @@ describe.skipIf(!hasPostgres)("a frozen PostgreSQL (private cluster, SIGSTOP)", 
           calls.map(async (call) => {
             const started = Date.now();
             const res = await call().catch((err) => {
-              throw new Error(`${err}: ${service?.stderr()}`);
+              throw new Error(`${err}: ${service?.output()}`);
             });
             return {
               ms: Date.now() - started,
@@ -145,7 +133,7 @@ describe.skipIf(!hasPostgres)("a frozen PostgreSQL (private cluster, SIGSTOP)", 
         }
       }
       // The process itself stays alive and says so.
-      if (service.child.exitCode !== null) console.log(service.stderr());
+      if (service.child.exitCode !== null) console.log(service.output());
       expect((await api.get("/health")).status).toBe(200);
     } finally {
       signalCluster("SIGCONT");

@@ -1,38 +1,32 @@
 // CONTRACT 3 and 9: `api-key create --scope …` makes a restricted key; without --scope a key
 // holds every scope. Runs the real CLI, then the real app on the same database.
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { type Database, openDatabase, targetFromConfig } from "../../src/db/client.ts";
+import { migratedDataDir } from "../helpers/child-build.ts";
+import { runCliJson } from "../helpers/processes.ts";
 
-const run = promisify(execFile);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-cli-"));
-const env: Record<string, string> = {
-  ...(process.env as Record<string, string>),
-  NODE_ENV: "test",
-  DATA_DIR: dataDir,
-  ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
-};
+let dataDir = "";
+let env: Record<string, string> = {};
 
-async function cli(...args: string[]) {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli.ts", ...args, "--json"], {
-    env,
-  });
-  return JSON.parse(stdout);
-}
+const cli = (...args: string[]) => runCliJson(env, args);
 
 let restricted: string;
 let unrestricted: string;
 let database: Database;
 let app: FastifyInstance;
 beforeAll(async () => {
+  dataDir = await migratedDataDir("cli-scopes");
+  env = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+  };
   const email = `cli-${randomUUID()}@example.test`;
   await cli(
     "vendor",

@@ -1,42 +1,18 @@
 // A crash or restart at any moment loses no event (CONTRACT 7): the service is SIGKILLed while
 // events are pending and, after a restart, every event is delivered. On PGlite and PostgreSQL.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
-import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { childEnv, runCli, type ServiceProcess, startService } from "../helpers/service-process.ts";
+import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-let scratch: ScratchDatabase | undefined;
-beforeAll(async () => {
-  // Its own database: the spawned service's dispatcher must not pick up other test files' work.
-  if (pgUrl) scratch = await createScratchDatabase(pgUrl);
-});
-const dataDirs: string[] = [];
-const tempDataDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-crash-"));
-  dataDirs.push(dir);
-  return dir;
-};
-const backends = [
-  { name: "PGlite", db: () => ({ DATA_DIR: tempDataDir() }) },
-  ...(pgUrl ? [{ name: "PostgreSQL", db: () => ({ DATABASE_URL: scratch?.url ?? "" }) }] : []),
-];
-
-const running: ServiceProcess[] = [];
+// Each backend's database is the file's own: the spawned service's dispatcher must not pick up
+// other test files' work.
+const { backends, track } = processBackends("crash");
 const receivers: Receiver[] = [];
-afterAll(async () => {
-  for (const s of running) if (s.child.exitCode === null) s.child.kill("SIGKILL");
-  await Promise.all(receivers.map((r) => r.close()));
-  await Promise.all(running.map((s) => s.exited));
-  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-  await scratch?.drop();
-});
+afterAll(() => Promise.all(receivers.map((r) => r.close())));
 
+/** The service started on a fresh database, with a vendor and key made through it. */
 async function setup(dbEnv: Record<string, string>) {
   const port = await freePort();
   const env = childEnv({
@@ -49,33 +25,17 @@ async function setup(dbEnv: Record<string, string>) {
     WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
     SHUTDOWN_GRACE_MS: "5000",
   });
-  const email = `crash-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`;
-  const vendor = await runCli(env, [
-    "vendor",
-    "create",
-    "--name",
-    "Crash",
-    "--email",
-    email,
-    "--password",
-    "pw-123456789",
-  ]);
-  const { key } = await runCli(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
-  const base = `http://127.0.0.1:${port}`;
-  const start = async () => {
-    const s = await startService(env, [], `${base}/health`);
-    running.push(s);
-    return s;
-  };
-  return { env, key: key as string, api: apiClient(base), start };
+  const start = async () => track(await startService(env));
+  const service = await start();
+  const { key } = await vendorWithKeyByCli(env, "Crash");
+  return { service, key, api: apiClient(`http://127.0.0.1:${port}`), start };
 }
 
 describe.each(backends)("on $name", ({ db }) => {
   it("after SIGKILL with events pending and a restart, every event is delivered", async () => {
-    const { key, api, start } = await setup(db());
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 400 }));
     receivers.push(receiver);
-    let service = await start();
+    let { service, key, api, start } = await setup(await db());
     const hook = await api.post(
       "/api/vendor/webhooks",
       { url: receiver.url, events: ["order.created"] },
@@ -117,10 +77,9 @@ describe.each(backends)("on $name", ({ db }) => {
   }, 120_000);
 
   it("SIGTERM lets an in-flight delivery finish, then exits 0", async () => {
-    const { key, api, start } = await setup(db());
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
     receivers.push(receiver);
-    let service = await start();
+    let { service, key, api, start } = await setup(await db());
     const hook = await api.post(
       "/api/vendor/webhooks",
       { url: receiver.url, events: ["order.created"] },

@@ -3,9 +3,9 @@
 // delivery id arrives exactly once. PostgreSQL only (PGlite serves one process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
+import { childEnv, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { childEnv, type ServiceProcess, startService } from "../helpers/service-process.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -14,7 +14,7 @@ const EVENTS = 500;
 describe.skipIf(!pgUrl)("two dispatcher processes on PostgreSQL", () => {
   let t: TestApp;
   let receiver: Receiver;
-  const workers: ServiceProcess[] = [];
+  const workers: ServerProcess[] = [];
   let scratch: ScratchDatabase | undefined;
   beforeAll(async () => {
     // A database of its own, so the workers see only this file's events (exactly-once is counted
@@ -29,8 +29,13 @@ describe.skipIf(!pgUrl)("two dispatcher processes on PostgreSQL", () => {
       WEBHOOK_TIMEOUT_MS: "3000",
       WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
     });
-    for (let i = 0; i < 2; i++) workers.push(await startService(env, ["--role", "worker"]));
-    await sleep(3_000); // both have migrated and are polling
+    for (let i = 0; i < 2; i++) {
+      // A worker answers /health on WORKER_PORT once it has opened the database and is polling.
+      const port = await freePort();
+      const worker = startServer(["--role", "worker"], { ...env, WORKER_PORT: String(port) }, port);
+      workers.push(worker);
+      await waitForHealth(worker);
+    }
   }, 120_000);
   afterAll(async () => {
     for (const w of workers) w.child.kill("SIGTERM");
