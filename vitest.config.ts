@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test/helpers/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -12,6 +13,7 @@ export default defineConfig({
     // Compiles src/ once for the tests that start the service or CLI as child processes.
     globalSetup: ["test/helpers/child-build.ts"],
     setupFiles: ["test/helpers/setup.ts"],
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: "test" },

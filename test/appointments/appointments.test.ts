@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appointmentStatuses } from "../../src/modules/appointments/appointments.workflow.ts";
 import { nextMillisecond } from "../helpers/clock.ts";
 import { eventsAbout } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { readSyncList } from "../helpers/sync.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function vendorWithCustomer() {
   const { vendor, key } = await createVendorWithKey(t.ctx);

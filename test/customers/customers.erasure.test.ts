@@ -2,17 +2,13 @@
 // leaves the customer, their appointments and inquiries and the stored event payloads; their
 // orders stay for the shop's books without it.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const PERSONAL = ["Maria Silva", "maria.silva@example.com", "+351 912 345 678", "2027-06-12", "hips 96"];
 

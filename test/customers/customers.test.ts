@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nextMillisecond } from "../helpers/clock.ts";
 import { eventsAbout } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { readSyncList } from "../helpers/sync.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("POST /api/vendor/customers", () => {
   it("answers 201 with the customer shape of CONTRACT 5, and emits customer.created", async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, obtainTokens, signedInBrowser } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { csrfOf, flashOf, follow, postFrom } from "./pages.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const ACCOUNT = "/dashboard/account";
 const NEW_PASSWORD = "a brand new passphrase";

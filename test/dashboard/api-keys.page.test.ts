@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { Browser } from "../helpers/browser.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "./pages.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const PAGE = "/dashboard/integrations/api-keys";
 

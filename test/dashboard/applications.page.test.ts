@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listApplications } from "../../src/modules/applications/applications.service.ts";
 import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
@@ -11,14 +11,10 @@ import {
   REDIRECT_URI,
   signedInBrowser,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "./pages.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const APPS = "/dashboard/integrations/applications";
 const CONNECTED = "/dashboard/integrations/connected-apps";

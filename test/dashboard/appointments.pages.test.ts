@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeEntities, type PageResponse } from "../helpers/browser.ts";
 import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function vendorWithCustomer() {
   const { vendor, key } = await createVendorWithKey(t.ctx, "Appointments Bridal");

@@ -1,17 +1,13 @@
 // CSRF tokens are bound to the session (issue 11): a CSRF secret cookie minted anonymously
 // (GET /login) and planted in a victim's browser forges nothing; a token-bearing POST from
 // another origin or site is refused as a second line.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { Browser, hiddenFields } from "../helpers/browser.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { csrfOf, signedInVendor } from "./pages.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const KEYS = "/dashboard/integrations/api-keys";
 

@@ -1,16 +1,12 @@
 // No form input reaches a 500: oversized, repeated, NUL-carrying or nonsense values on every
 // integrations and account form answer a 303 with an error flash (or a 404 for unknown ids).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { startReceiver } from "../helpers/webhook-receiver.ts";
 import { flashOf, follow, postFrom, signedInVendor } from "./pages.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const I = "/dashboard/integrations";
 const long = "x".repeat(5000);

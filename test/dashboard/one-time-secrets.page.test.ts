@@ -1,17 +1,13 @@
 // One-time secrets never travel in a cookie (issue 11): a new API key, client secret or webhook
 // secret waits sealed in the session for the next page, is shown there once, and is gone after.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dashboardSessions } from "../../src/db/schema/index.ts";
 import { Browser } from "../helpers/browser.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { flashOf, postFrom, signedInVendor } from "./pages.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const I = "/dashboard/integrations";
 

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Browser } from "../helpers/browser.ts";
 import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function vendorWithOrder(type = "BRIDAL_DRESS") {
   const { vendor, key } = await createVendorWithKey(t.ctx, "Orders Bridal");

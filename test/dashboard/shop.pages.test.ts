@@ -2,7 +2,7 @@
 // Integrations landing page, shop settings and their time zone, creating and editing through the
 // API's services (same webhooks), search, filters, CSV, inquiries, webhook health, HTML 404s and
 // remembered OAuth consent. The Chromium flows are in shop.browser.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { csvCell, toCsv } from "../../src/web/csv.ts";
 import { decodeEntities } from "../helpers/browser.ts";
 import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
@@ -17,13 +17,9 @@ import {
   redirectParams,
   validParams,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function shop(name = "Shop Bridal") {
   const { vendor, key } = await createVendorWithKey(t.ctx, name);

@@ -1,16 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TRACKING_REQUESTS_PER_MINUTE } from "../../src/dashboard/pages/tracking.page.ts";
 import { orders } from "../../src/db/schema/index.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function orderWithToken() {
   const { vendor, key } = await createVendorWithKey(t.ctx, "Tracking Bridal");

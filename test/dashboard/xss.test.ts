@@ -1,18 +1,14 @@
 // Stored markup never runs: a script-and-onerror payload stored in every field the data pages and
 // the tracking page render comes back escaped on every one of them.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { customers, orders } from "../../src/db/schema/index.ts";
 import { Browser, type PageResponse } from "../helpers/browser.ts";
 import { expectEscaped, signedInBrowser, submitForm, XSS } from "../helpers/dashboard.ts";
 import { createKey, createVendor, createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;";
 const count = (page: PageResponse) => page.text.split(ESCAPED).length - 1;

@@ -9,6 +9,7 @@
 import net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { type AppDeps, type ServiceContext, serviceContext } from "../../src/context.ts";
@@ -97,6 +98,24 @@ function leasePglite(client: PGlite): Database {
       return once;
     },
   };
+}
+
+/**
+ * The app of this test file: started in beforeAll, closed in afterAll. The object it returns
+ * stands for the app once it runs, so read its fields inside tests and hooks, not at module level.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(options);
+  });
+  afterAll(() => started?.close());
+  return new Proxy({} as TestApp, {
+    get(_, field) {
+      if (!started) throw new Error("useTestApp: the app starts in beforeAll; use it inside tests and hooks");
+      return started[field as keyof TestApp];
+    },
+  });
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {

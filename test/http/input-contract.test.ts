@@ -1,15 +1,11 @@
 // Issue 10: every input answered in the contract's shape (CONTRACT 1, 2, 8). Each block restates
 // one defect found from outside and the answer the contract promises instead.
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const enc = encodeURIComponent;
 

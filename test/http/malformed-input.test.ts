@@ -1,14 +1,10 @@
 // CONTRACT 2: no input, however malformed, produces a 500. PostgreSQL cannot store U+0000, so
 // NUL characters are the classic way to reach the database with something it refuses.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("NUL characters are 400 validation_failed naming the field, never 500", () => {
   const cases: Array<[string, string, unknown, string]> = [

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   INQUIRIES_PER_VENDOR_PER_HOUR,
   receiveInquiry,
@@ -6,13 +6,9 @@ import {
 import { nextMillisecond } from "../helpers/clock.ts";
 import { eventsAbout } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const inquiry = {
   name: "Joana",

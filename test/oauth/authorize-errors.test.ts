@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendor } from "../helpers/factories.ts";
 import {
   authorizePath,
@@ -9,13 +9,9 @@ import {
   signedInBrowser,
   validParams,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function authorizeAs(query: string) {
   const vendor = await createVendor(t.ctx);

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { createClient, obtainTokens } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("access tokens at the API (RFC 6750, CONTRACT 2 and 3)", () => {
   it("an access token acts for the vendor who authorized, never for the application's owner or another vendor", async () => {

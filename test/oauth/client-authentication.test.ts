@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rotateApplicationSecret } from "../../src/modules/applications/applications.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { authorizeCode, createClient, oauthPost, REDIRECT_URI } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function codeRequest() {
   const client = await createClient(t.ctx);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adjustableClock } from "../helpers/clock.ts";
 import {
   authorizeCode,
@@ -9,14 +9,10 @@ import {
   REDIRECT_URI,
   refresh,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const clock = adjustableClock();
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ now: clock.now });
-});
-afterAll(() => t.close());
+const t = useTestApp({ now: clock.now });
 
 describe("grant_type=authorization_code (RFC 6749 4.1.3, CONTRACT 6)", () => {
   it("a code is single use: the second use is invalid_grant and revokes every token issued from the code", async () => {

@@ -1,14 +1,10 @@
 // RFC 6749 4.1.3 (CONTRACT 6): a code is checked against the authenticated client, its redirect
 // URI and verifier before anything else; only a replay that passes them revokes its tokens.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authorizeCode, createClient, exchangeCode, pkcePair, refresh } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("a used code in the wrong hands", () => {
   it("another client replaying someone else's used code gets invalid_grant and revokes nothing", async () => {

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   disconnectApplication,
   listConnectedApplications,
 } from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import { createClient, obtainTokens, refresh } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("connected applications: a vendor sees and revokes the applications they authorized", () => {
   it("lists the authorized application with its scopes, and disconnecting it ends its tokens", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApplication } from "../../src/modules/applications/applications.service.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor } from "../helpers/factories.ts";
@@ -12,13 +12,9 @@ import {
   signedInBrowser,
   validParams,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("authorization code flow through the sign-in and consent pages", () => {
   it("a vendor not signed in is sent to sign in and back, consents, and the client's token acts for that vendor", async () => {

@@ -1,16 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { oauthAccessTokens, oauthRefreshTokens } from "../../src/db/schema/index.ts";
 import { hashSecret } from "../../src/lib/crypto.ts";
 import { purgeExpiredCredentials } from "../../src/maintenance/housekeeping.ts";
 import { authorizeCode, createClient, exchangeCode, refresh } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("housekeeping purges credentials that can no longer be used", () => {
   it("keeps live tokens and rotated refresh tokens until they expire, then deletes them", async () => {

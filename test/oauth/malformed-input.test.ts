@@ -1,14 +1,10 @@
 // No input may produce a 500 (CONTRACT 2): malformed bodies, encodings and headers at the OAuth
 // endpoints and pages answer 4xx in the endpoint's own error format.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function raw(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
   const res = await fetch(t.url + path, { method, body, headers, redirect: "manual" });

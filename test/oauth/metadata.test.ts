@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allScopes } from "../../src/auth/scopes.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("GET /.well-known/oauth-authorization-server (RFC 8414)", () => {
   it("describes the issuer, the endpoints, the grants, client authentication, PKCE S256 and iss", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { changeVendorPassword, findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import {
@@ -12,13 +12,9 @@ import {
   signedInBrowser,
   validParams,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("a vendor's password change revokes every grant and dashboard session (CONTRACT 6)", () => {
   it("after changeVendorPassword the vendor's access and refresh tokens, of every application, and sessions are dead", async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { redirectUriProblem } from "../../src/modules/applications/applications.service.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { authorizePath, createClient, pkcePair, signedInBrowser, validParams } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const REGISTERED = "https://client.example:8443/oauth/callback";
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exchangeRefreshToken } from "../../src/oauth/grants/refresh-token.ts";
 import { adjustableClock } from "../helpers/clock.ts";
 import { createClient, obtainTokens, refresh } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const clock = adjustableClock();
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ now: clock.now });
-});
-afterAll(() => t.close());
+const t = useTestApp({ now: clock.now });
 
 const ordersStatus = async (token: string) => (await t.api.get("/api/vendor/orders", { token })).status;
 

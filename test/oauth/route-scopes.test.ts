@@ -2,16 +2,12 @@
 // are read from the OpenAPI document, where every scoped route lists its oauth2 scope, so a
 // route added later is covered without touching this file.
 import { createId } from "@paralleldrive/cuid2";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allScopes } from "../../src/auth/scopes.ts";
 import { createClient, obtainTokens } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 interface ScopedRoute {
   method: string;

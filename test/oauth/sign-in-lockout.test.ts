@@ -1,15 +1,11 @@
 // Five wrong passwords from anywhere must not lock a vendor out of the dashboard and OAuth consent
 // (issue 11): failures count per account *and* address. TRUST_PROXY lets the test speak from
 // several client addresses through X-Forwarded-For.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ env: { TRUST_PROXY: "true", SIGN_IN_FAILURES_PER_ACCOUNT: "5" } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ env: { TRUST_PROXY: "true", SIGN_IN_FAILURES_PER_ACCOUNT: "5" } });
 
 async function signIn(address: string, email: string, password: string) {
   const headers = { "x-forwarded-for": address };

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ config: { signInRateLimitPerMinute: 3 } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ config: { signInRateLimitPerMinute: 3 } });
 
 describe("sign-in pages are rate-limited per client address (CONTRACT 8)", () => {
   it("every answer carries both header sets; past the budget the page answers 429 with Retry-After", async () => {

@@ -1,17 +1,13 @@
 // A real OAuth client library (oauth4webapi) against the running server: discovery, code + PKCE
 // with state and iss checks, refresh and revocation, as an integrator's software would do it.
 import * as oauth from "oauth4webapi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, REDIRECT_URI } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 // The test server is plain http on 127.0.0.1; the library refuses http unless told otherwise.
 const insecure = { [oauth.allowInsecureRequests]: true };

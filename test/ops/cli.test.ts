@@ -2,9 +2,8 @@
 // (on PGlite the command travels over the server's control socket; on PostgreSQL the CLI opens
 // the database beside the server). Every command, its --json answer, and its errors.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../helpers/child-build.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { freePort } from "../helpers/test-app.ts";
@@ -27,10 +26,10 @@ const safeJson = (s: string) => {
 };
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-cli-"));
+  dataDir = await migratedDataDir("cli");
   if (process.env.TEST_DATABASE_URL) scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
   env = {
-    DATA_DIR: path.join(dataDir, "data"),
+    DATA_DIR: dataDir,
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   };

@@ -1,13 +1,9 @@
 // GET /api/vendor/orders filters by status (one or several) and customerId (CONTRACT 4).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp, tickingClock } from "../helpers/test-app.ts";
+import { tickingClock, useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ now: tickingClock(Date.parse("2026-11-01T09:00:00.000Z"), 1000) });
-});
-afterAll(() => t.close());
+const t = useTestApp({ now: tickingClock(Date.parse("2026-11-01T09:00:00.000Z"), 1000) });
 
 async function order(key: string, customerEmail: string, status?: string): Promise<string> {
   const res = await t.api.post(

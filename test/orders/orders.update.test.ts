@@ -1,15 +1,11 @@
 // PATCH /api/vendor/orders/{id}: the details a shop changes after ordering (CONTRACT 4), partial as
 // every update (CONTRACT 1), emitting order.updated with the order.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventsAbout } from "../helpers/events.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp, tickingClock } from "../helpers/test-app.ts";
+import { tickingClock, useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ now: tickingClock(Date.parse("2026-11-01T09:00:00.000Z"), 1000) });
-});
-afterAll(() => t.close());
+const t = useTestApp({ now: tickingClock(Date.parse("2026-11-01T09:00:00.000Z"), 1000) });
 
 async function newOrder(key: string) {
   const res = await t.api.post(

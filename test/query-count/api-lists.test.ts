@@ -1,19 +1,15 @@
 // Lists are one statement whatever their length (no N+1): the number of SQL statements one list
 // request sends is the same for 1 row as for 30, and is the auth lookup plus one.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import { createCustomer } from "../../src/modules/customers/customers.service.ts";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** Statements sent while serving one GET (the API-key lookup included). */
 async function statementsFor(path: string, key: string, expectedRows: number, listField: string) {

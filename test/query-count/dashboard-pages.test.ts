@@ -1,18 +1,14 @@
 // Dashboard lists are a fixed number of statements whatever their length (no N+1): a page with
 // 20 rows sends exactly as many as the same page with 1 row.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCustomer } from "../../src/modules/customers/customers.service.ts";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import type { Browser } from "../helpers/browser.ts";
 import { signedInBrowser } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 async function statementsFor(browser: Browser, path: string, rowPattern: RegExp, rows: number) {
   // Every vendor also has the customer the orders and appointments belong to.

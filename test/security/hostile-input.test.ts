@@ -1,17 +1,13 @@
 // Input that once gave a 500 outside /api/vendor (issue 11): non-Latin-1 characters in return_to,
 // U+0000 and over-long values at the OAuth endpoints, the authorization page and sign-in. Each
 // is refused (or re-serialised) before any query: a 4xx, never a 500.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const form = (values: Record<string, string>) => new URLSearchParams(values).toString();
 const basic = (id: string, secret: string) =>

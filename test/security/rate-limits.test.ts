@@ -1,26 +1,22 @@
 // Limits that cannot be dodged (issue 11, CONTRACT 8). TRUST_PROXY lets the test speak from many
 // client addresses (X-Forwarded-For), as clients behind a reverse proxy do.
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INQUIRIES_PER_VENDOR_PER_HOUR } from "../../src/modules/inquiries/inquiries.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { createClient } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const LIMIT = 5;
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    env: {
-      RATE_LIMIT_PER_MINUTE: String(LIMIT),
-      TRUST_PROXY: "true",
-      // Unset: the failure budget defaults to the smaller of 30 and the per-credential limit.
-      AUTH_FAILURES_PER_MINUTE: "",
-      OAUTH_RATE_LIMIT_PER_MINUTE: "20",
-    },
-  });
+const t = useTestApp({
+  env: {
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    TRUST_PROXY: "true",
+    // Unset: the failure budget defaults to the smaller of 30 and the per-credential limit.
+    AUTH_FAILURES_PER_MINUTE: "",
+    OAUTH_RATE_LIMIT_PER_MINUTE: "20",
+  },
 });
-afterAll(() => t.close());
 
 let nextAddress = 1;
 /** A client address no other test uses. */

@@ -1,15 +1,11 @@
 // The shared security suite applied to every authenticated route, the order routes included.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { type Owned, securitySuite } from "../helpers/security-suite.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { type TestApp, useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 const app = () => t;
 
 async function created(t: TestApp, owner: Owned, path: string, body: unknown): Promise<string> {

@@ -2,7 +2,7 @@
 // creates and uses every kind of credential is captured and searched for each one: 0 hits.
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getOrderTrackingToken } from "../../src/modules/orders/orders.service.ts";
 import { csrfOf, flashOf, postFrom } from "../dashboard/pages.ts";
 import type { PageResponse } from "../helpers/browser.ts";
@@ -16,14 +16,10 @@ import {
   refresh,
   signedInBrowser,
 } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const lines: string[] = [];
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ env: { LOG_LEVEL: "trace" }, logStream: { write: (line) => lines.push(line) } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ env: { LOG_LEVEL: "trace" }, logStream: { write: (line) => lines.push(line) } });
 
 /** Every secret the run creates or sends, by what it is. */
 const secrets = new Map<string, string>();

@@ -1,6 +1,6 @@
 // Repository writes on vendor-owned rows state their tenant (STYLE 3): called with another
 // vendor's id they change nothing, even when a caller forgot to look the row up first.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listApiKeys, touchApiKey } from "../../src/modules/api-keys/api-keys.repository.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import {
@@ -12,13 +12,9 @@ import { createAppointment } from "../../src/modules/appointments/appointments.s
 import { findCustomerById, updateCustomerRow } from "../../src/modules/customers/customers.repository.ts";
 import { createCustomer } from "../../src/modules/customers/customers.service.ts";
 import { createVendor } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe("repository writes with another vendor's id change nothing", () => {
   it("api keys: last-use bookkeeping", async () => {

@@ -1,19 +1,15 @@
 // GET /api/vendor/events: the pull fallback (CONTRACT 7).
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EVENT_RETENTION_MS } from "../../src/webhook-delivery/dispatcher.ts";
 import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
 import { pruneOlderThan } from "../../src/webhook-delivery/outbox.repository.ts";
 import { sampleOrderPayload } from "../helpers/events.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
 import { readSyncList } from "../helpers/sync.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const createOrder = (key: string, email: string) =>
   t.api.post("/api/vendor/orders", { customerName: "Ana", type: "SUIT", customerEmail: email }, { key });

@@ -1,14 +1,10 @@
 // CONTRACT 7: with an OAuth token, subscribing to an event needs the read scope of its resource
 // besides webhooks:write — an application must not learn through webhooks what it cannot read.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient, obtainTokens } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const register = (token: string, events: string[]) =>
   t.api.post("/api/vendor/webhooks", { url: "http://127.0.0.1:9/hook", events }, { token });

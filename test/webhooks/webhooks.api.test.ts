@@ -1,13 +1,9 @@
 // The webhook endpoints API: registration rules, reads without the secret, updates, deletion.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createKey, createRevokedKey, createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const URL_A = "http://127.0.0.1:9/hook-a";
 const body = (events: string[] = ["order.created"], url = URL_A) => ({ url, events });
