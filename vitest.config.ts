@@ -3,7 +3,7 @@ import SlowFirstSequencer from "./test/helpers/sequencer.ts";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+    include: ["test/**/*.test.ts"],
     // Two workers suit this 2-core machine. isolate: false keeps a worker's modules loaded from one
     // file to the next: the app's imports are paid once per worker instead of once per file, and
     // the worker's one migrated PGlite (test/helpers/test-app.ts) serves all its files.

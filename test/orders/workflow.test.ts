@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../src/errors.ts";
 import {
   assertOrderTransition,
   canTransition,
   orderStatuses,
   orderTransitions,
   orderTypes,
-} from "./orders.workflow.ts";
+} from "../../src/modules/orders/orders.workflow.ts";
 
 // CONTRACT 4, restated independently of the implementation's table.
 const allowed: Record<string, string[]> = {
