@@ -3,9 +3,8 @@
 // backlog and the database pool. On PostgreSQL the API and the worker run apart, and the worker's
 // own port serves /health, /ready and /metrics. Logs name the vendor and credential, never a secret.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../helpers/child-build.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { freePort } from "../helpers/test-app.ts";
@@ -23,7 +22,7 @@ let apiPort: number;
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-metrics-"));
+  dataDir = await migratedDataDir("metrics");
   if (pg) scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL as string);
   receiver = await startReceiver();
   apiPort = await freePort();

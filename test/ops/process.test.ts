@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../helpers/child-build.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { freePort } from "../helpers/test-app.ts";
@@ -14,6 +15,7 @@ let env: Record<string, string>;
 const servers: ServerProcess[] = [];
 
 let scratch: ScratchDatabase | undefined;
+const dataDirs: string[] = [];
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-ops-"));
@@ -27,7 +29,7 @@ afterAll(async () => {
   for (const s of servers) if (s.child.exitCode === null) s.child.kill("SIGKILL");
   await Promise.all(servers.map((s) => s.exited));
   await scratch?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, ...dataDirs]) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 // Each child process compiles TypeScript on start: generous timeouts on a loaded 2-core machine.
@@ -124,7 +126,9 @@ describe("operating the service", { timeout: 300_000 }, () => {
 
   it("a SIGKILLed server's stale lock does not block its restart", async () => {
     if (process.env.TEST_DATABASE_URL) return;
-    const dir = path.join(dataDir, "killed");
+    // A database that already exists (the first run is the test above's): only the lock is new.
+    const dir = await migratedDataDir("killed");
+    dataDirs.push(dir);
     const first = startServer([], { DATA_DIR: dir }, await freePort());
     servers.push(first);
     await waitForHealth(first);
