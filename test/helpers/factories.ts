@@ -2,14 +2,30 @@
 import { randomUUID } from "node:crypto";
 import type { Scope } from "../../src/auth/scopes.ts";
 import type { ServiceContext } from "../../src/context.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { hashPassword } from "../../src/lib/passwords.ts";
 import { createApiKey, revokeApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
-import { createVendor as createVendorRow } from "../../src/modules/vendors/vendors.service.ts";
+import { insertVendor } from "../../src/modules/vendors/vendors.repository.ts";
 
 export const TEST_PASSWORD = "correct horse battery staple";
 
+// The slow password hash (scrypt, 50-150 ms of CPU) is paid once per worker, not once per vendor:
+// the suite makes over a thousand vendors, all with this password. Signing up, the CLI and
+// password changes still hash through the service (their own tests), and sign-in verifies this
+// hash the real way.
+let testPasswordHash: Promise<string> | undefined;
+
 export async function createVendor(ctx: ServiceContext, name = "Test Bridal") {
-  const email = `vendor-${randomUUID()}@example.test`;
-  return createVendorRow(ctx, { name, email, password: TEST_PASSWORD });
+  testPasswordHash ??= hashPassword(TEST_PASSWORD);
+  const now = ctx.now();
+  return insertVendor(ctx.db, {
+    id: newId(),
+    name,
+    email: `vendor-${randomUUID()}@example.test`,
+    passwordHash: await testPasswordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
 }
 
 export async function createKey(ctx: ServiceContext, vendorId: string, scopes?: Scope[]): Promise<string> {
