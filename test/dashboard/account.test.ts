@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { csrfOf, flashOf, follow, postFrom } from "../helpers/dashboard.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, obtainTokens, signedInBrowser } from "../helpers/oauth.ts";
 import { useTestApp } from "../helpers/test-app.ts";
-import { csrfOf, flashOf, follow, postFrom } from "./pages.ts";
 
 const t = useTestApp();
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { Browser } from "../helpers/browser.ts";
+import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "../helpers/dashboard.ts";
 import { useTestApp } from "../helpers/test-app.ts";
-import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "./pages.ts";
 
 const t = useTestApp();
 

@@ -3,6 +3,7 @@ import { listApplications } from "../../src/modules/applications/applications.se
 import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import type { Browser } from "../helpers/browser.ts";
+import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "../helpers/dashboard.ts";
 import {
   authorizeCode,
   type Client,
@@ -12,7 +13,6 @@ import {
   signedInBrowser,
 } from "../helpers/oauth.ts";
 import { useTestApp } from "../helpers/test-app.ts";
-import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "./pages.ts";
 
 const t = useTestApp();
 

@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { Browser, hiddenFields } from "../helpers/browser.ts";
+import { csrfOf, signedInVendor } from "../helpers/dashboard.ts";
 import { useTestApp } from "../helpers/test-app.ts";
-import { csrfOf, signedInVendor } from "./pages.ts";
 
 const t = useTestApp();
 

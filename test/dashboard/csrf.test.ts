@@ -9,11 +9,11 @@ import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import { listDeliveries, listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { decodeEntities } from "../helpers/browser.ts";
+import { csrfOf, flashOf, follow, postFrom, signedInVendor } from "../helpers/dashboard.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, obtainTokens, signedInBrowser } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
-import { csrfOf, flashOf, follow, postFrom, signedInVendor } from "./pages.ts";
 
 let t: TestApp;
 let dispatcher: Dispatcher;

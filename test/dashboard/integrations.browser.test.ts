@@ -10,10 +10,10 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import { XSS } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
-import { XSS } from "./pages.ts";
 
 const available = chromiumAvailable();
 if (!available) console.warn(`integrations.browser.test.ts skipped: no Chromium at ${CHROMIUM_PATH}`);

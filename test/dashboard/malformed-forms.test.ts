@@ -2,9 +2,9 @@
 // integrations and account form answer a 303 with an error flash (or a 404 for unknown ids).
 import { describe, expect, it } from "vitest";
 import { listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
+import { flashOf, follow, postFrom, signedInVendor } from "../helpers/dashboard.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 import { startReceiver } from "../helpers/webhook-receiver.ts";
-import { flashOf, follow, postFrom, signedInVendor } from "./pages.ts";
 
 const t = useTestApp();
 

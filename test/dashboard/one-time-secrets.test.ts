@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { dashboardSessions } from "../../src/db/schema/index.ts";
 import { Browser } from "../helpers/browser.ts";
+import { flashOf, postFrom, signedInVendor } from "../helpers/dashboard.ts";
 import { useTestApp } from "../helpers/test-app.ts";
-import { flashOf, postFrom, signedInVendor } from "./pages.ts";
 
 const t = useTestApp();
 

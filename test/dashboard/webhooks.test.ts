@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listDeliveries, listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import type { Browser } from "../helpers/browser.ts";
+import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "../helpers/dashboard.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, type Responder, startReceiver } from "../helpers/webhook-receiver.ts";
-import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "./pages.ts";
 
 let t: TestApp;
 let dispatcher: Dispatcher;

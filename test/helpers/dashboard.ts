@@ -1,13 +1,42 @@
-// Dashboard page tests: sign a vendor in, find a particular form on a page (the first form of
-// every dashboard page is the header's sign-out form) and submit it as a browser would.
+// Dashboard page tests: a vendor signed in through the real /login page, and forms submitted as
+// a browser submits them, with the CSRF token read from the page. The first form of every
+// dashboard page is the header's sign-out form: name the form by its action.
 import { expect } from "vitest";
-import { type Browser, decodeEntities, type PageResponse } from "./browser.ts";
+import { type Browser, decodeEntities, hiddenFields, type PageResponse } from "./browser.ts";
+import { createVendor } from "./factories.ts";
 import { signedInBrowser } from "./oauth.ts";
 import type { TestApp } from "./test-app.ts";
 
 export const XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>";
+export const XSS_ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;";
 
 export { signedInBrowser };
+
+/** A new vendor and a browser signed in as them. */
+export async function signedInVendor(t: TestApp, name?: string) {
+  const vendor = await createVendor(t.ctx, name);
+  const browser = await signedInBrowser(t, vendor.email);
+  return { vendor, browser };
+}
+
+/** The page's CSRF token (every form on a page carries the same one). */
+export function csrfOf(page: PageResponse): string {
+  const token = hiddenFields(page.text)._csrf;
+  if (!token) throw new Error(`no CSRF token on page: ${page.text.slice(0, 200)}`);
+  return token;
+}
+
+/** Loads `from` (for its token) and posts `form` to `action`, like clicking its button. */
+export async function postFrom(
+  browser: Browser,
+  from: string,
+  action: string,
+  form: Record<string, string | string[]> = {},
+): Promise<PageResponse> {
+  const page = await browser.get(from);
+  expect(page.status).toBe(200);
+  return browser.post(action, { _csrf: csrfOf(page), ...form });
+}
 
 /** The hidden fields of the form posting to `action` (entities decoded). */
 export function formFields(page: PageResponse, action: string): Record<string, string> {
@@ -39,10 +68,16 @@ export async function follow(browser: Browser, res: PageResponse): Promise<PageR
   return browser.get(res.location);
 }
 
-/** The flash message of a page: its kind and text, or undefined. */
-export function flashOf(page: PageResponse): { kind: string; text: string } | undefined {
-  const m = /<div class="flash (success|error)" role="status">([\s\S]*?)<\/div>/.exec(page.text);
-  return m ? { kind: m[1] ?? "", text: decodeEntities((m[2] ?? "").replace(/<[^>]+>/g, "")) } : undefined;
+/** The flash message of a page: its kind, its text and the secret it shows once, or undefined. */
+export function flashOf(page: PageResponse): { kind: string; text: string; secret?: string } | undefined {
+  const m = /<div class="flash (\w+)" role="status">([\s\S]*?)<\/div>/.exec(page.text);
+  if (!m) return undefined;
+  const secret = /<p class="secret" data-secret>([^<]*)<\/p>/.exec(m[2] ?? "")?.[1];
+  return {
+    kind: m[1] ?? "",
+    text: decodeEntities((m[2] ?? "").replace(/<[^>]+>/g, "")),
+    ...(secret ? { secret: decodeEntities(secret) } : {}),
+  };
 }
 
 /** The payload appears only escaped: never as markup. */
@@ -50,7 +85,7 @@ export function expectEscaped(page: PageResponse): void {
   expect(page.status, page.text.slice(0, 300)).toBe(200);
   expect(page.text).not.toContain("<script>alert(1)");
   expect(page.text).not.toContain("<img src=x");
-  expect(page.text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
+  expect(page.text).toContain(XSS_ESCAPED);
 }
 
 /** A signed-in browser for a fresh vendor with an API key. */

@@ -4,8 +4,8 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getOrderTrackingToken } from "../../src/modules/orders/orders.service.ts";
-import { csrfOf, flashOf, postFrom } from "../dashboard/pages.ts";
 import type { PageResponse } from "../helpers/browser.ts";
+import { csrfOf, flashOf, postFrom } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import {
   authorizeCode,
