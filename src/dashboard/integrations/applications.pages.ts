@@ -3,6 +3,7 @@
 // rotate secret, delete.
 
 import type { FastifyInstance } from "fastify";
+import { presentApplication } from "../../modules/applications/applications.presenter.ts";
 import {
   createApplication,
   deleteApplication,
@@ -21,7 +22,7 @@ const BASE = "/dashboard/integrations/applications";
 export async function applicationPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
-    const apps = await listApplications(ctx, vendorIdOf(request));
+    const apps = (await listApplications(ctx, vendorIdOf(request))).map(presentApplication);
     const list =
       apps.length === 0
         ? emptyState("No applications yet. Register one to let other software act for vendors through OAuth.")

@@ -11,19 +11,15 @@ import type { AppointmentJson } from "../appointments/appointments.presenter.ts"
 import type { CreateAppointmentBody } from "../appointments/appointments.schemas.ts";
 import { createAppointment } from "../appointments/appointments.service.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
+import { presentHandledInquiry } from "./inquiries.presenter.ts";
 import {
   findInquiryById,
-  type InquiryRow,
   listInquiries as listInquiryRows,
   setInquiryHandled,
 } from "./inquiries.repository.ts";
 import type { ListInquiriesQuery } from "./inquiries.schemas.ts";
-import { presentInquiry } from "./inquiries.service.ts";
 
-function withHandling(row: InquiryRow) {
-  return { ...presentInquiry(row), handledAt: row.handledAt?.toISOString() ?? null };
-}
-export type HandledInquiry = ReturnType<typeof withHandling>;
+export type { HandledInquiry } from "./inquiries.presenter.ts";
 
 /** A page of inquiries, newest first, each with when it was handled (null: still open). */
 export async function listInquiriesWithHandling(
@@ -37,13 +33,13 @@ export async function listInquiriesWithHandling(
   const last = page.at(-1);
   const nextCursor =
     rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { inquiries: page.map(withHandling), nextCursor };
+  return { inquiries: page.map(presentHandledInquiry), nextCursor };
 }
 
 export async function getInquiryWithHandling(ctx: ServiceContext, vendorId: string, id: string) {
   const row = isId(id) ? await findInquiryById(ctx.db, vendorId, id) : undefined;
   if (!row) throw notFound("Inquiry");
-  return withHandling(row);
+  return presentHandledInquiry(row);
 }
 
 export async function markInquiryHandled(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {

@@ -6,6 +6,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../sessions/sessions.repository.ts";
+import { presentVendor } from "./vendors.presenter.ts";
 import {
   findVendorByEmail,
   findVendorById,
@@ -55,7 +56,7 @@ export async function findVendor(ctx: ServiceContext, idOrEmail: string): Promis
 export async function getProfile(ctx: ServiceContext, vendorId: string) {
   const row = await findVendorById(ctx.db, vendorId);
   if (!row) throw new AppError("not_found", "Vendor not found");
-  return { id: row.id, name: row.name, email: row.email, createdAt: row.createdAt.toISOString() };
+  return presentVendor(row);
 }
 
 // A hash of a random password: verifying against it when the e-mail is unknown makes an unknown
