@@ -11,7 +11,8 @@ import {
   rotateApplicationSecret,
 } from "../../modules/applications/applications.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
-import { actionButton, field, formOf, runAction } from "../../web/form-actions.ts";
+import { field } from "../../web/form.ts";
+import { actionButton, runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
@@ -51,8 +52,7 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
   });
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = formOf(request);
-    return runAction(reply, { ctx, config }, { done: BASE }, async () => {
+    return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
       const redirectUris = field(form, "redirectUris")
         .split(/\r?\n/)
         .map((l) => l.trim())

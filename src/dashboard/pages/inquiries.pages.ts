@@ -13,14 +13,14 @@ import {
   markInquiryHandled,
 } from "../../modules/inquiries/inquiry-handling.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { actionButton } from "../../web/form-actions.ts";
+import { field, formErrors, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { actionButton, runAction } from "../../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, refusedAction, succeeded } from "./common.ts";
+import { humanize } from "./common.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -95,10 +95,11 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
   app.post<{ Params: { id: string } }>(
     "/dashboard/inquiries/:id/handled",
     { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      await markInquiryHandled(ctx, vendorIdOf(request), request.params.id);
-      return succeeded(reply, config, "Inquiry marked handled.", `/dashboard/inquiries/${request.params.id}`);
-    },
+    async (request, reply) =>
+      runAction(reply, { ctx, config }, { done: `/dashboard/inquiries/${request.params.id}` }, async () => {
+        await markInquiryHandled(ctx, vendorIdOf(request), request.params.id);
+        return { kind: "success", message: "Inquiry marked handled." };
+      }),
   );
 
   app.post<{ Params: { id: string } }>(
@@ -110,15 +111,15 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       await getInquiryWithHandling(ctx, vendorId, request.params.id);
       const timeZone = await vendorTimeZone(ctx, request);
-      try {
-        const date = fromLocalInput(formField(request.body, "date"), timeZone);
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const date = fromLocalInput(field(form, "date"), timeZone);
         if (!date) throw new AppError("validation_failed", "When must be a date and time.");
-        const durationText = formField(request.body, "duration");
+        const durationText = field(form, "duration");
         const input = {
-          type: formField(request.body, "type"),
+          type: field(form, "type"),
           date: date.toISOString(),
           duration: /^\d{1,3}$/.test(durationText) ? Number(durationText) : durationText,
-          notes: optional(formField(request.body, "notes")),
+          notes: optional(field(form, "notes")),
         };
         const errors = formErrors(CreateAppointmentBody, { ...input, customerId: "x" });
         if (errors.length > 0) {
@@ -130,15 +131,12 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
           request.params.id,
           input as Parameters<typeof convertInquiry>[3],
         );
-        return succeeded(
-          reply,
-          config,
-          "Customer added and appointment booked; the inquiry is handled.",
-          `/dashboard/appointments/${appointment.id}`,
-        );
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return {
+          kind: "success",
+          message: "Customer added and appointment booked; the inquiry is handled.",
+          location: `/dashboard/appointments/${appointment.id}`,
+        };
+      });
     },
   );
 }

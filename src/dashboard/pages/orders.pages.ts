@@ -20,27 +20,22 @@ import {
   updateOrderStatus,
 } from "../../modules/orders/orders.service.ts";
 import {
-  canTransition,
+  allowedOrderMoves,
   type OrderStatus,
   orderStatuses,
-  orderTransitions,
   orderTypes,
 } from "../../modules/orders/orders.workflow.ts";
 import { allowOwnScripts, csrfField, sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { redirectWithFlash, runAction } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
+import { humanize, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
-
-/** The statuses an order may move to from its current one (its type considered). */
-export function allowedMoves(order: Pick<OrderJson, "type" | "status">): OrderStatus[] {
-  return orderTransitions[order.status].filter((to) => canTransition(order.type, order.status, to));
-}
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
   app.get("/dashboard/orders", { schema: { hide: true } }, async (request, reply) => {
@@ -148,9 +143,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
-      const form = Object.fromEntries(
-        newOrderFields.map((f) => [f, formField(request.body, f)]),
-      ) as NewOrderForm;
+      const posted = formOf(request);
+      const form = Object.fromEntries(newOrderFields.map((f) => [f, field(posted, f)])) as NewOrderForm;
       const input = {
         customerName: form.customerName.trim(),
         customerEmail: optional(form.customerEmail),
@@ -166,7 +160,12 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const errors = formErrors(CreateOrderBody, input);
       if (errors.length === 0) {
         const created = JSON.parse(await createOrder(ctx, vendorId, input as CreateOrderBody)) as OrderJson;
-        return succeeded(reply, config, "Order created.", `/dashboard/orders/${created.id}`);
+        return redirectWithFlash(
+          reply,
+          config,
+          { kind: "success", message: "Order created." },
+          `/dashboard/orders/${created.id}`,
+        );
       }
       const pageCtx = await pageContext(ctx, request, reply);
       pageCtx.flash = {
@@ -187,10 +186,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
-      const input = Object.fromEntries(
-        detailFields.map(([name]) => [name, optional(formField(request.body, name))]),
-      );
-      try {
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const input = Object.fromEntries(detailFields.map(([name]) => [name, optional(field(form, name))]));
         const errors = formErrors(UpdateOrderBody, input);
         if (errors.length > 0) {
           throw new AppError(
@@ -199,10 +196,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           );
         }
         await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
-        return succeeded(reply, config, "Order details saved.", back);
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return { kind: "success", message: "Order details saved." };
+      });
     },
   );
 
@@ -236,12 +231,12 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
-      const input = {
-        status: formField(request.body, "status"),
-        message: optional(formField(request.body, "message")),
-        imageUrl: optional(formField(request.body, "imageUrl")),
-      };
-      try {
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const input = {
+          status: field(form, "status"),
+          message: optional(field(form, "message")),
+          imageUrl: optional(field(form, "imageUrl")),
+        };
         const errors = formErrors(UpdateOrderStatusSchema, input);
         if (errors.length > 0) {
           throw new AppError(
@@ -255,10 +250,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           request.params.id,
           input as UpdateOrderStatusBody,
         );
-        return succeeded(reply, config, `Status set to ${humanize(result.status)}.`, back);
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return { kind: "success", message: `Status set to ${humanize(result.status)}.` };
+      });
     },
   );
 }
@@ -362,7 +355,7 @@ ${detailFields.map(([name, label, max]) =>
 }
 
 function orderBody(order: OrderJson, trackingUrl: string, csrf: string, timeZone: string): SafeHtml {
-  const moves = allowedMoves(order);
+  const moves = allowedOrderMoves(order.type, order.status);
   return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt, timeZone)}</span></p>
 <dl class="facts">
 <dt>Customer</dt><dd>${order.customer ? html`<a href="/dashboard/customers/${order.customerId}">${order.customer.name}</a>${order.customer.email ? html` <span class="muted">${order.customer.email}</span>` : ""}` : html`<span class="muted">Erased on request</span>`}</dd>
