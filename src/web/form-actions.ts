@@ -30,7 +30,7 @@ function isRefusal(error: unknown): error is AppError {
 }
 
 /** The flash and the 303 that end every form post. */
-export function redirectWithFlash(
+function redirectWithFlash(
   reply: FastifyReply,
   config: Config,
   flash: Flash,
@@ -73,13 +73,24 @@ export async function runAction(
 }
 
 /**
- * A service's refusal of a submitted form that is shown again, as the status to answer and the
- * errors to mark on the form. Anything that is not a refusal is rethrown (see isRefusal).
+ * Runs a form that is shown again with its errors when refused (the create and edit forms). With
+ * no errors from reading it, `save` runs: success is its flash and a 303 to its location. Else
+ * `showAgain` renders the form with the errors (a refusal's join the reading's) and the status
+ * to answer: 400 for reading errors, the refusal's own (409 for a taken e-mail...) otherwise.
  */
-export function formRefusal(error: unknown): { status: number; errors: FieldError[] } {
-  if (!isRefusal(error)) throw error;
-  return {
-    status: error.status,
-    errors: error.extra.errors ?? [{ field: "(form)", message: error.message }],
-  };
+export async function saveForm(
+  reply: FastifyReply,
+  config: Config,
+  errors: readonly FieldError[],
+  save: () => Promise<{ message: string; location: string }>,
+  showAgain: (status: number, errors: FieldError[]) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  if (errors.length > 0) return showAgain(400, [...errors]);
+  try {
+    const { message, location } = await save();
+    return redirectWithFlash(reply, config, { kind: "success", message }, location);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return showAgain(error.status, error.extra.errors ?? [{ field: "(form)", message: error.message }]);
+  }
 }

@@ -6,7 +6,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ErrorObject } from "ajv";
 import type { FastifyRequest } from "fastify";
-import { type FieldError, fieldError } from "../errors.ts";
+import { AppError, type FieldError, fieldError } from "../errors.ts";
 import { findNul } from "../http/reject-nul.ts";
 import { toFieldErrors, validatorCompiler } from "../http/validation.ts";
 
@@ -54,6 +54,20 @@ export function formErrors(schema: TSchema, value: unknown): FieldError[] {
     compiled.set(schema, check);
   }
   return check(value) ? [] : toFieldErrors(check.errors ?? []);
+}
+
+/**
+ * Refuses `value` unless it passes the body schema: validation_failed with every error in its
+ * message, each field named by its label when it has one (a form that redirects shows only that).
+ */
+export function assertFormValid(schema: TSchema, value: unknown, labels: Record<string, string> = {}): void {
+  const errors = formErrors(schema, value);
+  if (errors.length > 0) {
+    throw new AppError(
+      "validation_failed",
+      errors.map((e) => `${labels[e.field] ?? e.field} ${e.message}`).join("; "),
+    );
+  }
 }
 
 /** The page-size parameter of dashboard lists (default 25, 1-100); anything else is the default. */

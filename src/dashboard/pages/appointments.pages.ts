@@ -30,14 +30,23 @@ import {
 } from "../../modules/appointments/appointments.workflow.ts";
 import { customerNames, getCustomer, listCustomers } from "../../modules/customers/customers.service.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { formRefusal, redirectWithFlash, runAction } from "../../web/form-actions.ts";
+import {
+  assertFormValid,
+  type Form,
+  field,
+  formErrors,
+  formOf,
+  optional,
+  pageLimit,
+  queryParam,
+} from "../../web/form.ts";
+import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, statusBadge } from "./common.ts";
+import { appointmentTimeOf, durationOf, humanize, statusBadge } from "./common.ts";
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
 const actions: Array<[AppointmentStatus, string, string]> = [
@@ -141,47 +150,24 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
         customerId: form.customerId,
         type: form.type,
         date: date?.toISOString() ?? "",
-        duration: /^\d{1,3}$/.test(form.duration) ? Number(form.duration) : form.duration,
+        duration: durationOf(form.duration),
         notes: optional(form.notes),
       };
       if (date) errors.push(...formErrors(CreateAppointmentBody, input));
-      let status = 400;
-      if (errors.length === 0) {
-        try {
-          const created = await createAppointment(ctx, vendorId, input as CreateAppointmentBody);
-          return redirectWithFlash(
-            reply,
-            config,
-            { kind: "success", message: "Appointment booked." },
-            `/dashboard/appointments/${created.id}`,
-          );
-        } catch (error) {
-          const refusal = formRefusal(error);
-          status = refusal.status;
-          errors.push(...refusal.errors);
-        }
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The appointment was not booked: please correct the fields marked below.",
+      const save = async () => {
+        const created = await createAppointment(ctx, vendorId, input as CreateAppointmentBody);
+        return { message: "Appointment booked.", location: `/dashboard/appointments/${created.id}` };
       };
-      return sendPage(
-        reply,
-        status,
-        dashboardPage(
-          pageCtx,
-          "appointments",
-          "Book appointment",
-          bookingForm(
-            await customerOptions(ctx, vendorId, form.customerId),
-            form,
-            errors,
-            pageCtx.csrf,
-            timeZone,
-          ),
-        ),
-      );
+      return saveForm(reply, config, errors, save, async (status, errors) => {
+        const pageCtx = await pageContext(ctx, request, reply);
+        pageCtx.flash = {
+          kind: "error",
+          message: "The appointment was not booked: please correct the fields marked below.",
+        };
+        const options = await customerOptions(ctx, vendorId, form.customerId);
+        const page = bookingForm(options, form, errors, pageCtx.csrf, timeZone);
+        return sendPage(reply, status, dashboardPage(pageCtx, "appointments", "Book appointment", page));
+      });
     },
   );
 
@@ -193,18 +179,8 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
       const back = `/dashboard/appointments/${encodeURIComponent(request.params.id)}`;
       const timeZone = await vendorTimeZone(ctx, request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        const date = fromLocalInput(field(form, "date"), timeZone);
-        if (!date) throw new AppError("validation_failed", "When must be a date and time.");
-        const durationText = field(form, "duration");
-        const input = {
-          date: date.toISOString(),
-          duration: /^\d{1,3}$/.test(durationText) ? Number(durationText) : durationText,
-          notes: optional(field(form, "notes")),
-        };
-        const errors = formErrors(UpdateAppointmentBody, input);
-        if (errors.length > 0) {
-          throw new AppError("validation_failed", errors.map((e) => `${e.field} ${e.message}`).join("; "));
-        }
+        const input = appointmentTimeOf(form, timeZone);
+        assertFormValid(UpdateAppointmentBody, input);
         await updateAppointment(ctx, vendorId, request.params.id, input as UpdateAppointmentBody);
         return { kind: "success", message: "Appointment saved." };
       });

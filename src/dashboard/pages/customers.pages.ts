@@ -19,7 +19,7 @@ import { listCustomerOrders } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
 import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { formRefusal, redirectWithFlash } from "../../web/form-actions.ts";
+import { saveForm } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
@@ -130,37 +130,19 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
       const errors: FieldError[] = [];
       const input = customerInput(form, errors);
       errors.push(...formErrors(CreateCustomerBody, input));
-      let status = 400;
-      if (errors.length === 0) {
-        try {
-          const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
-          return redirectWithFlash(
-            reply,
-            config,
-            { kind: "success", message: "Customer added." },
-            `/dashboard/customers/${created.id}`,
-          );
-        } catch (error) {
-          const refusal = formRefusal(error);
-          status = refusal.status;
-          errors.push(...refusal.errors);
-        }
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The customer was not added: please correct the fields marked below.",
+      const save = async () => {
+        const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
+        return { message: "Customer added.", location: `/dashboard/customers/${created.id}` };
       };
-      return sendPage(
-        reply,
-        status,
-        dashboardPage(
-          pageCtx,
-          "customers",
-          "New customer",
-          customerEditForm(null, form, errors, pageCtx.csrf),
-        ),
-      );
+      return saveForm(reply, config, errors, save, async (status, errors) => {
+        const pageCtx = await pageContext(ctx, request, reply);
+        pageCtx.flash = {
+          kind: "error",
+          message: "The customer was not added: please correct the fields marked below.",
+        };
+        const page = customerEditForm(null, form, errors, pageCtx.csrf);
+        return sendPage(reply, status, dashboardPage(pageCtx, "customers", "New customer", page));
+      });
     },
   );
 
@@ -240,37 +222,19 @@ ${
       const errors: FieldError[] = [];
       const input = customerInput(form, errors);
       errors.push(...formErrors(UpdateCustomerBody, input));
-      let status = 400;
-      if (errors.length === 0) {
-        try {
-          await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
-          return redirectWithFlash(
-            reply,
-            config,
-            { kind: "success", message: "Customer saved." },
-            `/dashboard/customers/${current.id}`,
-          );
-        } catch (error) {
-          const refusal = formRefusal(error);
-          status = refusal.status;
-          errors.push(...refusal.errors);
-        }
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The customer was not saved: please correct the fields marked below.",
+      const save = async () => {
+        await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
+        return { message: "Customer saved.", location: `/dashboard/customers/${current.id}` };
       };
-      return sendPage(
-        reply,
-        status,
-        dashboardPage(
-          pageCtx,
-          "customers",
-          `Edit ${current.name}`,
-          customerEditForm(current.id, form, errors, pageCtx.csrf),
-        ),
-      );
+      return saveForm(reply, config, errors, save, async (status, errors) => {
+        const pageCtx = await pageContext(ctx, request, reply);
+        pageCtx.flash = {
+          kind: "error",
+          message: "The customer was not saved: please correct the fields marked below.",
+        };
+        const page = customerEditForm(current.id, form, errors, pageCtx.csrf);
+        return sendPage(reply, status, dashboardPage(pageCtx, "customers", `Edit ${current.name}`, page));
+      });
     },
   );
 }

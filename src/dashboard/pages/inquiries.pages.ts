@@ -2,8 +2,6 @@
 // inquiry's page, where the vendor turns it into a customer with a first appointment in one step
 // or just marks it handled.
 import type { FastifyInstance } from "fastify";
-import { AppError } from "../../errors.ts";
-import { fromLocalInput } from "../../lib/time-zone.ts";
 import { CreateAppointmentBody } from "../../modules/appointments/appointments.schemas.ts";
 import { appointmentTypes } from "../../modules/appointments/appointments.workflow.ts";
 import {
@@ -13,14 +11,14 @@ import {
   markInquiryHandled,
 } from "../../modules/inquiries/inquiry-handling.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { field, formErrors, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { assertFormValid, field, pageLimit, queryParam } from "../../web/form.ts";
 import { actionButton, runAction } from "../../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize } from "./common.ts";
+import { appointmentTimeOf, humanize } from "./common.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -112,19 +110,8 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
       await getInquiryWithHandling(ctx, vendorId, request.params.id);
       const timeZone = await vendorTimeZone(ctx, request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        const date = fromLocalInput(field(form, "date"), timeZone);
-        if (!date) throw new AppError("validation_failed", "When must be a date and time.");
-        const durationText = field(form, "duration");
-        const input = {
-          type: field(form, "type"),
-          date: date.toISOString(),
-          duration: /^\d{1,3}$/.test(durationText) ? Number(durationText) : durationText,
-          notes: optional(field(form, "notes")),
-        };
-        const errors = formErrors(CreateAppointmentBody, { ...input, customerId: "x" });
-        if (errors.length > 0) {
-          throw new AppError("validation_failed", errors.map((e) => `${e.field} ${e.message}`).join("; "));
-        }
+        const input = { type: field(form, "type"), ...appointmentTimeOf(form, timeZone) };
+        assertFormValid(CreateAppointmentBody, { ...input, customerId: "x" });
         const { appointment } = await convertInquiry(
           ctx,
           vendorId,

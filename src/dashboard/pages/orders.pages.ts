@@ -2,7 +2,7 @@
 // history timeline, the status form (only moves the workflow table allows) and the tracking link.
 
 import type { FastifyInstance } from "fastify";
-import { AppError, type FieldError } from "../../errors.ts";
+import type { FieldError } from "../../errors.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import type { OrderSchema as OrderJson, UpdateOrderStatusBody } from "../../modules/orders/orders.schemas.ts";
@@ -27,8 +27,16 @@ import {
 } from "../../modules/orders/orders.workflow.ts";
 import { allowOwnScripts, csrfField, sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
-import { field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { redirectWithFlash, runAction } from "../../web/form-actions.ts";
+import {
+  assertFormValid,
+  field,
+  formErrors,
+  formOf,
+  optional,
+  pageLimit,
+  queryParam,
+} from "../../web/form.ts";
+import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
@@ -157,26 +165,19 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
         description: optional(form.description),
         specialRequests: optional(form.specialRequests),
       };
-      const errors = formErrors(CreateOrderBody, input);
-      if (errors.length === 0) {
+      const save = async () => {
         const created = JSON.parse(await createOrder(ctx, vendorId, input as CreateOrderBody)) as OrderJson;
-        return redirectWithFlash(
-          reply,
-          config,
-          { kind: "success", message: "Order created." },
-          `/dashboard/orders/${created.id}`,
-        );
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The order was not created: please correct the fields marked below.",
+        return { message: "Order created.", location: `/dashboard/orders/${created.id}` };
       };
-      return sendPage(
-        reply,
-        400,
-        dashboardPage(pageCtx, "orders", "New order", newOrderForm(form, errors, pageCtx.csrf)),
-      );
+      return saveForm(reply, config, formErrors(CreateOrderBody, input), save, async (status, errors) => {
+        const pageCtx = await pageContext(ctx, request, reply);
+        pageCtx.flash = {
+          kind: "error",
+          message: "The order was not created: please correct the fields marked below.",
+        };
+        const page = newOrderForm(form, errors, pageCtx.csrf);
+        return sendPage(reply, status, dashboardPage(pageCtx, "orders", "New order", page));
+      });
     },
   );
 
@@ -188,13 +189,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         const input = Object.fromEntries(detailFields.map(([name]) => [name, optional(field(form, name))]));
-        const errors = formErrors(UpdateOrderBody, input);
-        if (errors.length > 0) {
-          throw new AppError(
-            "validation_failed",
-            errors.map((e) => `${fieldLabels[e.field] ?? e.field} ${e.message}`).join("; "),
-          );
-        }
+        assertFormValid(UpdateOrderBody, input, fieldLabels);
         await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
         return { kind: "success", message: "Order details saved." };
       });
@@ -237,13 +232,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           message: optional(field(form, "message")),
           imageUrl: optional(field(form, "imageUrl")),
         };
-        const errors = formErrors(UpdateOrderStatusSchema, input);
-        if (errors.length > 0) {
-          throw new AppError(
-            "validation_failed",
-            errors.map((e) => `${fieldLabels[e.field] ?? e.field} ${e.message}`).join("; "),
-          );
-        }
+        assertFormValid(UpdateOrderStatusSchema, input, fieldLabels);
         const result = await updateOrderStatus(
           ctx,
           vendorId,
