@@ -5,8 +5,9 @@
 import type { ServiceContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId } from "../../lib/ids.ts";
+import { toPage } from "../../lib/pagination.ts";
 import type { AppointmentJson } from "../appointments/appointments.presenter.ts";
 import type { CreateAppointmentBody } from "../appointments/appointments.schemas.ts";
 import { createAppointment } from "../appointments/appointments.service.ts";
@@ -29,11 +30,8 @@ export async function listInquiriesWithHandling(
 ) {
   const limit = query.limit ?? 25;
   const rows = await listInquiryRows(ctx.db, vendorId, { limit, cursor: decodeCursor(query.cursor) });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { inquiries: page.map(presentHandledInquiry), nextCursor };
+  const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id }));
+  return { inquiries: page.rows.map(presentHandledInquiry), nextCursor: page.nextCursor };
 }
 
 export async function getInquiryWithHandling(ctx: ServiceContext, vendorId: string, id: string) {
