@@ -4,10 +4,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   dashboardSessions,
+  events,
   oauthAccessTokens,
   oauthCodes,
   oauthGrants,
   oauthRefreshTokens,
+  webhookAttempts,
+  webhookDeliveries,
+  webhooks,
 } from "../../src/db/schema/index.ts";
 import { hashSecret } from "../../src/lib/crypto.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -38,6 +42,8 @@ import {
   setPendingSecret,
   takePendingSecret,
 } from "../../src/modules/sessions/sessions.repository.ts";
+import { type AttemptRecord, recordAttempt } from "../../src/webhook-delivery/attempts.repository.ts";
+import { DEFAULT_AUTO_DISABLE } from "../../src/webhook-delivery/auto-disable.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { createClient } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -168,5 +174,86 @@ describe("OAuth and session writes with another vendor's id change nothing", () 
     // The same call with the owner's id does change something, so the test above can fail.
     await write(owner.id, rows);
     expect(await snapshot(rows)).not.toEqual(before);
+  });
+});
+
+/** A webhook with one delivery in flight (claimed with `claimToken`), written straight to the tables. */
+async function claimedDelivery(vendorId: string) {
+  const now = new Date();
+  const ids = { webhook: newId(), event: newId(), delivery: newId(), claimToken: newId() };
+  await t.ctx.db.insert(webhooks).values({
+    id: ids.webhook,
+    vendorId,
+    url: "https://receiver.example/hooks",
+    events: ["customer.created"],
+    status: "ACTIVE",
+    secret: "whsec_test",
+    createdAt: now,
+    updatedAt: now,
+  });
+  await t.ctx.db
+    .insert(events)
+    .values({ id: ids.event, vendorId, type: "customer.created", data: {}, createdAt: now });
+  await t.ctx.db.insert(webhookDeliveries).values({
+    id: ids.delivery,
+    webhookId: ids.webhook,
+    vendorId,
+    eventId: ids.event,
+    eventType: "customer.created",
+    status: "PENDING",
+    nextAttemptAt: now,
+    claimToken: ids.claimToken,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return ids;
+}
+
+describe("the dispatcher's attempt records with another vendor's id change nothing", () => {
+  const answers: Array<[string, Partial<AttemptRecord>]> = [
+    ["a success (one statement)", { statusCode: 200, outcome: { status: "SUCCEEDED" }, health: "ok" }],
+    [
+      "a failure to retry (one statement)",
+      { statusCode: 500, outcome: { status: "PENDING", nextAttemptAt: new Date() }, health: "failing" },
+    ],
+    [
+      "a 410 that disables the webhook (transaction)",
+      { statusCode: 410, outcome: { status: "FAILED" }, disableReason: "410 Gone", health: "neutral" },
+    ],
+  ];
+
+  it.each(answers)("%s", async (_name, answer) => {
+    const owner = await createVendor(t.ctx);
+    const other = await createVendor(t.ctx);
+    const ids = await claimedDelivery(owner.id);
+    const db = t.ctx.db;
+    const snapshot = async () => ({
+      delivery: (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, ids.delivery)))[0],
+      webhook: (await db.select().from(webhooks).where(eq(webhooks.id, ids.webhook)))[0],
+      attempts: await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, ids.delivery)),
+    });
+    const record = (vendorId: string): AttemptRecord => ({
+      vendorId,
+      deliveryId: ids.delivery,
+      claimToken: ids.claimToken,
+      webhookId: ids.webhook,
+      attempt: 1,
+      at: new Date(),
+      statusCode: undefined,
+      durationMs: 5,
+      error: undefined,
+      responseBody: undefined,
+      outcome: { status: "SUCCEEDED" },
+      ...answer,
+    });
+    const before = await snapshot();
+    expect(await recordAttempt(db, record(other.id), DEFAULT_AUTO_DISABLE)).toMatchObject({
+      recorded: false,
+    });
+    expect(await snapshot()).toEqual(before);
+    expect(await recordAttempt(db, record(owner.id), DEFAULT_AUTO_DISABLE)).toMatchObject({ recorded: true });
+    const after = await snapshot();
+    expect(after.delivery?.status).toBe(answer.outcome?.status);
+    expect(after.attempts).toHaveLength(1);
   });
 });
