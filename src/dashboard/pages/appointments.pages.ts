@@ -46,7 +46,7 @@ import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { appointmentTimeOf, durationOf, humanize, statusBadge } from "./common.ts";
+import { appointmentTimeOf, durationOf, humanize, showFormAgain, statusBadge } from "./common.ts";
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
 const actions: Array<[AppointmentStatus, string, string]> = [
@@ -158,16 +158,23 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
         const created = await createAppointment(ctx, vendorId, input as CreateAppointmentBody);
         return { message: "Appointment booked.", location: `/dashboard/appointments/${created.id}` };
       };
-      return saveForm(reply, config, errors, save, async (status, errors) => {
-        const pageCtx = await pageContext(ctx, request, reply);
-        pageCtx.flash = {
-          kind: "error",
-          message: "The appointment was not booked: please correct the fields marked below.",
-        };
-        const options = await customerOptions(ctx, vendorId, form.customerId);
-        const page = bookingForm(options, form, errors, pageCtx.csrf, timeZone);
-        return sendPage(reply, status, dashboardPage(pageCtx, "appointments", "Book appointment", page));
-      });
+      return saveForm(reply, config, errors, save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "appointments", title: "Book appointment", notDone: "The appointment was not booked" },
+          async (page) =>
+            bookingForm(
+              await customerOptions(ctx, vendorId, form.customerId),
+              form,
+              errors,
+              page.csrf,
+              timeZone,
+            ),
+        ),
+      );
     },
   );
 

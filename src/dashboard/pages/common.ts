@@ -1,8 +1,13 @@
 // Small pieces shared by the data pages (orders, customers, appointments, inquiries, tracking).
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServiceContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
+import { sendPage } from "../../web/browser-scope.ts";
 import { type Form, field, optional } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { dashboardPage, type PageContext, type Section } from "../layout.ts";
+import { pageContext } from "../page-context.ts";
 
 /** "IN_PRODUCTION" → "In production": statuses and types as people read them. */
 export function humanize(code: string): string {
@@ -34,4 +39,21 @@ export function appointmentTimeOf(form: Form, timeZone: string) {
     duration: durationOf(field(form, "duration")),
     notes: optional(field(form, "notes")),
   };
+}
+
+/**
+ * A create or edit form shown again after saveForm refused it: the page with an error flash that
+ * says what was not done, the form below it (with its errors marked), answered with `status`.
+ */
+export async function showFormAgain(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  page: { section: Section; title: string; notDone: string },
+  form: (pageCtx: PageContext) => SafeHtml | Promise<SafeHtml>,
+): Promise<FastifyReply> {
+  const pageCtx = await pageContext(ctx, request, reply);
+  pageCtx.flash = { kind: "error", message: `${page.notDone}: please correct the fields marked below.` };
+  return sendPage(reply, status, dashboardPage(pageCtx, page.section, page.title, await form(pageCtx)));
 }

@@ -24,7 +24,7 @@ import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, statusBadge } from "./common.ts";
+import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { type CustomerForm, customerEditForm, formFromCustomer, jsonField } from "./customer-form.ts";
 
 export async function customerPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -134,15 +134,16 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
         const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
         return { message: "Customer added.", location: `/dashboard/customers/${created.id}` };
       };
-      return saveForm(reply, config, errors, save, async (status, errors) => {
-        const pageCtx = await pageContext(ctx, request, reply);
-        pageCtx.flash = {
-          kind: "error",
-          message: "The customer was not added: please correct the fields marked below.",
-        };
-        const page = customerEditForm(null, form, errors, pageCtx.csrf);
-        return sendPage(reply, status, dashboardPage(pageCtx, "customers", "New customer", page));
-      });
+      return saveForm(reply, config, errors, save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "customers", title: "New customer", notDone: "The customer was not added" },
+          (page) => customerEditForm(null, form, errors, page.csrf),
+        ),
+      );
     },
   );
 
@@ -226,15 +227,16 @@ ${
         await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
         return { message: "Customer saved.", location: `/dashboard/customers/${current.id}` };
       };
-      return saveForm(reply, config, errors, save, async (status, errors) => {
-        const pageCtx = await pageContext(ctx, request, reply);
-        pageCtx.flash = {
-          kind: "error",
-          message: "The customer was not saved: please correct the fields marked below.",
-        };
-        const page = customerEditForm(current.id, form, errors, pageCtx.csrf);
-        return sendPage(reply, status, dashboardPage(pageCtx, "customers", `Edit ${current.name}`, page));
-      });
+      return saveForm(reply, config, errors, save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "customers", title: `Edit ${current.name}`, notDone: "The customer was not saved" },
+          (page) => customerEditForm(current.id, form, errors, page.csrf),
+        ),
+      );
     },
   );
 }

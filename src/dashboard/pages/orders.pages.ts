@@ -42,7 +42,7 @@ import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, statusBadge } from "./common.ts";
+import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -169,15 +169,16 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
         const created = JSON.parse(await createOrder(ctx, vendorId, input as CreateOrderBody)) as OrderJson;
         return { message: "Order created.", location: `/dashboard/orders/${created.id}` };
       };
-      return saveForm(reply, config, formErrors(CreateOrderBody, input), save, async (status, errors) => {
-        const pageCtx = await pageContext(ctx, request, reply);
-        pageCtx.flash = {
-          kind: "error",
-          message: "The order was not created: please correct the fields marked below.",
-        };
-        const page = newOrderForm(form, errors, pageCtx.csrf);
-        return sendPage(reply, status, dashboardPage(pageCtx, "orders", "New order", page));
-      });
+      return saveForm(reply, config, formErrors(CreateOrderBody, input), save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "orders", title: "New order", notDone: "The order was not created" },
+          (page) => newOrderForm(form, errors, page.csrf),
+        ),
+      );
     },
   );
 
