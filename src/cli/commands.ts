@@ -11,9 +11,7 @@ import {
   listApplications,
 } from "../modules/applications/applications.service.ts";
 import { createPasswordResetLink } from "../modules/vendors/password-reset.service.ts";
-import { presentVendor } from "../modules/vendors/vendors.presenter.ts";
-import { listVendorRows } from "../modules/vendors/vendors.repository.ts";
-import { createVendor, findVendor } from "../modules/vendors/vendors.service.ts";
+import { createVendor, findVendor, listVendors } from "../modules/vendors/vendors.service.ts";
 import { listWebhooks } from "../modules/webhooks/webhooks.service.ts";
 import { type CliRequest, checkRequest } from "./requests.ts";
 
@@ -46,8 +44,7 @@ export async function executeCommand(
       };
     }
     case "vendor list": {
-      const rows = await listVendorRows(ctx.db);
-      const vendors = rows.map(presentVendor);
+      const vendors = await listVendors(ctx);
       return {
         result: { vendors },
         text: vendors.length

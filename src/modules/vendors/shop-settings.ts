@@ -9,10 +9,19 @@ import { findVendorById, updateVendorSettings } from "./vendors.repository.ts";
 
 export type ShopSettings = ReturnType<typeof presentShopSettings>;
 
-export async function getShopSettings(ctx: ServiceContext, vendorId: string): Promise<ShopSettings> {
+/** The vendor's shop settings, or undefined when there is no such vendor. */
+export async function findShopSettings(
+  ctx: ServiceContext,
+  vendorId: string,
+): Promise<ShopSettings | undefined> {
   const row = await findVendorById(ctx.db, vendorId);
-  if (!row) throw notFound("Vendor");
-  return presentShopSettings(row);
+  return row ? presentShopSettings(row) : undefined;
+}
+
+export async function getShopSettings(ctx: ServiceContext, vendorId: string): Promise<ShopSettings> {
+  const settings = await findShopSettings(ctx, vendorId);
+  if (!settings) throw notFound("Vendor");
+  return settings;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -11,6 +11,7 @@ import {
   findVendorByEmail,
   findVendorById,
   insertVendor,
+  listVendorRows,
   updateVendorPassword,
   type VendorRow,
 } from "./vendors.repository.ts";
@@ -50,6 +51,11 @@ export async function createVendor(ctx: ServiceContext, input: CreateVendorInput
 export async function findVendor(ctx: ServiceContext, idOrEmail: string): Promise<VendorRow | undefined> {
   if (idOrEmail.includes("@")) return findVendorByEmail(ctx.db, idOrEmail);
   return isId(idOrEmail) ? findVendorById(ctx.db, idOrEmail) : undefined;
+}
+
+/** Every vendor, oldest first: the operator's list (the CLI), never reachable over the API. */
+export async function listVendors(ctx: ServiceContext) {
+  return (await listVendorRows(ctx.db)).map(presentVendor);
 }
 
 /** `GET /api/vendor/profile` (CONTRACT 5): never the password hash. */
