@@ -51,7 +51,8 @@ module.exports = {
     {
       name: "pages-call-services",
       severity: "error",
-      comment: "The dashboard, the page kit and the CLI call services, never a repository (STYLE: dashboard).",
+      comment:
+        "The dashboard, the page kit and the CLI call services, never a repository (STYLE: dashboard).",
       from: { path: "^src/(dashboard|web|cli)/" },
       to: { path: "[.]repository[.]ts$" },
     },
