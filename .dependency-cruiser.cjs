@@ -49,6 +49,14 @@ module.exports = {
       to: { path: "^src/dashboard/" },
     },
     {
+      name: "pages-call-services",
+      severity: "error",
+      comment:
+        "The dashboard, the page kit and the CLI call services, never a repository (STYLE: dashboard).",
+      from: { path: "^src/(dashboard|web|cli)/" },
+      to: { path: "[.]repository[.]ts$" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "An import circle (type-only imports included).",

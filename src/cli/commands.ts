@@ -4,14 +4,14 @@
 import type { ServiceContext } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../modules/api-keys/api-keys.service.ts";
+import { presentApplication } from "../modules/applications/applications.presenter.ts";
 import {
   createApplication,
   deleteApplication,
   listApplications,
 } from "../modules/applications/applications.service.ts";
 import { createPasswordResetLink } from "../modules/vendors/password-reset.service.ts";
-import { listVendorRows } from "../modules/vendors/vendors.repository.ts";
-import { createVendor, findVendor } from "../modules/vendors/vendors.service.ts";
+import { createVendor, findVendor, listVendors } from "../modules/vendors/vendors.service.ts";
 import { listWebhooks } from "../modules/webhooks/webhooks.service.ts";
 import { type CliRequest, checkRequest } from "./requests.ts";
 
@@ -19,8 +19,6 @@ export interface CommandAnswer {
   result: unknown;
   text: string;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 async function vendorOf(ctx: ServiceContext, ref: string) {
   const vendor = await findVendor(ctx, ref);
@@ -46,13 +44,7 @@ export async function executeCommand(
       };
     }
     case "vendor list": {
-      const rows = await listVendorRows(ctx.db);
-      const vendors = rows.map((v) => ({
-        id: v.id,
-        name: v.name,
-        email: v.email,
-        createdAt: iso(v.createdAt),
-      }));
+      const vendors = await listVendors(ctx);
       return {
         result: { vendors },
         text: vendors.length
@@ -82,15 +74,7 @@ export async function executeCommand(
     }
     case "api-key list": {
       const vendor = await vendorOf(ctx, request.vendor);
-      const keys = (await listApiKeysOfVendor(ctx, vendor.id)).map((k) => ({
-        id: k.id,
-        name: k.name,
-        prefix: k.prefix,
-        scopes: k.scopes,
-        createdAt: iso(k.createdAt),
-        lastUsedAt: iso(k.lastUsedAt),
-        revokedAt: iso(k.revokedAt),
-      }));
+      const keys = await listApiKeysOfVendor(ctx, vendor.id);
       return {
         result: { apiKeys: keys },
         text: keys.length
@@ -113,13 +97,7 @@ export async function executeCommand(
     }
     case "app list": {
       const vendor = await vendorOf(ctx, request.vendor);
-      const apps = (await listApplications(ctx, vendor.id)).map((a) => ({
-        id: a.id,
-        name: a.name,
-        clientId: a.clientId,
-        redirectUris: a.redirectUris,
-        createdAt: iso(a.createdAt),
-      }));
+      const apps = (await listApplications(ctx, vendor.id)).map(presentApplication);
       return {
         result: { applications: apps },
         text: apps.length

@@ -14,6 +14,7 @@ import {
 } from "../modules/vendors/password-reset.service.ts";
 import { createVendor } from "../modules/vendors/vendors.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
+import { field, formOf } from "../web/form.ts";
 import { startSession } from "../web/session.ts";
 import {
   passwordResetDonePage,
@@ -22,16 +23,9 @@ import {
   signUpPage,
 } from "./account-access.pages.ts";
 
-const field = (body: unknown, name: string): string => {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === "string" ? value : "";
-};
+const labels: Record<string, string> = { email: "Email", name: "Shop name", token: "The link" };
 const fieldMessage = (err: AppError) =>
-  err.extra.errors
-    ?.map(
-      (e) => `${e.field === "email" ? "Email" : e.field === "name" ? "Shop name" : "Password"} ${e.message}.`,
-    )
-    .join(" ") ?? err.message;
+  err.extra.errors?.map((e) => `${labels[e.field] ?? "Password"} ${e.message}.`).join(" ") ?? err.message;
 
 export async function accountAccessRoutes(
   app: FastifyInstance,
@@ -45,11 +39,14 @@ export async function accountAccessRoutes(
       "/signup",
       { schema: { hide: true }, preHandler: app.csrfProtection },
       async (request, reply) => {
-        const name = field(request.body, "name");
-        const email = field(request.body, "email");
-        const password = field(request.body, "password");
+        let name = "";
+        let email = "";
         let vendorId: string;
         try {
+          const form = formOf(request);
+          name = field(form, "name");
+          email = field(form, "email");
+          const password = field(form, "password");
           if (name.length > 100 || email.length > 320 || password.length > 1024) {
             throw new AppError("validation_failed", "A field is too long.");
           }
@@ -78,9 +75,11 @@ export async function accountAccessRoutes(
     "/reset-password",
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const token = field(request.body, "token");
+      let token = "";
       try {
-        await resetPasswordWithLink(ctx, token, field(request.body, "password"));
+        const form = formOf(request);
+        token = field(form, "token");
+        await resetPasswordWithLink(ctx, token, field(form, "password"));
       } catch (err) {
         if (err instanceof ResetLinkInvalid) return sendPage(reply, 400, resetLinkInvalidPage());
         if (!(err instanceof AppError)) throw err;

@@ -5,7 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { fieldError } from "../errors.ts";
 import { changeVendorPassword } from "../modules/vendors/vendors.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
-import { field, formOf, runAction } from "../web/form-actions.ts";
+import { field } from "../web/form.ts";
+import { runAction } from "../web/form-actions.ts";
 import { html } from "../web/html.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
@@ -33,9 +34,8 @@ export async function accountPages(app: FastifyInstance, { ctx, config }: Dashbo
     `${BASE}/password`,
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
-      const form = formOf(request);
       const session = request.dashboardSession;
-      return runAction(reply, { ctx, config }, { done: BASE }, async () => {
+      return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
         if (!session) throw new Error("account page without a session");
         const newPassword = field(form, "newPassword");
         if (newPassword !== field(form, "confirmPassword")) {

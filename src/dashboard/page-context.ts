@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../context.ts";
 import { DEFAULT_TIME_ZONE } from "../lib/time-zone.ts";
-import { findVendorById } from "../modules/vendors/vendors.repository.ts";
+import { findShopSettings } from "../modules/vendors/shop-settings.ts";
 import { allowOwnScripts, csrfToken } from "../web/browser-scope.ts";
 import { takeFlash } from "../web/flash.ts";
 import { takeSecretKeptForPage } from "../web/session.ts";
@@ -16,8 +16,8 @@ export function vendorIdOf(request: FastifyRequest): string {
 
 /** The signed-in vendor's shop time zone: typed dates are read in it. */
 export async function vendorTimeZone(ctx: ServiceContext, request: FastifyRequest): Promise<string> {
-  const vendor = await findVendorById(ctx.db, vendorIdOf(request));
-  return vendor?.timeZone ?? DEFAULT_TIME_ZONE;
+  const shop = await findShopSettings(ctx, vendorIdOf(request));
+  return shop?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
 /** What every dashboard page needs for its frame: the vendor's name, a CSRF token, the flash. */
@@ -26,7 +26,7 @@ export async function pageContext(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<PageContext> {
-  const vendor = await findVendorById(ctx.db, vendorIdOf(request));
+  const shop = await findShopSettings(ctx, vendorIdOf(request));
   const flash = takeFlash(request, reply);
   if (flash?.secretKept) {
     const secret = await takeSecretKeptForPage(ctx, request);
@@ -35,9 +35,9 @@ export async function pageContext(
   // A secret shown once gets a copy button, the one script the dashboard has.
   if (flash?.secret) allowOwnScripts(reply);
   return {
-    vendorName: vendor?.name ?? "Vendor",
+    vendorName: shop?.name ?? "Vendor",
     csrf: csrfToken(reply),
     flash,
-    timeZone: vendor?.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone: shop?.timeZone ?? DEFAULT_TIME_ZONE,
   };
 }

@@ -5,7 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { timeZones } from "../lib/time-zone.ts";
 import { getShopSettings, updateShopSettings } from "../modules/vendors/shop-settings.ts";
 import { csrfField } from "../web/browser-scope.ts";
-import { field, formOf, runAction } from "../web/form-actions.ts";
+import { field } from "../web/form.ts";
+import { runAction } from "../web/form-actions.ts";
 import { inputField, selectField } from "../web/form-fields.ts";
 import { html } from "../web/html.ts";
 import type { DashboardDeps } from "./deps.ts";
@@ -32,8 +33,7 @@ ${selectField({ name: "timeZone", label: "Time zone", value: shop.timeZone, requ
   });
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = formOf(request);
-    return runAction(reply, { ctx, config }, { done: BASE }, async () => {
+    return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
       const saved = await updateShopSettings(ctx, vendorIdOf(request), {
         name: field(form, "name"),
         contactEmail: field(form, "contactEmail"),

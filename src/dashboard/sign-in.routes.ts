@@ -6,6 +6,7 @@ import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { verifyVendorCredentials } from "../modules/vendors/vendors.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
+import { type Form, field } from "../web/form.ts";
 import { safeReturnTo } from "../web/return-to.ts";
 import { endSession, startSession } from "../web/session.ts";
 import { signInPage } from "./sign-in.page.ts";
@@ -17,11 +18,6 @@ export interface SignInDeps {
   throttle: SignInThrottle;
 }
 
-const field = (body: unknown, name: string): string => {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === "string" ? value : "";
-};
-
 export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle }: SignInDeps) {
   app.get("/login", { schema: { hide: true } }, async (request, reply) => {
     const returnTo = safeReturnTo((request.query as Record<string, unknown>).return_to);
@@ -29,9 +25,12 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
   });
 
   app.post("/login", { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
-    const email = field(request.body, "email").trim();
-    const password = field(request.body, "password");
-    const returnTo = safeReturnTo(field(request.body, "return_to"));
+    // Not formOf: a sign-in answers every unusable credential alike, a NUL included (401 below;
+    // verifyVendorCredentials keeps it from any query), so it says nothing about the account.
+    const form = (request.body ?? {}) as Form;
+    const email = field(form, "email").trim();
+    const password = field(form, "password");
+    const returnTo = safeReturnTo(field(form, "return_to"));
     const again = (status: number, error: string) =>
       sendPage(reply, status, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
 

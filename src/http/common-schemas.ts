@@ -47,6 +47,17 @@ export const PageQuery = {
   ),
 };
 
+/**
+ * The instant a list that supports incremental sync starts from (README, Incremental sync):
+ * `which` names what it keeps ("orders updated", "events"), `stamp` the field a client tracks.
+ */
+export function SyncSince(which: string, stamp: "updatedAt" | "createdAt") {
+  return Type.String({
+    format: "date-time",
+    description: `Only ${which} at or after this instant. Incremental sync: pass the newest \`${stamp}\` you have seen (the first time, 1970-01-01T00:00:00Z), follow \`nextCursor\` to the last page, then keep the newest \`${stamp}\` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).`,
+  });
+}
+
 export const NextCursor = Type.Union([Type.String(), Type.Null()], {
   description: "Cursor of the next page; null on the last page",
 });

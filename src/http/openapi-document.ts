@@ -42,7 +42,7 @@ import {
   UpdateOrderStatusBody,
 } from "../modules/orders/orders.schemas.ts";
 import { orderTransitions } from "../modules/orders/orders.workflow.ts";
-import { ProfileSchema } from "../modules/vendors/vendors.routes.ts";
+import { ProfileSchema } from "../modules/vendors/vendors.schemas.ts";
 import {
   AttemptSchema,
   CreateWebhookBody,

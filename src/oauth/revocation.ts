@@ -37,10 +37,11 @@ export async function revokeToken(
   const now = ctx.now();
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
     const access = await findAccessTokenWithClient(ctx.db, hash);
-    if (access && access.applicationId === client.id) await revokeAccessToken(ctx.db, access.id, now);
+    if (access && access.applicationId === client.id)
+      await revokeAccessToken(ctx.db, access.vendorId, access.id, now);
   } else if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
     const refresh = await findRefreshToken(ctx.db, hash);
     if (refresh && refresh.grant.applicationId === client.id)
-      await revokeGrant(ctx.db, refresh.grant.id, now);
+      await revokeGrant(ctx.db, refresh.grant.vendorId, refresh.grant.id, now);
   }
 }

@@ -1,32 +1,14 @@
-// What the integration and account pages share: reading form fields, one-button forms, and running an action so it always ends in a 303 to a page with a flash message.
-import type { FastifyReply, FastifyRequest } from "fastify";
+// Running a form action, the one way every dashboard form that redirects does it: a 303 to a
+// page with a flash message, whether the action succeeded or the input was refused.
+import type { FastifyReply } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { AppError, type FieldError } from "../errors.ts";
 import { csrfField } from "./browser-scope.ts";
 import { type Flash, setFlash } from "./flash.ts";
+import { type Form, formOf } from "./form.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { keepSecretForNextPage } from "./session.ts";
-
-export type Form = Record<string, string | string[] | undefined>;
-
-export function formOf(request: FastifyRequest): Form {
-  return (request.body ?? {}) as Form;
-}
-
-/** One text field (the first if repeated); NUL never reaches the database (no 500 from input). */
-export function field(form: Form, name: string): string {
-  const value = form[name];
-  const one = Array.isArray(value) ? value[0] : value;
-  return (one ?? "").replaceAll("\u0000", "");
-}
-
-/** Every value of a repeated field (checkboxes). */
-export function fields(form: Form, name: string): string[] {
-  const value = form[name];
-  if (value === undefined) return [];
-  return [value].flat().map((v) => v.replaceAll("\u0000", ""));
-}
 
 /** A one-button POST form (revoke, delete, rotate...). */
 export function actionButton(
@@ -39,47 +21,76 @@ export function actionButton(
 }
 
 /**
- * Runs a form action. Success: its flash and a 303 to `done` (or where it says). A refused input
- * (an AppError such as validation_failed): the error as a flash and a 303 back to `back`.
- * Not found (another vendor's id): the page scope's 404 page.
+ * Whether `error` is a refusal of what the user submitted (an AppError such as validation_failed
+ * or invalid_transition). Anything else (another vendor's or an unknown id, a 5xx, a bug) goes on
+ * to the page scope's error handler: not-found to its 404 page.
+ */
+function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && error.status !== 404 && error.status < 500;
+}
+
+/** The flash and the 303 that end every form post. */
+function redirectWithFlash(
+  reply: FastifyReply,
+  config: Config,
+  flash: Flash,
+  location: string,
+): FastifyReply {
+  setFlash(reply, config, flash);
+  return reply.code(303).header("location", location).send();
+}
+
+/**
+ * Runs a form action on the posted form (read inside, so a refused field is a refusal too).
+ * Success: its flash and a 303 to `done` (or where it says). A refusal: the error as a flash and
+ * a 303 back to `back`.
  */
 export async function runAction(
   reply: FastifyReply,
   { ctx, config }: { ctx: ServiceContext; config: Config },
   paths: { done: string; back?: string },
-  action: () => Promise<Flash & { location?: string }>,
+  action: (form: Form) => Promise<Flash & { location?: string }>,
 ): Promise<FastifyReply> {
   try {
-    const { location, secret, ...flash } = await action();
+    const { location, secret, ...flash } = await action(formOf(reply.request));
     // A one-time secret waits server-side, sealed, for this session's next page: never a cookie.
     const kept = secret !== undefined && (await keepSecretForNextPage(ctx, reply.request, secret));
-    setFlash(reply, config, { ...flash, ...(kept ? { secretKept: true } : {}) });
-    return reply
-      .code(303)
-      .header("location", location ?? paths.done)
-      .send();
+    return redirectWithFlash(
+      reply,
+      config,
+      { ...flash, ...(kept ? { secretKept: true } : {}) },
+      location ?? paths.done,
+    );
   } catch (err) {
-    // Not found (another vendor's id) goes on to the page scope's 404 page.
-    if (err instanceof AppError && err.status !== 404) {
-      setFlash(reply, config, { kind: "error", message: err.message });
-      return reply
-        .code(303)
-        .header("location", paths.back ?? paths.done)
-        .send();
-    }
-    throw err;
+    if (!isRefusal(err)) throw err;
+    return redirectWithFlash(
+      reply,
+      config,
+      { kind: "error", message: err.message },
+      paths.back ?? paths.done,
+    );
   }
 }
 
 /**
- * A service's refusal of a submitted form, as the status to answer and the errors to mark on the
- * form. Anything that is not a mistake in the form (another vendor's or an unknown id, a 5xx, a
- * bug) is rethrown for the page scope's error handler.
+ * Runs a form that is shown again with its errors when refused (the create and edit forms). With
+ * no errors from reading it, `save` runs: success is its flash and a 303 to its location. Else
+ * `showAgain` renders the form with the errors (a refusal's join the reading's) and the status
+ * to answer: 400 for reading errors, the refusal's own (409 for a taken e-mail...) otherwise.
  */
-export function formRefusal(error: unknown): { status: number; errors: FieldError[] } {
-  if (!(error instanceof AppError) || error.status === 404 || error.status >= 500) throw error;
-  return {
-    status: error.status,
-    errors: error.extra.errors ?? [{ field: "(form)", message: error.message }],
-  };
+export async function saveForm(
+  reply: FastifyReply,
+  config: Config,
+  errors: readonly FieldError[],
+  save: () => Promise<{ message: string; location: string }>,
+  showAgain: (status: number, errors: FieldError[]) => Promise<FastifyReply>,
+): Promise<FastifyReply> {
+  if (errors.length > 0) return showAgain(400, [...errors]);
+  try {
+    const { message, location } = await save();
+    return redirectWithFlash(reply, config, { kind: "success", message }, location);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return showAgain(error.status, error.extra.errors ?? [{ field: "(form)", message: error.message }]);
+  }
 }

@@ -1,15 +1,40 @@
-// Reading plain HTML form posts: every field arrives as text (or as a list when repeated), and an
-// empty optional field means "none". Values are checked against the same TypeBox schemas the API
-// uses, so the dashboard can never store what the API would refuse.
+// Reading plain HTML form posts, the one way every page does it: every field arrives as text (or
+// as a list when repeated), and an empty optional field means "none". A value holding NUL is
+// refused as the API refuses it (http/reject-nul.ts): PostgreSQL text cannot store it. Values are
+// checked against the same TypeBox schemas the API uses, so the dashboard can never store what
+// the API would refuse.
 import type { TSchema } from "@sinclair/typebox";
 import type { ErrorObject } from "ajv";
-import type { FieldError } from "../errors.ts";
+import type { FastifyRequest } from "fastify";
+import { AppError, type FieldError, fieldError } from "../errors.ts";
+import { findNul } from "../http/reject-nul.ts";
 import { toFieldErrors, validatorCompiler } from "../http/validation.ts";
 
-/** A form field as one string ("" when absent or repeated). */
-export function formField(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | undefined)?.[name];
-  return typeof value === "string" ? value : "";
+export type Form = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The posted form. A field holding NUL is refused (validation_failed naming it): a form action
+ * shows that as its error flash, any other page as a 400 page, never a 500.
+ */
+export function formOf(request: FastifyRequest): Form {
+  const form = (request.body ?? {}) as Form;
+  const nul = findNul(form);
+  if (nul !== undefined) {
+    throw fieldError("validation_failed", nul.replace(/\[\d+\]$/, ""), "must not contain the NUL character");
+  }
+  return form;
+}
+
+/** One text field: the first value when repeated (as URLSearchParams.get), "" when absent. */
+export function field(form: Form, name: string): string {
+  const value = form[name];
+  return (Array.isArray(value) ? value[0] : value) ?? "";
+}
+
+/** Every value of a repeated field (checkboxes). */
+export function fields(form: Form, name: string): string[] {
+  const value = form[name];
+  return value === undefined ? [] : [value].flat();
 }
 
 /** "" → null, anything else trimmed. */
@@ -29,6 +54,20 @@ export function formErrors(schema: TSchema, value: unknown): FieldError[] {
     compiled.set(schema, check);
   }
   return check(value) ? [] : toFieldErrors(check.errors ?? []);
+}
+
+/**
+ * Refuses `value` unless it passes the body schema: validation_failed with every error in its
+ * message, each field named by its label when it has one (a form that redirects shows only that).
+ */
+export function assertFormValid(schema: TSchema, value: unknown, labels: Record<string, string> = {}): void {
+  const errors = formErrors(schema, value);
+  if (errors.length > 0) {
+    throw new AppError(
+      "validation_failed",
+      errors.map((e) => `${labels[e.field] ?? e.field} ${e.message}`).join("; "),
+    );
+  }
 }
 
 /** The page-size parameter of dashboard lists (default 25, 1-100); anything else is the default. */

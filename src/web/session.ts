@@ -84,7 +84,7 @@ export async function keepSecretForNextPage(
   const cipher = createCipheriv("aes-256-gcm", sealingKey(token), iv);
   const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
   const value = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-  await keepSealedSecret(ctx, session.sessionId, value);
+  await keepSealedSecret(ctx, session, value);
   return true;
 }
 
@@ -96,7 +96,7 @@ export async function takeSecretKeptForPage(
   const token = request.cookies[request.pageCookies.session];
   const session = token ? await findSession(ctx, token) : undefined;
   if (!token || !session) return undefined;
-  const sealed = await takeSealedSecret(ctx, session.sessionId);
+  const sealed = await takeSealedSecret(ctx, session);
   if (!sealed) return undefined;
   try {
     const raw = Buffer.from(sealed, "base64url");

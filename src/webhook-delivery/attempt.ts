@@ -36,7 +36,13 @@ export function isSendable(claim: Pick<ClaimedDelivery, "webhookStatus" | "event
 export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Promise<void> {
   const { db, now } = deps;
   const attempt = claim.attemptCount + 1;
-  const base = { deliveryId: claim.id, claimToken: claim.claimToken, webhookId: claim.webhookId, attempt };
+  const base = {
+    vendorId: claim.vendorId,
+    deliveryId: claim.id,
+    claimToken: claim.claimToken,
+    webhookId: claim.webhookId,
+    attempt,
+  };
   if (!isSendable(claim)) {
     // DISABLED endpoints get nothing; what was queued for them is closed unsent.
     await recordAttempt(

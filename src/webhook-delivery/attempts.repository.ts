@@ -10,6 +10,8 @@ import type { DeliveryOutcome } from "./attempt-outcome.ts";
 import { type AutoDisableRule, autoDisableReason, quietSince } from "./auto-disable.ts";
 
 export interface AttemptRecord {
+  /** The vendor whose delivery and webhook these are: every write below states it (STYLE 3). */
+  vendorId: string;
   deliveryId: string;
   claimToken: string;
   webhookId: string;
@@ -64,10 +66,12 @@ export async function recordAttempt(
   return db.transaction(async (tx) => {
     // The webhook row first, as DELETE's cascade takes it (webhook, then its deliveries), so the
     // two never wait on each other in opposite orders (a deadlock).
-    await tx.execute(sql`select 1 from webhooks where id = ${record.webhookId} for no key update`);
+    await tx.execute(
+      sql`select 1 from webhooks where id = ${record.webhookId} and vendor_id = ${record.vendorId} for no key update`,
+    );
     if (!needsWebhookChange) {
       const recorded = await recordAttemptFast(tx, record);
-      await openCircuitIfDue(tx, record.webhookId, recorded.streak, circuitOpenUntil);
+      await openCircuitIfDue(tx, record, recorded.streak, circuitOpenUntil);
       return recorded;
     }
     const final = record.outcome.status !== "PENDING";
@@ -84,7 +88,11 @@ export async function recordAttempt(
         updatedAt: record.at,
       })
       .where(
-        and(eq(webhookDeliveries.id, record.deliveryId), eq(webhookDeliveries.claimToken, record.claimToken)),
+        and(
+          eq(webhookDeliveries.vendorId, record.vendorId),
+          eq(webhookDeliveries.id, record.deliveryId),
+          eq(webhookDeliveries.claimToken, record.claimToken),
+        ),
       )
       .returning({ id: webhookDeliveries.id });
     if (updated.length === 0) return { recorded: false };
@@ -101,12 +109,12 @@ export async function recordAttempt(
       });
     }
     if (record.disableReason) {
-      await disableWebhook(tx, record.webhookId, record.disableReason, record.at);
+      await disableWebhook(tx, record, record.disableReason);
     } else if (record.outcome.status === "FAILED" && !record.skipped) {
-      await maybeAutoDisable(tx, record.webhookId, record.at, autoDisable);
+      await maybeAutoDisable(tx, record, autoDisable);
     }
     const streak = await recordEndpointHealth(tx, record);
-    await openCircuitIfDue(tx, record.webhookId, streak, circuitOpenUntil);
+    await openCircuitIfDue(tx, record, streak, circuitOpenUntil);
     return { recorded: true, streak };
   });
 }
@@ -138,6 +146,7 @@ async function recordAttemptFast(db: Executor, record: AttemptRecord): Promise<R
             completed_at = ${pending ? null : at}::timestamptz,
             updated_at = ${at}::timestamptz
           where id = ${record.deliveryId} and claim_token = ${record.claimToken}
+            and vendor_id = ${record.vendorId}
           returning id
         ), a as (
           insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_body, created_at)
@@ -150,13 +159,15 @@ async function recordAttemptFast(db: Executor, record: AttemptRecord): Promise<R
               or last_success_at < ${at}::timestamptz - interval '1 minute' then ${at}::timestamptz
               else last_success_at end,
             consecutive_failures = 0, failing_since = null, circuit_open_until = null
-          where ${!pending}::boolean and id = ${record.webhookId} and exists (select 1 from d)
+          where ${!pending}::boolean and id = ${record.webhookId} and vendor_id = ${record.vendorId}
+            and exists (select 1 from d)
             and (consecutive_failures > 0 or last_success_at is null
               or last_success_at < ${at}::timestamptz - interval '1 minute')
         ), f as (
           update webhooks set consecutive_failures = consecutive_failures + 1,
             failing_since = coalesce(failing_since, ${at}::timestamptz)
-          where ${failing}::boolean and id = ${record.webhookId} and exists (select 1 from d)
+          where ${failing}::boolean and id = ${record.webhookId} and vendor_id = ${record.vendorId}
+            and exists (select 1 from d)
           returning consecutive_failures, failing_since
         )
         select d.id, f.consecutive_failures as failures, f.failing_since as since from d left join f on true`,
@@ -178,7 +189,7 @@ async function recordEndpointHealth(tx: Executor, record: AttemptRecord): Promis
     await tx
       .update(webhooks)
       .set({ consecutiveFailures: 0, failingSince: null, circuitOpenUntil: null })
-      .where(and(eq(webhooks.id, record.webhookId), gt(webhooks.consecutiveFailures, 0)));
+      .where(and(ownWebhook(record), gt(webhooks.consecutiveFailures, 0)));
     return undefined;
   }
   if (record.health !== "failing") return undefined;
@@ -188,17 +199,21 @@ async function recordEndpointHealth(tx: Executor, record: AttemptRecord): Promis
       consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
       failingSince: sql`coalesce(${webhooks.failingSince}, ${record.at.toISOString()}::timestamptz)`,
     })
-    .where(eq(webhooks.id, record.webhookId))
+    .where(ownWebhook(record))
     .returning({ consecutiveFailures: webhooks.consecutiveFailures, failingSince: webhooks.failingSince });
   return row?.failingSince
     ? { consecutiveFailures: row.consecutiveFailures, failingSince: row.failingSince }
     : undefined;
 }
 
+/** The record's webhook, named with its vendor. */
+const ownWebhook = (record: AttemptRecord) =>
+  and(eq(webhooks.vendorId, record.vendorId), eq(webhooks.id, record.webhookId));
+
 /** Opens the endpoint's circuit when the breaker says so (never shortening an open period). */
 async function openCircuitIfDue(
   tx: Executor,
-  webhookId: string,
+  record: AttemptRecord,
   streak: FailureStreak | undefined,
   decide: (streak: FailureStreak) => Date | undefined,
 ): Promise<void> {
@@ -209,26 +224,27 @@ async function openCircuitIfDue(
     .set({ circuitOpenUntil: until })
     .where(
       and(
-        eq(webhooks.id, webhookId),
+        ownWebhook(record),
         gt(webhooks.consecutiveFailures, 0),
         or(isNull(webhooks.circuitOpenUntil), lt(webhooks.circuitOpenUntil, until)),
       ),
     );
 }
 
-async function disableWebhook(tx: Executor, webhookId: string, reason: string, at: Date) {
+async function disableWebhook(tx: Executor, record: AttemptRecord, reason: string) {
   await tx
     .update(webhooks)
-    .set({ status: "DISABLED", disabledReason: reason, updatedAt: at })
-    .where(and(eq(webhooks.id, webhookId), eq(webhooks.status, "ACTIVE")));
+    .set({ status: "DISABLED", disabledReason: reason, updatedAt: record.at })
+    .where(and(ownWebhook(record), eq(webhooks.status, "ACTIVE")));
 }
 
 /** Reads the facts auto-disable.ts decides on, and disables the webhook when they call for it. */
-async function maybeAutoDisable(tx: Executor, webhookId: string, at: Date, rule: AutoDisableRule) {
+async function maybeAutoDisable(tx: Executor, record: AttemptRecord, rule: AutoDisableRule) {
+  const at = record.at;
   const [hook] = await tx
     .select({ createdAt: webhooks.createdAt, lastSuccessAt: webhooks.lastSuccessAt, status: webhooks.status })
     .from(webhooks)
-    .where(eq(webhooks.id, webhookId));
+    .where(ownWebhook(record));
   if (hook?.status !== "ACTIVE") return;
   // Without a quiet period long enough no count is needed.
   if (!autoDisableReason({ ...hook, at, exhaustedSince: rule.exhausted, rule })) return;
@@ -237,11 +253,12 @@ async function maybeAutoDisable(tx: Executor, webhookId: string, at: Date, rule:
     .from(webhookDeliveries)
     .where(
       and(
-        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.vendorId, record.vendorId),
+        eq(webhookDeliveries.webhookId, record.webhookId),
         eq(webhookDeliveries.status, "FAILED"),
         gt(webhookDeliveries.completedAt, quietSince(hook)),
       ),
     );
   const reason = autoDisableReason({ ...hook, at, exhaustedSince: row?.n ?? 0, rule });
-  if (reason) await disableWebhook(tx, webhookId, reason, at);
+  if (reason) await disableWebhook(tx, record, reason);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import {
   type AppointmentStatus,
+  allowedAppointmentMoves,
   appointmentStatuses,
   assertAppointmentTransition,
   assertDeletable,
@@ -22,12 +23,15 @@ describe("appointment transitions (spec 3.1)", () => {
       if (from === to) {
         it(`${from} → ${to} is not a move: accepted, changes nothing`, () => {
           expect(canTransition(from, to)).toBe(true);
+          expect(allowedAppointmentMoves(from)).not.toContain(to);
         });
         continue;
       }
       const ok = allowed.has(`${from}>${to}`);
       it(`${from} → ${to} is ${ok ? "allowed" : "refused with invalid_transition"}`, () => {
         expect(canTransition(from, to)).toBe(ok);
+        // The dashboard's buttons come from this list.
+        expect(allowedAppointmentMoves(from).includes(to)).toBe(ok);
         if (ok) {
           expect(() => assertAppointmentTransition(from, to)).not.toThrow();
         } else {

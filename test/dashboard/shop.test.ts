@@ -3,6 +3,7 @@
 // API's services (same webhooks), search, filters, CSV, inquiries, webhook health, HTML 404s and
 // remembered OAuth consent. The Chromium flows are in shop.browser.test.ts.
 import { describe, expect, it } from "vitest";
+import { newId } from "../../src/lib/ids.ts";
 import { csvCell, toCsv } from "../../src/web/csv.ts";
 import { decodeEntities } from "../helpers/browser.ts";
 import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
@@ -448,7 +449,8 @@ describe("webhooks at a glance", () => {
       t.ctx.db,
       sql`select id from events where type = 'order.created' and vendor_id = (select vendor_id from webhooks where id = ${hook.body.id})`,
     );
-    for (const id of ["dlvfail00000000000000001", "dlvfail00000000000000002"]) {
+    // Fresh ids: the file may run again on the same PostgreSQL database.
+    for (const id of [newId(), newId()]) {
       await queryRows(
         t.ctx.db,
         sql`insert into webhook_deliveries (id, webhook_id, vendor_id, event_id, event_type, status, attempt_count, created_at, updated_at)

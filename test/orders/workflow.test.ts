@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.ts";
 import {
+  allowedOrderMoves,
   assertOrderTransition,
   canTransition,
   orderStatuses,
@@ -33,6 +34,8 @@ describe("order workflow (CONTRACT 4)", () => {
           from === to || (allowed[from]?.includes(to) === true && (to !== "RETURNED" || type === "RENTAL"));
         it(`${type}: ${from} → ${to} is ${expected ? "allowed" : "refused"}`, () => {
           expect(canTransition(type, from, to)).toBe(expected);
+          // The moves the dashboard offers are exactly the allowed ones (staying put is not a move).
+          expect(allowedOrderMoves(type, from).includes(to)).toBe(expected && from !== to);
           if (expected) {
             expect(() => assertOrderTransition(type, from, to)).not.toThrow();
           } else {

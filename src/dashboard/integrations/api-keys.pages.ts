@@ -6,7 +6,8 @@ import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
 import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../../modules/api-keys/api-keys.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
-import { actionButton, field, fields, formOf, runAction } from "../../web/form-actions.ts";
+import { field, fields } from "../../web/form.ts";
+import { actionButton, runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
@@ -44,8 +45,7 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
   });
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = formOf(request);
-    return runAction(reply, { ctx, config }, { done: BASE }, async () => {
+    return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
       const { row, key } = await createApiKey(ctx, {
         vendorId: vendorIdOf(request),
         name: field(form, "name"),

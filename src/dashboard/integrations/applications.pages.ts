@@ -3,6 +3,7 @@
 // rotate secret, delete.
 
 import type { FastifyInstance } from "fastify";
+import { presentApplication } from "../../modules/applications/applications.presenter.ts";
 import {
   createApplication,
   deleteApplication,
@@ -10,7 +11,8 @@ import {
   rotateApplicationSecret,
 } from "../../modules/applications/applications.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
-import { actionButton, field, formOf, runAction } from "../../web/form-actions.ts";
+import { field } from "../../web/form.ts";
+import { actionButton, runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
@@ -21,7 +23,7 @@ const BASE = "/dashboard/integrations/applications";
 export async function applicationPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
-    const apps = await listApplications(ctx, vendorIdOf(request));
+    const apps = (await listApplications(ctx, vendorIdOf(request))).map(presentApplication);
     const list =
       apps.length === 0
         ? emptyState("No applications yet. Register one to let other software act for vendors through OAuth.")
@@ -50,8 +52,7 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
   });
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
-    const form = formOf(request);
-    return runAction(reply, { ctx, config }, { done: BASE }, async () => {
+    return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
       const redirectUris = field(form, "redirectUris")
         .split(/\r?\n/)
         .map((l) => l.trim())

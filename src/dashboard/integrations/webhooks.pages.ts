@@ -19,7 +19,8 @@ import {
   updateWebhook,
 } from "../../modules/webhooks/webhooks.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
-import { type Form, field, fields, formOf, runAction } from "../../web/form-actions.ts";
+import { type Form, field, fields } from "../../web/form.ts";
+import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import { systemResolver, type UrlPolicy } from "../../webhook-delivery/url-guard.ts";
 import type { DashboardDeps } from "../deps.ts";
@@ -102,8 +103,7 @@ ${eventCheckboxes()}
   );
 
   app.post(WEBHOOKS, post, async (request, reply) => {
-    const form = formOf(request);
-    return runAction(reply, { ctx, config }, { done: WEBHOOKS }, async () => {
+    return runAction(reply, { ctx, config }, { done: WEBHOOKS }, async (form) => {
       const hook = await registerWebhook(
         ctx,
         vendorIdOf(request),
@@ -121,9 +121,8 @@ ${eventCheckboxes()}
   });
 
   app.post<IdParams>(`${WEBHOOKS}/:id/edit`, post, async (request, reply) => {
-    const form = formOf(request);
     const here = `${WEBHOOKS}/${request.params.id}`;
-    return runAction(reply, { ctx, config }, { done: here }, async () => {
+    return runAction(reply, { ctx, config }, { done: here }, async (form) => {
       const events = eventsOf(form);
       await updateWebhook(
         ctx,
@@ -138,9 +137,9 @@ ${eventCheckboxes()}
   });
 
   app.post<IdParams>(`${WEBHOOKS}/:id/status`, post, async (request, reply) => {
-    const status = field(formOf(request), "status");
     const here = `${WEBHOOKS}/${request.params.id}`;
-    return runAction(reply, { ctx, config }, { done: here }, async () => {
+    return runAction(reply, { ctx, config }, { done: here }, async (form) => {
+      const status = field(form, "status");
       if (status !== "ACTIVE" && status !== "DISABLED") {
         throw new AppError("validation_failed", "status must be ACTIVE or DISABLED");
       }
@@ -185,11 +184,10 @@ ${eventCheckboxes()}
   );
 
   app.post<IdParams>(`${WEBHOOKS}/:id/recover`, post, async (request, reply) => {
-    const since = field(formOf(request), "since");
     const timeZone = await vendorTimeZone(ctx, request);
-    return runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
+    return runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async (form) => {
       const { count } = await recoverDeliveries(ctx, vendorIdOf(request), request.params.id, {
-        since: parseSince(since, timeZone),
+        since: parseSince(field(form, "since"), timeZone),
       });
       return {
         kind: "success",

@@ -25,19 +25,28 @@ import {
 } from "../../modules/appointments/appointments.service.ts";
 import {
   type AppointmentStatus,
-  appointmentTransitions,
+  allowedAppointmentMoves,
   appointmentTypes,
 } from "../../modules/appointments/appointments.workflow.ts";
 import { customerNames, getCustomer, listCustomers } from "../../modules/customers/customers.service.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { formRefusal } from "../../web/form-actions.ts";
+import {
+  assertFormValid,
+  type Form,
+  field,
+  formErrors,
+  formOf,
+  optional,
+  pageLimit,
+  queryParam,
+} from "../../web/form.ts";
+import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
+import { appointmentTimeOf, durationOf, humanize, showFormAgain, statusBadge } from "./common.ts";
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
 const actions: Array<[AppointmentStatus, string, string]> = [
@@ -52,7 +61,8 @@ const done: Record<string, string> = {
 };
 
 function actionButtons(a: AppointmentJson, csrf: string, back: string): SafeHtml {
-  const allowed = actions.filter(([to]) => appointmentTransitions[a.status].includes(to));
+  const moves = allowedAppointmentMoves(a.status);
+  const allowed = actions.filter(([to]) => moves.includes(to));
   if (allowed.length === 0) return html``;
   return html`<form method="post" action="/dashboard/appointments/${a.id}/status" class="inline">
 ${csrfField(csrf)}<input type="hidden" name="back" value="${back}">
@@ -129,8 +139,9 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const timeZone = await vendorTimeZone(ctx, request);
+      const posted = formOf(request);
       const form = Object.fromEntries(
-        (Object.keys(emptyBooking) as Array<keyof BookingForm>).map((k) => [k, formField(request.body, k)]),
+        (Object.keys(emptyBooking) as Array<keyof BookingForm>).map((k) => [k, field(posted, k)]),
       ) as unknown as BookingForm;
       const errors: FieldError[] = [];
       const date = fromLocalInput(form.date, timeZone);
@@ -139,40 +150,29 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
         customerId: form.customerId,
         type: form.type,
         date: date?.toISOString() ?? "",
-        duration: /^\d{1,3}$/.test(form.duration) ? Number(form.duration) : form.duration,
+        duration: durationOf(form.duration),
         notes: optional(form.notes),
       };
       if (date) errors.push(...formErrors(CreateAppointmentBody, input));
-      let status = 400;
-      if (errors.length === 0) {
-        try {
-          const created = await createAppointment(ctx, vendorId, input as CreateAppointmentBody);
-          return succeeded(reply, config, "Appointment booked.", `/dashboard/appointments/${created.id}`);
-        } catch (error) {
-          const refusal = formRefusal(error);
-          status = refusal.status;
-          errors.push(...refusal.errors);
-        }
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The appointment was not booked: please correct the fields marked below.",
+      const save = async () => {
+        const created = await createAppointment(ctx, vendorId, input as CreateAppointmentBody);
+        return { message: "Appointment booked.", location: `/dashboard/appointments/${created.id}` };
       };
-      return sendPage(
-        reply,
-        status,
-        dashboardPage(
-          pageCtx,
-          "appointments",
-          "Book appointment",
-          bookingForm(
-            await customerOptions(ctx, vendorId, form.customerId),
-            form,
-            errors,
-            pageCtx.csrf,
-            timeZone,
-          ),
+      return saveForm(reply, config, errors, save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "appointments", title: "Book appointment", notDone: "The appointment was not booked" },
+          async (page) =>
+            bookingForm(
+              await customerOptions(ctx, vendorId, form.customerId),
+              form,
+              errors,
+              page.csrf,
+              timeZone,
+            ),
         ),
       );
     },
@@ -185,24 +185,12 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/appointments/${encodeURIComponent(request.params.id)}`;
       const timeZone = await vendorTimeZone(ctx, request);
-      try {
-        const date = fromLocalInput(formField(request.body, "date"), timeZone);
-        if (!date) throw new AppError("validation_failed", "When must be a date and time.");
-        const durationText = formField(request.body, "duration");
-        const input = {
-          date: date.toISOString(),
-          duration: /^\d{1,3}$/.test(durationText) ? Number(durationText) : durationText,
-          notes: optional(formField(request.body, "notes")),
-        };
-        const errors = formErrors(UpdateAppointmentBody, input);
-        if (errors.length > 0) {
-          throw new AppError("validation_failed", errors.map((e) => `${e.field} ${e.message}`).join("; "));
-        }
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const input = appointmentTimeOf(form, timeZone);
+        assertFormValid(UpdateAppointmentBody, input);
         await updateAppointment(ctx, vendorId, request.params.id, input as UpdateAppointmentBody);
-        return succeeded(reply, config, "Appointment saved.", back);
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return { kind: "success", message: "Appointment saved." };
+      });
     },
   );
 
@@ -244,19 +232,18 @@ ${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const id = request.params.id;
-      // Only back to one of our own pages (never an open redirect).
-      const requested = formField(request.body, "back");
-      const back = requested === `/dashboard/appointments/${id}` ? requested : "/dashboard/appointments";
-      const status = formField(request.body, "status");
-      try {
+      // Only back to one of our own pages (never an open redirect). Compared with a fixed path,
+      // so it is read before the form is checked: a refused form still goes back there.
+      const own = `/dashboard/appointments/${id}`;
+      const back = field((request.body ?? {}) as Form, "back") === own ? own : "/dashboard/appointments";
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const status = field(form, "status");
         if (!(status in done)) {
           throw new AppError("validation_failed", "Choose Confirm, Complete or Cancel.");
         }
         await updateAppointment(ctx, vendorId, id, { status: status as AppointmentStatus });
-        return succeeded(reply, config, `Appointment ${done[status]}.`, back);
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return { kind: "success", message: `Appointment ${done[status]}.` };
+      });
     },
   );
 }

@@ -1,9 +1,13 @@
 // Small pieces shared by the data pages (orders, customers, appointments, inquiries, tracking).
-import type { FastifyReply } from "fastify";
-import type { Config } from "../../config.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ServiceContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
-import { setFlash } from "../../web/flash.ts";
+import { fromLocalInput } from "../../lib/time-zone.ts";
+import { sendPage } from "../../web/browser-scope.ts";
+import { type Form, field, optional } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { dashboardPage, type PageContext, type Section } from "../layout.ts";
+import { pageContext } from "../page-context.ts";
 
 /** "IN_PRODUCTION" → "In production": statuses and types as people read them. */
 export function humanize(code: string): string {
@@ -21,24 +25,35 @@ export function isWebUrl(url: string | null | undefined): url is string {
   return typeof url === "string" && /^https?:\/\//i.test(url);
 }
 
-/**
- * After a refused action (invalid transition, validation error): an error flash and 303 back to the
- * page, never a 500. Errors that are not the user's (not 4xx, or 404 which has its own page) rethrow.
- */
-export function refusedAction(
-  reply: FastifyReply,
-  config: Config,
-  error: unknown,
-  back: string,
-): FastifyReply {
-  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 404) {
-    setFlash(reply, config, { kind: "error", message: error.message });
-    return reply.code(303).header("location", back).send();
-  }
-  throw error;
+/** A typed duration in minutes: a number when it is one, else the text, for the schema to refuse. */
+export function durationOf(text: string): number | string {
+  return /^\d{1,3}$/.test(text) ? Number(text) : text;
 }
 
-export function succeeded(reply: FastifyReply, config: Config, message: string, to: string): FastifyReply {
-  setFlash(reply, config, { kind: "success", message });
-  return reply.code(303).header("location", to).send();
+/** An appointment form's date, time, duration and notes, the date read in the shop's time zone. */
+export function appointmentTimeOf(form: Form, timeZone: string) {
+  const date = fromLocalInput(field(form, "date"), timeZone);
+  if (!date) throw new AppError("validation_failed", "When must be a date and time.");
+  return {
+    date: date.toISOString(),
+    duration: durationOf(field(form, "duration")),
+    notes: optional(field(form, "notes")),
+  };
+}
+
+/**
+ * A create or edit form shown again after saveForm refused it: the page with an error flash that
+ * says what was not done, the form below it (with its errors marked), answered with `status`.
+ */
+export async function showFormAgain(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  page: { section: Section; title: string; notDone: string },
+  form: (pageCtx: PageContext) => SafeHtml | Promise<SafeHtml>,
+): Promise<FastifyReply> {
+  const pageCtx = await pageContext(ctx, request, reply);
+  pageCtx.flash = { kind: "error", message: `${page.notDone}: please correct the fields marked below.` };
+  return sendPage(reply, status, dashboardPage(pageCtx, page.section, page.title, await form(pageCtx)));
 }

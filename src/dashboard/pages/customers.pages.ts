@@ -18,13 +18,13 @@ import type { OrderSchema as OrderJson } from "../../modules/orders/orders.schem
 import { listCustomerOrders } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { formRefusal } from "../../web/form-actions.ts";
+import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
+import { saveForm } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, statusBadge, succeeded } from "./common.ts";
+import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { type CustomerForm, customerEditForm, formFromCustomer, jsonField } from "./customer-form.ts";
 
 export async function customerPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -126,34 +126,22 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
-      const form = customerFormOf(request.body);
+      const form = customerFormOf(formOf(request));
       const errors: FieldError[] = [];
       const input = customerInput(form, errors);
       errors.push(...formErrors(CreateCustomerBody, input));
-      let status = 400;
-      if (errors.length === 0) {
-        try {
-          const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
-          return succeeded(reply, config, "Customer added.", `/dashboard/customers/${created.id}`);
-        } catch (error) {
-          const refusal = formRefusal(error);
-          status = refusal.status;
-          errors.push(...refusal.errors);
-        }
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The customer was not added: please correct the fields marked below.",
+      const save = async () => {
+        const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
+        return { message: "Customer added.", location: `/dashboard/customers/${created.id}` };
       };
-      return sendPage(
-        reply,
-        status,
-        dashboardPage(
-          pageCtx,
-          "customers",
-          "New customer",
-          customerEditForm(null, form, errors, pageCtx.csrf),
+      return saveForm(reply, config, errors, save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "customers", title: "New customer", notDone: "The customer was not added" },
+          (page) => customerEditForm(null, form, errors, page.csrf),
         ),
       );
     },
@@ -231,34 +219,22 @@ ${
       const vendorId = vendorIdOf(request);
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       const current = await getCustomer(ctx, vendorId, request.params.id);
-      const form = customerFormOf(request.body);
+      const form = customerFormOf(formOf(request));
       const errors: FieldError[] = [];
       const input = customerInput(form, errors);
       errors.push(...formErrors(UpdateCustomerBody, input));
-      let status = 400;
-      if (errors.length === 0) {
-        try {
-          await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
-          return succeeded(reply, config, "Customer saved.", `/dashboard/customers/${current.id}`);
-        } catch (error) {
-          const refusal = formRefusal(error);
-          status = refusal.status;
-          errors.push(...refusal.errors);
-        }
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The customer was not saved: please correct the fields marked below.",
+      const save = async () => {
+        await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
+        return { message: "Customer saved.", location: `/dashboard/customers/${current.id}` };
       };
-      return sendPage(
-        reply,
-        status,
-        dashboardPage(
-          pageCtx,
-          "customers",
-          `Edit ${current.name}`,
-          customerEditForm(current.id, form, errors, pageCtx.csrf),
+      return saveForm(reply, config, errors, save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "customers", title: `Edit ${current.name}`, notDone: "The customer was not saved" },
+          (page) => customerEditForm(current.id, form, errors, page.csrf),
         ),
       );
     },
@@ -283,9 +259,9 @@ const emptyCustomerForm: CustomerForm = {
   preferences: "",
 };
 
-function customerFormOf(body: unknown): CustomerForm {
+function customerFormOf(posted: Form): CustomerForm {
   const form = { ...emptyCustomerForm };
-  for (const key of Object.keys(form) as Array<keyof CustomerForm>) form[key] = formField(body, key);
+  for (const key of Object.keys(form) as Array<keyof CustomerForm>) form[key] = field(posted, key);
   return form;
 }
 

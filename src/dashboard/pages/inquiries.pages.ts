@@ -2,8 +2,6 @@
 // inquiry's page, where the vendor turns it into a customer with a first appointment in one step
 // or just marks it handled.
 import type { FastifyInstance } from "fastify";
-import { AppError } from "../../errors.ts";
-import { fromLocalInput } from "../../lib/time-zone.ts";
 import { CreateAppointmentBody } from "../../modules/appointments/appointments.schemas.ts";
 import { appointmentTypes } from "../../modules/appointments/appointments.workflow.ts";
 import {
@@ -13,14 +11,14 @@ import {
   markInquiryHandled,
 } from "../../modules/inquiries/inquiry-handling.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
-import { actionButton } from "../../web/form-actions.ts";
+import { assertFormValid, field, pageLimit, queryParam } from "../../web/form.ts";
+import { actionButton, runAction } from "../../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
 import { html } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, refusedAction, succeeded } from "./common.ts";
+import { appointmentTimeOf, humanize } from "./common.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -95,10 +93,11 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
   app.post<{ Params: { id: string } }>(
     "/dashboard/inquiries/:id/handled",
     { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      await markInquiryHandled(ctx, vendorIdOf(request), request.params.id);
-      return succeeded(reply, config, "Inquiry marked handled.", `/dashboard/inquiries/${request.params.id}`);
-    },
+    async (request, reply) =>
+      runAction(reply, { ctx, config }, { done: `/dashboard/inquiries/${request.params.id}` }, async () => {
+        await markInquiryHandled(ctx, vendorIdOf(request), request.params.id);
+        return { kind: "success", message: "Inquiry marked handled." };
+      }),
   );
 
   app.post<{ Params: { id: string } }>(
@@ -110,35 +109,21 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       await getInquiryWithHandling(ctx, vendorId, request.params.id);
       const timeZone = await vendorTimeZone(ctx, request);
-      try {
-        const date = fromLocalInput(formField(request.body, "date"), timeZone);
-        if (!date) throw new AppError("validation_failed", "When must be a date and time.");
-        const durationText = formField(request.body, "duration");
-        const input = {
-          type: formField(request.body, "type"),
-          date: date.toISOString(),
-          duration: /^\d{1,3}$/.test(durationText) ? Number(durationText) : durationText,
-          notes: optional(formField(request.body, "notes")),
-        };
-        const errors = formErrors(CreateAppointmentBody, { ...input, customerId: "x" });
-        if (errors.length > 0) {
-          throw new AppError("validation_failed", errors.map((e) => `${e.field} ${e.message}`).join("; "));
-        }
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const input = { type: field(form, "type"), ...appointmentTimeOf(form, timeZone) };
+        assertFormValid(CreateAppointmentBody, { ...input, customerId: "x" });
         const { appointment } = await convertInquiry(
           ctx,
           vendorId,
           request.params.id,
           input as Parameters<typeof convertInquiry>[3],
         );
-        return succeeded(
-          reply,
-          config,
-          "Customer added and appointment booked; the inquiry is handled.",
-          `/dashboard/appointments/${appointment.id}`,
-        );
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return {
+          kind: "success",
+          message: "Customer added and appointment booked; the inquiry is handled.",
+          location: `/dashboard/appointments/${appointment.id}`,
+        };
+      });
     },
   );
 }

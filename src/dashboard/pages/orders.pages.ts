@@ -2,7 +2,7 @@
 // history timeline, the status form (only moves the workflow table allows) and the tracking link.
 
 import type { FastifyInstance } from "fastify";
-import { AppError, type FieldError } from "../../errors.ts";
+import type { FieldError } from "../../errors.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import type { OrderSchema as OrderJson, UpdateOrderStatusBody } from "../../modules/orders/orders.schemas.ts";
@@ -20,27 +20,30 @@ import {
   updateOrderStatus,
 } from "../../modules/orders/orders.service.ts";
 import {
-  canTransition,
+  allowedOrderMoves,
   type OrderStatus,
   orderStatuses,
-  orderTransitions,
   orderTypes,
 } from "../../modules/orders/orders.workflow.ts";
 import { allowOwnScripts, csrfField, sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
-import { formErrors, formField, optional, pageLimit, queryParam } from "../../web/form.ts";
+import {
+  assertFormValid,
+  field,
+  formErrors,
+  formOf,
+  optional,
+  pageLimit,
+  queryParam,
+} from "../../web/form.ts";
+import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { humanize, refusedAction, statusBadge, succeeded } from "./common.ts";
+import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
-
-/** The statuses an order may move to from its current one (its type considered). */
-export function allowedMoves(order: Pick<OrderJson, "type" | "status">): OrderStatus[] {
-  return orderTransitions[order.status].filter((to) => canTransition(order.type, order.status, to));
-}
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
   app.get("/dashboard/orders", { schema: { hide: true } }, async (request, reply) => {
@@ -148,9 +151,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
-      const form = Object.fromEntries(
-        newOrderFields.map((f) => [f, formField(request.body, f)]),
-      ) as NewOrderForm;
+      const posted = formOf(request);
+      const form = Object.fromEntries(newOrderFields.map((f) => [f, field(posted, f)])) as NewOrderForm;
       const input = {
         customerName: form.customerName.trim(),
         customerEmail: optional(form.customerEmail),
@@ -163,20 +165,19 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
         description: optional(form.description),
         specialRequests: optional(form.specialRequests),
       };
-      const errors = formErrors(CreateOrderBody, input);
-      if (errors.length === 0) {
+      const save = async () => {
         const created = JSON.parse(await createOrder(ctx, vendorId, input as CreateOrderBody)) as OrderJson;
-        return succeeded(reply, config, "Order created.", `/dashboard/orders/${created.id}`);
-      }
-      const pageCtx = await pageContext(ctx, request, reply);
-      pageCtx.flash = {
-        kind: "error",
-        message: "The order was not created: please correct the fields marked below.",
+        return { message: "Order created.", location: `/dashboard/orders/${created.id}` };
       };
-      return sendPage(
-        reply,
-        400,
-        dashboardPage(pageCtx, "orders", "New order", newOrderForm(form, errors, pageCtx.csrf)),
+      return saveForm(reply, config, formErrors(CreateOrderBody, input), save, (status, errors) =>
+        showFormAgain(
+          ctx,
+          request,
+          reply,
+          status,
+          { section: "orders", title: "New order", notDone: "The order was not created" },
+          (page) => newOrderForm(form, errors, page.csrf),
+        ),
       );
     },
   );
@@ -187,22 +188,12 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
-      const input = Object.fromEntries(
-        detailFields.map(([name]) => [name, optional(formField(request.body, name))]),
-      );
-      try {
-        const errors = formErrors(UpdateOrderBody, input);
-        if (errors.length > 0) {
-          throw new AppError(
-            "validation_failed",
-            errors.map((e) => `${fieldLabels[e.field] ?? e.field} ${e.message}`).join("; "),
-          );
-        }
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const input = Object.fromEntries(detailFields.map(([name]) => [name, optional(field(form, name))]));
+        assertFormValid(UpdateOrderBody, input, fieldLabels);
         await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
-        return succeeded(reply, config, "Order details saved.", back);
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return { kind: "success", message: "Order details saved." };
+      });
     },
   );
 
@@ -236,29 +227,21 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
-      const input = {
-        status: formField(request.body, "status"),
-        message: optional(formField(request.body, "message")),
-        imageUrl: optional(formField(request.body, "imageUrl")),
-      };
-      try {
-        const errors = formErrors(UpdateOrderStatusSchema, input);
-        if (errors.length > 0) {
-          throw new AppError(
-            "validation_failed",
-            errors.map((e) => `${fieldLabels[e.field] ?? e.field} ${e.message}`).join("; "),
-          );
-        }
+      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        const input = {
+          status: field(form, "status"),
+          message: optional(field(form, "message")),
+          imageUrl: optional(field(form, "imageUrl")),
+        };
+        assertFormValid(UpdateOrderStatusSchema, input, fieldLabels);
         const result = await updateOrderStatus(
           ctx,
           vendorId,
           request.params.id,
           input as UpdateOrderStatusBody,
         );
-        return succeeded(reply, config, `Status set to ${humanize(result.status)}.`, back);
-      } catch (error) {
-        return refusedAction(reply, config, error, back);
-      }
+        return { kind: "success", message: `Status set to ${humanize(result.status)}.` };
+      });
     },
   );
 }
@@ -362,7 +345,7 @@ ${detailFields.map(([name, label, max]) =>
 }
 
 function orderBody(order: OrderJson, trackingUrl: string, csrf: string, timeZone: string): SafeHtml {
-  const moves = allowedMoves(order);
+  const moves = allowedOrderMoves(order.type, order.status);
   return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt, timeZone)}</span></p>
 <dl class="facts">
 <dt>Customer</dt><dd>${order.customer ? html`<a href="/dashboard/customers/${order.customerId}">${order.customer.name}</a>${order.customer.email ? html` <span class="muted">${order.customer.email}</span>` : ""}` : html`<span class="muted">Erased on request</span>`}</dd>

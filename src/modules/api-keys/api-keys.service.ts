@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context.ts";
 import { fieldError } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { type ApiKeyJson, presentApiKey } from "./api-keys.presenter.ts";
 import {
   type ApiKeyRow,
   findApiKeyByHash,
@@ -78,27 +79,7 @@ export async function revokeApiKey(ctx: ServiceContext, vendorId: string, id: st
   return revokeApiKeyRow(ctx.db, vendorId, id, ctx.now());
 }
 
-export interface ApiKeySummary {
-  id: string;
-  name: string;
-  prefix: string;
-  /** null: every scope. */
-  scopes: string[] | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-/** The vendor's keys, newest first, without their hashes (the dashboard's list). */
-export async function listApiKeysOfVendor(ctx: ServiceContext, vendorId: string): Promise<ApiKeySummary[]> {
-  const rows = await listApiKeyRows(ctx.db, vendorId);
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    prefix: r.keyPrefix,
-    scopes: r.scopes,
-    createdAt: r.createdAt,
-    lastUsedAt: r.lastUsedAt,
-    revokedAt: r.revokedAt,
-  }));
+/** The vendor's keys, newest first, without their hashes (the dashboard's list, the CLI's). */
+export async function listApiKeysOfVendor(ctx: ServiceContext, vendorId: string): Promise<ApiKeyJson[]> {
+  return (await listApiKeyRows(ctx.db, vendorId)).map(presentApiKey);
 }

@@ -5,6 +5,7 @@ import {
   NullableString,
   PageQuery,
   StringEnum,
+  SyncSince,
   Timestamp,
 } from "../../http/common-schemas.ts";
 import { appointmentStatuses, appointmentTypes } from "./appointments.workflow.ts";
@@ -88,13 +89,7 @@ export const ListAppointmentsQuery = Type.Object({
   to: Type.Optional(DateOrDateTime("Latest start, inclusive; a bare date covers that whole UTC day")),
   status: Type.Optional(AppointmentStatusSchema),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's appointments" })),
-  updatedSince: Type.Optional(
-    Type.String({
-      format: "date-time",
-      description:
-        "Only appointments updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).",
-    }),
-  ),
+  updatedSince: Type.Optional(SyncSince("appointments updated", "updatedAt")),
 });
 export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuery>;
 

@@ -23,15 +23,20 @@ export function canTransition(from: AppointmentStatus, to: AppointmentStatus): b
   return from === to || appointmentTransitions[from].includes(to);
 }
 
+/** The statuses an appointment may move to from `from` (the dashboard offers only these). */
+export function allowedAppointmentMoves(from: AppointmentStatus): AppointmentStatus[] {
+  return [...appointmentTransitions[from]];
+}
+
 export function assertAppointmentTransition(from: AppointmentStatus, to: AppointmentStatus): void {
   if (canTransition(from, to)) return;
-  const allowed = appointmentTransitions[from];
+  const allowed = allowedAppointmentMoves(from);
   throw new AppError(
     "invalid_transition",
     allowed.length > 0
       ? `An appointment cannot move from ${from} to ${to}; allowed: ${allowed.join(", ")}`
       : `${from} is final: the appointment cannot move to ${to}`,
-    { currentStatus: from, allowedStatuses: [...allowed] },
+    { currentStatus: from, allowedStatuses: allowed },
   );
 }
 

@@ -1,6 +1,6 @@
 // Grants, codes and tokens. Tokens are looked up by their SHA-256 hash; a token is live only
 // while its grant is (revoking a grant is how whole token families die, RFC 9700 4.14.2).
-import { and, desc, eq, gt, isNull, max } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, max } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import {
   applications,
@@ -18,12 +18,19 @@ export async function insertCode(db: Executor, row: typeof oauthCodes.$inferInse
   await db.insert(oauthCodes).values(row);
 }
 
-/** Marks the code used and returns it, or undefined when it was already used or never existed. */
-export async function consumeCode(db: Executor, codeHash: string, at: Date): Promise<CodeRow | undefined> {
+/** Marks the vendor's code used and returns it, or undefined when it was already used or never existed. */
+export async function consumeCode(
+  db: Executor,
+  vendorId: string,
+  codeHash: string,
+  at: Date,
+): Promise<CodeRow | undefined> {
   const [row] = await db
     .update(oauthCodes)
     .set({ usedAt: at })
-    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)))
+    .where(
+      and(eq(oauthCodes.vendorId, vendorId), eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.usedAt)),
+    )
     .returning();
   return row;
 }
@@ -33,8 +40,16 @@ export async function findCodeByHash(db: Executor, codeHash: string): Promise<Co
   return row;
 }
 
-export async function linkCodeToGrant(db: Executor, codeId: string, grantId: string): Promise<void> {
-  await db.update(oauthCodes).set({ grantId }).where(eq(oauthCodes.id, codeId));
+export async function linkCodeToGrant(
+  db: Executor,
+  vendorId: string,
+  codeId: string,
+  grantId: string,
+): Promise<void> {
+  await db
+    .update(oauthCodes)
+    .set({ grantId })
+    .where(and(eq(oauthCodes.vendorId, vendorId), eq(oauthCodes.id, codeId)));
 }
 
 export async function insertGrant(db: Executor, row: typeof oauthGrants.$inferInsert): Promise<void> {
@@ -46,11 +61,16 @@ export async function findGrant(db: Executor, id: string): Promise<GrantRow | un
   return row;
 }
 
-export async function revokeGrant(db: Executor, id: string, at: Date): Promise<void> {
+export async function revokeGrant(db: Executor, vendorId: string, id: string, at: Date): Promise<void> {
   await db
     .update(oauthGrants)
     .set({ revokedAt: at })
-    .where(and(eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
+    .where(and(eq(oauthGrants.vendorId, vendorId), eq(oauthGrants.id, id), isNull(oauthGrants.revokedAt)));
+}
+
+/** Tokens carry no vendor column: a token is the vendor's when its grant is. */
+function grantsOfVendor(db: Executor, vendorId: string) {
+  return db.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.vendorId, vendorId));
 }
 
 export async function revokeGrantsOfVendor(db: Executor, vendorId: string, at: Date): Promise<void> {
@@ -101,7 +121,11 @@ export async function findLiveAccessToken(db: Executor, tokenHash: string, now: 
 /** Any access token by hash with the application its grant belongs to (for revocation). */
 export async function findAccessTokenWithClient(db: Executor, tokenHash: string) {
   const [row] = await db
-    .select({ id: oauthAccessTokens.id, applicationId: oauthGrants.applicationId })
+    .select({
+      id: oauthAccessTokens.id,
+      applicationId: oauthGrants.applicationId,
+      vendorId: oauthGrants.vendorId,
+    })
     .from(oauthAccessTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthAccessTokens.grantId))
     .where(eq(oauthAccessTokens.tokenHash, tokenHash))
@@ -109,11 +133,17 @@ export async function findAccessTokenWithClient(db: Executor, tokenHash: string)
   return row;
 }
 
-export async function revokeAccessToken(db: Executor, id: string, at: Date): Promise<void> {
+export async function revokeAccessToken(db: Executor, vendorId: string, id: string, at: Date): Promise<void> {
   await db
     .update(oauthAccessTokens)
     .set({ revokedAt: at })
-    .where(and(eq(oauthAccessTokens.id, id), isNull(oauthAccessTokens.revokedAt)));
+    .where(
+      and(
+        eq(oauthAccessTokens.id, id),
+        inArray(oauthAccessTokens.grantId, grantsOfVendor(db, vendorId)),
+        isNull(oauthAccessTokens.revokedAt),
+      ),
+    );
 }
 
 /** Any refresh token by hash with its grant. */
@@ -131,11 +161,22 @@ export async function findRefreshToken(db: Executor, tokenHash: string) {
  * Marks the refresh token rotated; returns false when another request already did. The
  * conditional UPDATE is the lock: of concurrent refreshes with one token exactly one sees `true`.
  */
-export async function markRefreshTokenRotated(db: Executor, id: string, at: Date): Promise<boolean> {
+export async function markRefreshTokenRotated(
+  db: Executor,
+  vendorId: string,
+  id: string,
+  at: Date,
+): Promise<boolean> {
   const rows = await db
     .update(oauthRefreshTokens)
     .set({ rotatedAt: at })
-    .where(and(eq(oauthRefreshTokens.id, id), isNull(oauthRefreshTokens.rotatedAt)))
+    .where(
+      and(
+        eq(oauthRefreshTokens.id, id),
+        inArray(oauthRefreshTokens.grantId, grantsOfVendor(db, vendorId)),
+        isNull(oauthRefreshTokens.rotatedAt),
+      ),
+    )
     .returning({ id: oauthRefreshTokens.id });
   return rows.length > 0;
 }

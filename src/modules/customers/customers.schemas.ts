@@ -1,5 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Id, NextCursor, NullableString, PageQuery, Timestamp } from "../../http/common-schemas.ts";
+import {
+  Id,
+  NextCursor,
+  NullableString,
+  PageQuery,
+  SyncSince,
+  Timestamp,
+} from "../../http/common-schemas.ts";
 
 /** Free-form JSON objects (spec 2.2); their size and depth are bounded by the service. */
 const FreeForm = (description: string) =>
@@ -60,13 +67,7 @@ export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 
 export const ListCustomersQuery = Type.Object({
   ...PageQuery,
-  updatedSince: Type.Optional(
-    Type.String({
-      format: "date-time",
-      description:
-        "Only customers updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).",
-    }),
-  ),
+  updatedSince: Type.Optional(SyncSince("customers updated", "updatedAt")),
   email: Type.Optional(
     Type.String({ maxLength: 254, description: "Only the customer with this e-mail (case-insensitive)" }),
   ),

@@ -13,16 +13,8 @@ import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { EVENT_RETENTION_MS } from "../../webhook-delivery/dispatcher.ts";
 import { eventCatalog, eventTypes } from "./catalog.ts";
+import { presentEvent } from "./events.presenter.ts";
 import type { ListEventsQuery } from "./events.schemas.ts";
-
-type EventRow = typeof events.$inferSelect;
-
-const present = (row: EventRow) => ({
-  id: row.id,
-  event: row.type,
-  data: row.data,
-  createdAt: row.createdAt.toISOString(),
-});
 
 function readableTypes(scopes: ReadonlySet<Scope>): string[] {
   return eventTypes.filter((t) => scopes.has(eventCatalog[t].scope));
@@ -58,7 +50,7 @@ export async function listEvents(
     .orderBy(...keysetOrder(events.createdAt, events.id, "desc"))
     .limit(limit + 1);
   const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id, h: syncTo }));
-  return { events: page.rows.map(present), nextCursor: page.nextCursor };
+  return { events: page.rows.map(presentEvent), nextCursor: page.nextCursor };
 }
 
 export async function getEvent(
@@ -74,5 +66,5 @@ export async function getEvent(
     .from(events)
     .where(and(eq(events.vendorId, vendorId), eq(events.id, id), gte(events.createdAt, horizon)));
   if (!row || !readableTypes(scopes).includes(row.type)) throw notFound("Event");
-  return present(row);
+  return presentEvent(row);
 }

@@ -5,10 +5,10 @@ import { isId, newId } from "../../lib/ids.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
+import { presentInquiry } from "./inquiries.presenter.ts";
 import {
   countInquiriesSince,
   findInquiryById,
-  type InquiryRow,
   insertInquiry,
   listInquiries as listInquiryRows,
 } from "./inquiries.repository.ts";
@@ -25,19 +25,6 @@ export const DEFAULT_PAGE_SIZE = 100;
  */
 export const INQUIRIES_PER_VENDOR_PER_HOUR = 100;
 const HOUR_MS = 3_600_000;
-
-/** The one place an inquiry row becomes JSON (API responses and the inquiry.received payload). */
-export function presentInquiry(row: InquiryRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    weddingDate: row.weddingDate,
-    message: row.message,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 /** The public inquiry form (CONTRACT 5): stores the inquiry and emits inquiry.received. */
 export async function receiveInquiry(

@@ -5,25 +5,22 @@
 import type { ServiceContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
-import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor } from "../../lib/cursor.ts";
 import { isId } from "../../lib/ids.ts";
+import { toPage } from "../../lib/pagination.ts";
 import type { AppointmentJson } from "../appointments/appointments.presenter.ts";
 import type { CreateAppointmentBody } from "../appointments/appointments.schemas.ts";
 import { createAppointment } from "../appointments/appointments.service.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
+import { presentHandledInquiry } from "./inquiries.presenter.ts";
 import {
   findInquiryById,
-  type InquiryRow,
   listInquiries as listInquiryRows,
   setInquiryHandled,
 } from "./inquiries.repository.ts";
 import type { ListInquiriesQuery } from "./inquiries.schemas.ts";
-import { presentInquiry } from "./inquiries.service.ts";
 
-function withHandling(row: InquiryRow) {
-  return { ...presentInquiry(row), handledAt: row.handledAt?.toISOString() ?? null };
-}
-export type HandledInquiry = ReturnType<typeof withHandling>;
+export type { HandledInquiry } from "./inquiries.presenter.ts";
 
 /** A page of inquiries, newest first, each with when it was handled (null: still open). */
 export async function listInquiriesWithHandling(
@@ -33,17 +30,14 @@ export async function listInquiriesWithHandling(
 ) {
   const limit = query.limit ?? 25;
   const rows = await listInquiryRows(ctx.db, vendorId, { limit, cursor: decodeCursor(query.cursor) });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null;
-  return { inquiries: page.map(withHandling), nextCursor };
+  const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id }));
+  return { inquiries: page.rows.map(presentHandledInquiry), nextCursor: page.nextCursor };
 }
 
 export async function getInquiryWithHandling(ctx: ServiceContext, vendorId: string, id: string) {
   const row = isId(id) ? await findInquiryById(ctx.db, vendorId, id) : undefined;
   if (!row) throw notFound("Inquiry");
-  return withHandling(row);
+  return presentHandledInquiry(row);
 }
 
 export async function markInquiryHandled(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {

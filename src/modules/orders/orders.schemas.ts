@@ -5,6 +5,7 @@ import {
   NullableString,
   PageQuery,
   StringEnum,
+  SyncSince,
   Timestamp,
 } from "../../http/common-schemas.ts";
 import { orderStatuses, orderTypes } from "./orders.workflow.ts";
@@ -135,13 +136,7 @@ export const ListOrdersQuery = Type.Object({
     }),
   ),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's orders" })),
-  updatedSince: Type.Optional(
-    Type.String({
-      format: "date-time",
-      description:
-        "Only orders updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync).",
-    }),
-  ),
+  updatedSince: Type.Optional(SyncSince("orders updated", "updatedAt")),
 });
 export type ListOrdersQuery = Static<typeof ListOrdersQuery>;
 

@@ -42,9 +42,14 @@ export function canTransition(type: OrderType, from: OrderStatus, to: OrderStatu
   return !only || only.includes(type);
 }
 
+/** The statuses an order of `type` may move to from `from` (the dashboard offers only these). */
+export function allowedOrderMoves(type: OrderType, from: OrderStatus): OrderStatus[] {
+  return orderTransitions[from].filter((to) => canTransition(type, from, to));
+}
+
 export function assertOrderTransition(type: OrderType, from: OrderStatus, to: OrderStatus): void {
   if (canTransition(type, from, to)) return;
-  const allowed = orderTransitions[from].filter((s) => canTransition(type, from, s));
+  const allowed = allowedOrderMoves(type, from);
   throw new AppError(
     "invalid_transition",
     allowed.length > 0

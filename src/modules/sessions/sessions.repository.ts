@@ -15,8 +15,10 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
   return row;
 }
 
-export async function deleteSessionByHash(db: Executor, tokenHash: string): Promise<void> {
-  await db.delete(dashboardSessions).where(eq(dashboardSessions.tokenHash, tokenHash));
+export async function deleteSessionRow(db: Executor, vendorId: string, sessionId: string): Promise<void> {
+  await db
+    .delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.id, sessionId)));
 }
 
 export async function deleteSessionsOfVendor(db: Executor, vendorId: string): Promise<void> {
@@ -34,24 +36,34 @@ export async function deleteOtherSessionsOfVendor(
     .where(and(eq(dashboardSessions.vendorId, vendorId), ne(dashboardSessions.id, keepId)));
 }
 
-export async function setPendingSecret(db: Executor, sessionId: string, sealed: string): Promise<void> {
+export async function setPendingSecret(
+  db: Executor,
+  vendorId: string,
+  sessionId: string,
+  sealed: string,
+): Promise<void> {
   await db
     .update(dashboardSessions)
     .set({ pendingSecret: sealed })
-    .where(eq(dashboardSessions.id, sessionId));
+    .where(and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.id, sessionId)));
 }
 
 /** The session's pending secret, cleared in the same step: of two readers only one gets it. */
-export async function takePendingSecret(db: Executor, sessionId: string): Promise<string | undefined> {
+export async function takePendingSecret(
+  db: Executor,
+  vendorId: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  const session = and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.id, sessionId));
   const [row] = await db
     .select({ sealed: dashboardSessions.pendingSecret })
     .from(dashboardSessions)
-    .where(and(eq(dashboardSessions.id, sessionId), isNotNull(dashboardSessions.pendingSecret)));
+    .where(and(session, isNotNull(dashboardSessions.pendingSecret)));
   if (!row?.sealed) return undefined;
   const taken = await db
     .update(dashboardSessions)
     .set({ pendingSecret: null })
-    .where(and(eq(dashboardSessions.id, sessionId), eq(dashboardSessions.pendingSecret, row.sealed)))
+    .where(and(session, eq(dashboardSessions.pendingSecret, row.sealed)))
     .returning({ id: dashboardSessions.id });
   return taken.length > 0 ? row.sealed : undefined;
 }

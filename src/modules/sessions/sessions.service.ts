@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../context.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { newId } from "../../lib/ids.ts";
 import {
-  deleteSessionByHash,
+  deleteSessionRow,
   findLiveSession,
   insertSession,
   setPendingSecret,
@@ -41,20 +41,25 @@ export async function findSession(ctx: ServiceContext, token: string): Promise<D
   return row ? { vendorId: row.vendorId, sessionId: row.id } : undefined;
 }
 
+/** Ends the session this cookie value opens (sign-out, or a new sign-in in the same browser). */
 export async function deleteSession(ctx: ServiceContext, token: string): Promise<void> {
-  if (token.length > 0 && token.length <= 100) await deleteSessionByHash(ctx.db, hashSecret(token));
+  const session = await findSession(ctx, token);
+  if (session) await deleteSessionRow(ctx.db, session.vendorId, session.sessionId);
 }
 
 /** Keeps a sealed one-time secret on the session's row until its next page takes it (web/session.ts). */
 export async function keepSealedSecret(
   ctx: ServiceContext,
-  sessionId: string,
+  session: DashboardSession,
   sealed: string,
 ): Promise<void> {
-  await setPendingSecret(ctx.db, sessionId, sealed);
+  await setPendingSecret(ctx.db, session.vendorId, session.sessionId, sealed);
 }
 
 /** The session's sealed one-time secret, once: of two readers only one gets it. */
-export async function takeSealedSecret(ctx: ServiceContext, sessionId: string): Promise<string | undefined> {
-  return takePendingSecret(ctx.db, sessionId);
+export async function takeSealedSecret(
+  ctx: ServiceContext,
+  session: DashboardSession,
+): Promise<string | undefined> {
+  return takePendingSecret(ctx.db, session.vendorId, session.sessionId);
 }

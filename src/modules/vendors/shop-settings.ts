@@ -4,18 +4,24 @@
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError, notFound } from "../../errors.ts";
 import { isTimeZone } from "../../lib/time-zone.ts";
+import { presentShopSettings } from "./vendors.presenter.ts";
 import { findVendorById, updateVendorSettings } from "./vendors.repository.ts";
 
-export interface ShopSettings {
-  name: string;
-  contactEmail: string | null;
-  timeZone: string;
+export type ShopSettings = ReturnType<typeof presentShopSettings>;
+
+/** The vendor's shop settings, or undefined when there is no such vendor. */
+export async function findShopSettings(
+  ctx: ServiceContext,
+  vendorId: string,
+): Promise<ShopSettings | undefined> {
+  const row = await findVendorById(ctx.db, vendorId);
+  return row ? presentShopSettings(row) : undefined;
 }
 
 export async function getShopSettings(ctx: ServiceContext, vendorId: string): Promise<ShopSettings> {
-  const row = await findVendorById(ctx.db, vendorId);
-  if (!row) throw notFound("Vendor");
-  return { name: row.name, contactEmail: row.contactEmail, timeZone: row.timeZone };
+  const settings = await findShopSettings(ctx, vendorId);
+  if (!settings) throw notFound("Vendor");
+  return settings;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

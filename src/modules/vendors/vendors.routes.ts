@@ -1,14 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, Id, problemResponses, Timestamp } from "../../http/common-schemas.ts";
+import { authenticatedErrors, problemResponses } from "../../http/common-schemas.ts";
+import { ProfileSchema } from "./vendors.schemas.ts";
 import { getProfile } from "./vendors.service.ts";
-
-export const ProfileSchema = Type.Object(
-  { id: Id, name: Type.String(), email: Type.String({ format: "email" }), createdAt: Timestamp },
-  { description: "The vendor the credential acts for" },
-);
 
 export const profileRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(

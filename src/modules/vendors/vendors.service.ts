@@ -6,10 +6,12 @@ import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../sessions/sessions.repository.ts";
+import { presentVendor } from "./vendors.presenter.ts";
 import {
   findVendorByEmail,
   findVendorById,
   insertVendor,
+  listVendorRows,
   updateVendorPassword,
   type VendorRow,
 } from "./vendors.repository.ts";
@@ -51,11 +53,16 @@ export async function findVendor(ctx: ServiceContext, idOrEmail: string): Promis
   return isId(idOrEmail) ? findVendorById(ctx.db, idOrEmail) : undefined;
 }
 
+/** Every vendor, oldest first: the operator's list (the CLI), never reachable over the API. */
+export async function listVendors(ctx: ServiceContext) {
+  return (await listVendorRows(ctx.db)).map(presentVendor);
+}
+
 /** `GET /api/vendor/profile` (CONTRACT 5): never the password hash. */
 export async function getProfile(ctx: ServiceContext, vendorId: string) {
   const row = await findVendorById(ctx.db, vendorId);
   if (!row) throw new AppError("not_found", "Vendor not found");
-  return { id: row.id, name: row.name, email: row.email, createdAt: row.createdAt.toISOString() };
+  return presentVendor(row);
 }
 
 // A hash of a random password: verifying against it when the e-mail is unknown makes an unknown

@@ -50,12 +50,12 @@ export async function exchangeAuthorizationCode(
     throw new InvalidGrant("redirect_uri differs from the one in the authorization request");
   }
   checkVerifierMatches(verifier, row.codeChallenge);
-  if (row.usedAt) return replayed(ctx, row.grantId);
+  if (row.usedAt) return replayed(ctx, row.vendorId, row.grantId);
   if (row.expiresAt.getTime() <= ctx.now().getTime()) throw new InvalidGrant("The code has expired");
 
   const outcome = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
-    const consumed = await consumeCode(tx, codeHash, now);
+    const consumed = await consumeCode(tx, row.vendorId, codeHash, now);
     if (!consumed) return undefined;
     const grantId = newId();
     const scopes = row.scopes as Scope[];
@@ -66,16 +66,16 @@ export async function exchangeAuthorizationCode(
       scopes,
       createdAt: now,
     });
-    await linkCodeToGrant(tx, row.id, grantId);
+    await linkCodeToGrant(tx, row.vendorId, row.id, grantId);
     return issueTokens(tx, now, grantId, scopes, scopes);
   });
   if (outcome) return outcome;
   // Another request used the code between our read and our update: this one is the second use.
   const after = await findCodeByHash(ctx.db, codeHash);
-  return replayed(ctx, after?.grantId ?? null);
+  return replayed(ctx, row.vendorId, after?.grantId ?? null);
 }
 
-async function replayed(ctx: ServiceContext, grantId: string | null): Promise<never> {
-  if (grantId) await revokeGrant(ctx.db, grantId, ctx.now());
+async function replayed(ctx: ServiceContext, vendorId: string, grantId: string | null): Promise<never> {
+  if (grantId) await revokeGrant(ctx.db, vendorId, grantId, ctx.now());
   throw new InvalidGrant("The code has already been used; the tokens issued from it are revoked");
 }

@@ -50,7 +50,7 @@ export async function exchangeRefreshToken(
   if (grant.revokedAt) throw new InvalidGrant("The refresh token has been revoked");
   if (row.rotatedAt) {
     if (receivedAt.getTime() < row.rotatedAt.getTime()) throw lostRace();
-    await revokeGrant(ctx.db, grant.id, ctx.now());
+    await revokeGrant(ctx.db, grant.vendorId, grant.id, ctx.now());
     throw new InvalidGrant("The refresh token was already used; the grant is revoked");
   }
   if (row.expiresAt.getTime() <= ctx.now().getTime()) throw new InvalidGrant("The refresh token has expired");
@@ -71,7 +71,7 @@ export async function exchangeRefreshToken(
 
   const issued = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
-    if (!(await markRefreshTokenRotated(tx, row.id, now))) return undefined;
+    if (!(await markRefreshTokenRotated(tx, grant.vendorId, row.id, now))) return undefined;
     return issueTokens(tx, now, grant.id, accessScopes, held);
   });
   if (!issued) throw lostRace();
