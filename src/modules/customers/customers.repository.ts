@@ -1,9 +1,10 @@
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
+import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { customers } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
+import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -14,6 +15,45 @@ export async function insertCustomerUnlessEmailTaken(
 ): Promise<CustomerRow | undefined> {
   const [inserted] = await db.insert(customers).values(row).onConflictDoNothing().returning();
   return inserted;
+}
+
+/**
+ * One statement: inserts the customer unless a customer of the vendor already has this e-mail
+ * (any case), and with it customer.created carrying `event.payload`, fanned out, with a NOTIFY
+ * when a delivery was queued. Returns the stored free-form objects (jsonb orders their keys, and
+ * the answer shows them as stored); undefined when the e-mail was taken (nothing written then).
+ */
+export async function insertCustomerAnnounced(
+  db: Executor,
+  row: CustomerRow,
+  event: { id: string; payload: Record<string, unknown> },
+): Promise<Pick<CustomerRow, "measurements" | "preferences"> | undefined> {
+  const at = sql`${row.createdAt.toISOString()}::timestamptz`;
+  const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
+  const [inserted] = await queryRows<{ measurements: string | null; preferences: string | null }>(
+    db,
+    sql`with c as (
+          insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
+                                 preferences, created_at, updated_at)
+          values (${row.id}, ${row.vendorId}, ${row.name}, ${row.email}, ${row.phone}, ${row.weddingDate}::date,
+                  ${row.notes}, ${json(row.measurements)}::jsonb, ${json(row.preferences)}::jsonb, ${at},
+                  ${row.updatedAt.toISOString()}::timestamptz)
+          on conflict do nothing
+          returning vendor_id, measurements::text as measurements, preferences::text as preferences
+        ), ${eventCtes(
+          eventRow("customer.created", {
+            id: event.id,
+            vendorId: row.vendorId,
+            data: sql`${JSON.stringify(event.payload)}::jsonb`,
+            createdAt: row.createdAt,
+            from: sql`from c`,
+          }),
+        )}
+        select c.measurements, c.preferences, ${notifyWhenQueued} from c`,
+  );
+  if (!inserted) return undefined;
+  const parse = (v: string | null) => (v === null ? null : (JSON.parse(v) as Record<string, unknown>));
+  return { measurements: parse(inserted.measurements), preferences: parse(inserted.preferences) };
 }
 
 export async function findCustomerByEmail(

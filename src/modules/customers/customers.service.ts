@@ -24,6 +24,7 @@ import {
   findCustomerForUpdate,
   findCustomerNames,
   findCustomerWithCounts,
+  insertCustomerAnnounced,
   insertCustomerUnlessEmailTaken,
   listCustomers as listCustomerRows,
   updateCustomerRow,
@@ -54,16 +55,7 @@ export async function findOrCreateCustomer(
     const existing = await findCustomerByEmail(tx, vendorId, contact.email);
     if (existing) return existing;
   }
-  const inserted = await insertCustomerUnlessEmailTaken(tx, {
-    id: newId(),
-    vendorId,
-    name: contact.name,
-    email: contact.email ?? null,
-    phone: contact.phone ?? null,
-    weddingDate: contact.weddingDate ?? null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const inserted = await insertCustomerUnlessEmailTaken(tx, newCustomerRow(vendorId, contact, now));
   if (!inserted) {
     // Lost a race with a concurrent insert of the same e-mail: link to the winner.
     const winner = contact.email ? await findCustomerByEmail(tx, vendorId, contact.email) : undefined;
@@ -77,6 +69,23 @@ export async function findOrCreateCustomer(
     createdAt: now,
   });
   return inserted;
+}
+
+/** The row a new customer made from contact details gets (an order's or an inquiry's). */
+export function newCustomerRow(vendorId: string, contact: CustomerContact, now: Date): CustomerRow {
+  return {
+    id: newId(),
+    vendorId,
+    name: contact.name,
+    email: contact.email ?? null,
+    phone: contact.phone ?? null,
+    weddingDate: contact.weddingDate ?? null,
+    notes: null,
+    measurements: null,
+    preferences: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 function emailTaken(existingId: string | undefined): AppError {
@@ -101,7 +110,7 @@ export async function createCustomer(
   const created = await ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
-    const row = await insertCustomerUnlessEmailTaken(tx, {
+    const row: CustomerRow = {
       id: newId(),
       vendorId,
       name: input.name.trim(),
@@ -113,11 +122,10 @@ export async function createCustomer(
       preferences: input.preferences ?? null,
       createdAt: now,
       updatedAt: now,
-    });
-    if (!row) return undefined;
-    const json = presentCustomer(row);
-    await enqueueEvent(tx, { vendorId, type: "customer.created", data: json, createdAt: now });
-    return json;
+    };
+    // The customer and its event in one statement; the answer shows the objects as stored.
+    const stored = await insertCustomerAnnounced(tx, row, { id: newId(), payload: presentCustomer(row) });
+    return stored && presentCustomer({ ...row, ...stored });
   });
   if (created) return created;
   const existing = input.email ? await findCustomerByEmail(ctx.db, vendorId, input.email) : undefined;

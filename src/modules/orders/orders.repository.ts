@@ -1,11 +1,12 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
-import { orders, orderUpdates } from "../../db/schema/index.ts";
+import { orders } from "../../db/schema/index.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
-import { orderJsonSql } from "./orders.presenter.ts";
+import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { newOrderJsonSql, orderJsonSql } from "./orders.presenter.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -83,12 +84,158 @@ export function findOrderJsonQuery(vendorId: string, id: string): SQL {
         where o.vendor_id = ${vendorId} and o.id = ${id}`;
 }
 
-export async function insertOrder(db: Executor, row: typeof orders.$inferInsert): Promise<void> {
-  await db.insert(orders).values(row);
+export interface NewOrder {
+  id: string;
+  vendorId: string;
+  type: string;
+  model: string | null;
+  size: string | null;
+  color: string | null;
+  description: string | null;
+  specialRequests: string | null;
+  customerPhone: string | null;
+  weddingDate: string | null;
+  trackingToken: string;
+  /** Stamps the order, its first history entry, its customer (if new) and the events. */
+  at: Date;
+  /** The order.created event's id. */
+  eventId: string;
 }
 
-export async function insertOrderUpdate(db: Executor, row: typeof orderUpdates.$inferInsert): Promise<void> {
-  await db.insert(orderUpdates).values(row);
+/** The customer an order is for: the vendor's customer with this e-mail, else a new one. */
+export interface OrderCustomer {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  weddingDate: string | null;
+  /** The customer.created event's id and payload, used only when the customer is new. */
+  eventId: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * One statement: links the vendor's customer with the e-mail (any case) or inserts `customer`
+ * with customer.created, inserts the order in ORDERED with its first history entry and
+ * order.created (its payload is the order's JSON, history included), fans both events out and
+ * NOTIFYs when a delivery was queued. Returns the order's JSON; undefined when a concurrent
+ * insert took the e-mail after this statement's snapshot (the unique index refused ours): run it
+ * again, and the next statement links to that customer.
+ */
+export async function insertOrderForCustomer(
+  db: Executor,
+  order: NewOrder,
+  customer: OrderCustomer,
+): Promise<string | undefined> {
+  const at = sql`${order.at.toISOString()}::timestamptz`;
+  const [row] = await queryRows<{ json: string }>(
+    db,
+    sql`with found as (
+          select c.id, c.name, c.email from customers c
+          where ${customer.email}::text is not null and c.vendor_id = ${order.vendorId}
+            and lower(c.email) = lower(${customer.email}::text)
+          limit 1
+        ), nc as (
+          insert into customers (id, vendor_id, name, email, phone, wedding_date, created_at, updated_at)
+          select ${customer.id}, ${order.vendorId}, ${customer.name}, ${customer.email}, ${customer.phone},
+                 ${customer.weddingDate}::date, ${at}, ${at}
+          where not exists (select 1 from found)
+          on conflict do nothing
+          returning id, name, email
+        ), c as (
+          select id, name, email from nc union all select id, name, email from found
+        ), o as (
+          insert into orders (id, vendor_id, customer_id, type, status, model, size, color, description,
+                              special_requests, customer_phone, wedding_date, tracking_token, created_at, updated_at)
+          select ${order.id}, ${order.vendorId}, c.id, ${order.type}, 'ORDERED', ${order.model}, ${order.size},
+                 ${order.color}, ${order.description}, ${order.specialRequests}, ${order.customerPhone},
+                 ${order.weddingDate}::date, ${order.trackingToken}, ${at}, ${at}
+          from c
+          returning *
+        ), h as (
+          insert into order_updates (order_id, status, message, created_at)
+          select o.id, 'ORDERED', 'Order created', ${at} from o
+          returning order_id, seq, status, message, image_url, created_at
+        ), oj as (
+          select ${newOrderJsonSql} as json from o join c on c.id = o.customer_id
+        ), ${eventCtes(
+          sql`${eventRow("customer.created", {
+            id: customer.eventId,
+            vendorId: order.vendorId,
+            data: sql`${JSON.stringify(customer.payload)}::jsonb`,
+            createdAt: order.at,
+            from: sql`from nc`,
+          })}
+          union all
+          ${eventRow("order.created", {
+            id: order.eventId,
+            vendorId: order.vendorId,
+            data: sql`oj.json::jsonb`,
+            createdAt: order.at,
+            from: sql`from oj`,
+          })}`,
+        )}
+        select oj.json, ${notifyWhenQueued} from oj`,
+  );
+  return row?.json;
+}
+
+export type StatusMove =
+  | { outcome: "moved" }
+  | { outcome: "refused"; status: string; type: string }
+  | { outcome: "not_found" };
+
+/**
+ * One statement: locks the vendor's order, and when its `type:status` is one of `allowedFrom`
+ * (the workflow's moves to `to`, worked out by the caller) sets the status and updated_at (never
+ * backwards: at least a millisecond after the current one), appends the history entry and, when
+ * the status changes, order.status_changed (`event` builds its payload over the updated row `u`),
+ * fanned out, with a NOTIFY when a delivery was queued.
+ */
+export async function moveOrderStatus(
+  db: Executor,
+  move: {
+    vendorId: string;
+    id: string;
+    to: string;
+    /** `TYPE:STATUS` words (an array literal of them is passed as one parameter). */
+    allowedFrom: string[];
+    message: string | null;
+    imageUrl: string | null;
+    at: Date;
+    eventId: string;
+    eventData: SQL;
+  },
+): Promise<StatusMove> {
+  const [row] = await queryRows<{ status: string; type: string; moved: boolean }>(
+    db,
+    sql`with cur as (
+          select o.id, o.status, o.type from orders o
+          where o.vendor_id = ${move.vendorId} and o.id = ${move.id}
+          for update
+        ), u as (
+          update orders o
+          set status = ${move.to},
+              updated_at = greatest(${move.at.toISOString()}::timestamptz, o.updated_at + interval '1 millisecond')
+          from cur
+          where o.id = cur.id and (cur.type || ':' || cur.status) = any(${`{${move.allowedFrom.join(",")}}`}::text[])
+          returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status
+        ), h as (
+          insert into order_updates (order_id, status, message, image_url, created_at)
+          select u.id, ${move.to}, ${move.message}, ${move.imageUrl}, u.updated_at from u
+        ), ${eventCtes(
+          eventRow("order.status_changed", {
+            id: move.eventId,
+            vendorId: sql`u.vendor_id`,
+            data: move.eventData,
+            createdAt: sql`u.updated_at`,
+            from: sql`from u where u.previous_status <> ${move.to}`,
+          }),
+        )}
+        select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued} from cur`,
+  );
+  if (!row) return { outcome: "not_found" };
+  return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
 }
 
 /** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */
@@ -103,19 +250,6 @@ export async function findOrderForUpdate(
     .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)))
     .for("update");
   return row;
-}
-
-export async function setOrderStatus(
-  db: Executor,
-  vendorId: string,
-  id: string,
-  status: string,
-  at: Date,
-): Promise<void> {
-  await db
-    .update(orders)
-    .set({ status, updatedAt: at })
-    .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)));
 }
 
 export type OrderDetails = Partial<

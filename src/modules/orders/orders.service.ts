@@ -7,19 +7,19 @@ import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
-import { findOrCreateCustomer } from "../customers/customers.service.ts";
-import { orderPayload, presentOrderStatusChange } from "./orders.presenter.ts";
+import { presentCustomer } from "../customers/customers.presenter.ts";
+import { newCustomerRow } from "../customers/customers.service.ts";
+import { orderPayload, orderStatusChangeSql } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
   findOrderJson,
   findOrderTrackingToken,
   findTrackedOrder,
-  insertOrder,
-  insertOrderUpdate,
+  insertOrderForCustomer,
   listOrderJson,
+  moveOrderStatus,
   type OrderDetails,
   setOrderDetails,
-  setOrderStatus,
 } from "./orders.repository.ts";
 import type {
   CreateOrderBody,
@@ -27,7 +27,14 @@ import type {
   UpdateOrderBody,
   UpdateOrderStatusBody,
 } from "./orders.schemas.ts";
-import { assertOrderTransition, type OrderStatus, type OrderType } from "./orders.workflow.ts";
+import {
+  assertOrderTransition,
+  canTransition,
+  type OrderStatus,
+  type OrderType,
+  orderStatuses,
+  orderTypes,
+} from "./orders.workflow.ts";
 
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -66,7 +73,11 @@ export async function getOrder(ctx: ServiceContext, vendorId: string, id: string
   return json;
 }
 
-/** Creates the order (linking or creating its customer) and emits order.created; returns its JSON. */
+/**
+ * Creates the order (linking or creating its customer) and emits order.created, and
+ * customer.created for a new customer; returns its JSON. The work is one statement
+ * (insertOrderForCustomer) in a transaction opened first, so its stamp is taken inside it.
+ */
 export async function createOrder(
   ctx: ServiceContext,
   vendorId: string,
@@ -75,8 +86,7 @@ export async function createOrder(
   return ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
-    const customer = await findOrCreateCustomer(
-      tx,
+    const customer = newCustomerRow(
       vendorId,
       {
         name: input.customerName.trim(),
@@ -86,13 +96,10 @@ export async function createOrder(
       },
       now,
     );
-    const id = newId();
-    await insertOrder(tx, {
-      id,
+    const order = {
+      id: newId(),
       vendorId,
-      customerId: customer.id,
       type: input.type,
-      status: "ORDERED",
       model: input.model ?? null,
       size: input.size ?? null,
       color: input.color ?? null,
@@ -101,16 +108,28 @@ export async function createOrder(
       customerPhone: input.customerPhone ?? null,
       weddingDate: input.weddingDate ?? null,
       trackingToken: newTrackingToken(),
-      createdAt: now,
-      updatedAt: now,
-    });
-    await insertOrderUpdate(tx, { orderId: id, status: "ORDERED", message: "Order created", createdAt: now });
-    const json = await findOrderJson(tx, vendorId, id);
-    if (!json) throw new Error("order vanished inside its own transaction");
-    await enqueueEvent(tx, { vendorId, type: "order.created", data: orderPayload(json), createdAt: now });
+      at: now,
+      eventId: newId(),
+    };
+    const orderCustomer = { ...customer, eventId: newId(), payload: presentCustomer(customer) };
+    // A second run only after a concurrent insert of the same e-mail: it links to that customer.
+    const json =
+      (await insertOrderForCustomer(tx, order, orderCustomer)) ??
+      (await insertOrderForCustomer(tx, order, orderCustomer));
+    if (!json) throw new Error("order create found no customer to link to after a conflict");
     return json;
   });
 }
+
+/** `type:status` pairs from which an order may move to `to` (the workflow, as data for SQL). */
+const movesTo = new Map(
+  orderStatuses.map((to) => [
+    to,
+    orderTypes.flatMap((type) =>
+      orderStatuses.filter((from) => canTransition(type, from, to)).map((from) => `${type}:${from}`),
+    ),
+  ]),
+);
 
 export async function updateOrderStatus(
   ctx: ServiceContext,
@@ -122,31 +141,25 @@ export async function updateOrderStatus(
   return ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
-    const order = await findOrderForUpdate(tx, vendorId, id);
-    if (!order) throw notFound("Order");
-    const from = order.status as OrderStatus;
-    assertOrderTransition(order.type as OrderType, from, input.status);
-    // updated_at never moves backwards, even if clocks of two processes disagree.
-    const at = now > order.updatedAt ? now : new Date(order.updatedAt.getTime() + 1);
     const message = input.message ?? null;
     const imageUrl = input.imageUrl ?? null;
-    await insertOrderUpdate(tx, { orderId: id, status: input.status, message, imageUrl, createdAt: at });
-    await setOrderStatus(tx, vendorId, id, input.status, at);
-    if (from !== input.status) {
-      await enqueueEvent(tx, {
-        vendorId,
-        type: "order.status_changed",
-        data: presentOrderStatusChange({
-          id,
-          status: input.status,
-          previousStatus: from,
-          customerId: order.customerId,
-          at,
-          message,
-          imageUrl,
-        }),
-        createdAt: at,
-      });
+    const result = await moveOrderStatus(tx, {
+      vendorId,
+      id,
+      to: input.status,
+      allowedFrom: movesTo.get(input.status) ?? [],
+      message,
+      imageUrl,
+      at: now,
+      eventId: newId(),
+      eventData: orderStatusChangeSql({ status: input.status, message, imageUrl }),
+    });
+    if (result.outcome === "not_found") throw notFound("Order");
+    if (result.outcome === "refused") {
+      assertOrderTransition(result.type as OrderType, result.status as OrderStatus, input.status);
+      throw new Error(
+        `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
+      );
     }
     return { id, status: input.status };
   });
