@@ -78,7 +78,7 @@ export function eventCtes(source: SQL): SQL {
 /** One event row for `eventCtes`: its payload (jsonb) and vendor are SQL over `from`'s rows. */
 export function eventRow<T extends EventName>(
   type: T,
-  row: { id: string; vendorId: SQL | string; data: SQL; createdAt: SQL | Date; from?: SQL },
+  row: { id: SQL | string; vendorId: SQL | string; data: SQL; createdAt: SQL | Date; from?: SQL },
 ): SQL {
   const at = row.createdAt instanceof Date ? sql`${row.createdAt.toISOString()}::timestamptz` : row.createdAt;
   return sql`select ${row.id}::text as id, ${row.vendorId}::text as vendor_id, ${type}::text as type,

@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
+import { preparedStatement } from "../../db/prepared.ts";
 import { customers } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
@@ -28,33 +29,51 @@ export async function insertCustomerAnnounced(
   row: CustomerRow,
   event: { id: string; payload: Record<string, unknown> },
 ): Promise<Pick<CustomerRow, "measurements" | "preferences"> | undefined> {
-  const at = sql`${row.createdAt.toISOString()}::timestamptz`;
   const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
-  const [inserted] = await queryRows<{ measurements: string | null; preferences: string | null }>(
-    db,
-    sql`with c as (
-          insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
-                                 preferences, created_at, updated_at)
-          values (${row.id}, ${row.vendorId}, ${row.name}, ${row.email}, ${row.phone}, ${row.weddingDate}::date,
-                  ${row.notes}, ${json(row.measurements)}::jsonb, ${json(row.preferences)}::jsonb, ${at},
-                  ${row.updatedAt.toISOString()}::timestamptz)
-          on conflict do nothing
-          returning vendor_id, measurements::text as measurements, preferences::text as preferences
-        ), ${eventCtes(
-          eventRow("customer.created", {
-            id: event.id,
-            vendorId: row.vendorId,
-            data: sql`${JSON.stringify(event.payload)}::jsonb`,
-            createdAt: row.createdAt,
-            from: sql`from c`,
-          }),
-        )}
-        select c.measurements, c.preferences, ${notifyWhenQueued} from c`,
-  );
+  const [inserted] = await insertCustomerStatement(db, {
+    id: row.id,
+    vendorId: row.vendorId,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    weddingDate: row.weddingDate,
+    notes: row.notes,
+    measurements: json(row.measurements),
+    preferences: json(row.preferences),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    eventId: event.id,
+    payload: JSON.stringify(event.payload),
+  });
   if (!inserted) return undefined;
   const parse = (v: string | null) => (v === null ? null : (JSON.parse(v) as Record<string, unknown>));
   return { measurements: parse(inserted.measurements), preferences: parse(inserted.preferences) };
 }
+
+const insertCustomerStatement = preparedStatement<{
+  measurements: string | null;
+  preferences: string | null;
+}>(
+  "insert_customer_announced",
+  (p) => sql`with c as (
+      insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
+                             preferences, created_at, updated_at)
+      values (${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
+              ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb,
+              ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz)
+      on conflict do nothing
+      returning vendor_id, measurements::text as measurements, preferences::text as preferences
+    ), ${eventCtes(
+      eventRow("customer.created", {
+        id: sql`${p.eventId}`,
+        vendorId: sql`${p.vendorId}`,
+        data: sql`${p.payload}::jsonb`,
+        createdAt: sql`${p.createdAt}::timestamptz`,
+        from: sql`from c`,
+      }),
+    )}
+    select c.measurements, c.preferences, ${notifyWhenQueued} from c`,
+);
 
 export async function findCustomerByEmail(
   db: Executor,

@@ -4,10 +4,9 @@
 // payloads all come from this fragment, so they cannot disagree. It expects the order aliased `o`
 // left-joined to its customer aliased `c` (an erased customer leaves the order without one).
 // The text is compact and its keys come in OrderSchema's order.
-import { type SQL, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { compactJsonArray, compactJsonObject, isoTimestamp } from "../../db/sql.ts";
 import type { OrderSchema } from "./orders.schemas.ts";
-import type { OrderStatus } from "./orders.workflow.ts";
 
 const orderUpdateJsonSql = compactJsonObject([
   ["status", sql`u.status`],
@@ -59,9 +58,9 @@ export function orderPayload(json: string): OrderSchema {
  * Its shape is OrderStatusChangedSchema.
  */
 export function orderStatusChangeSql(move: {
-  status: OrderStatus;
-  message: string | null;
-  imageUrl: string | null;
+  status: SQLWrapper;
+  message: SQLWrapper;
+  imageUrl: SQLWrapper;
 }): SQL {
   return sql`jsonb_build_object('id', u.id, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
     'customerId', u.customer_id, 'updatedAt', ${isoTimestamp(sql`u.updated_at`)},

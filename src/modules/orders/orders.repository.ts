@@ -1,12 +1,14 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
+import { preparedStatement } from "../../db/prepared.ts";
 import { orders } from "../../db/schema/index.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
-import { newOrderJsonSql, orderJsonSql } from "./orders.presenter.ts";
+import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./orders.presenter.ts";
+import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -127,58 +129,80 @@ export async function insertOrderForCustomer(
   order: NewOrder,
   customer: OrderCustomer,
 ): Promise<string | undefined> {
-  const at = sql`${order.at.toISOString()}::timestamptz`;
-  const [row] = await queryRows<{ json: string }>(
-    db,
-    sql`with found as (
-          select c.id, c.name, c.email from customers c
-          where ${customer.email}::text is not null and c.vendor_id = ${order.vendorId}
-            and lower(c.email) = lower(${customer.email}::text)
-          limit 1
-        ), nc as (
-          insert into customers (id, vendor_id, name, email, phone, wedding_date, created_at, updated_at)
-          select ${customer.id}, ${order.vendorId}, ${customer.name}, ${customer.email}, ${customer.phone},
-                 ${customer.weddingDate}::date, ${at}, ${at}
-          where not exists (select 1 from found)
-          on conflict do nothing
-          returning id, name, email
-        ), c as (
-          select id, name, email from nc union all select id, name, email from found
-        ), o as (
-          insert into orders (id, vendor_id, customer_id, type, status, model, size, color, description,
-                              special_requests, customer_phone, wedding_date, tracking_token, created_at, updated_at)
-          select ${order.id}, ${order.vendorId}, c.id, ${order.type}, 'ORDERED', ${order.model}, ${order.size},
-                 ${order.color}, ${order.description}, ${order.specialRequests}, ${order.customerPhone},
-                 ${order.weddingDate}::date, ${order.trackingToken}, ${at}, ${at}
-          from c
-          returning *
-        ), h as (
-          insert into order_updates (order_id, status, message, created_at)
-          select o.id, 'ORDERED', 'Order created', ${at} from o
-          returning order_id, seq, status, message, image_url, created_at
-        ), oj as (
-          select ${newOrderJsonSql} as json from o join c on c.id = o.customer_id
-        ), ${eventCtes(
-          sql`${eventRow("customer.created", {
-            id: customer.eventId,
-            vendorId: order.vendorId,
-            data: sql`${JSON.stringify(customer.payload)}::jsonb`,
-            createdAt: order.at,
-            from: sql`from nc`,
-          })}
-          union all
-          ${eventRow("order.created", {
-            id: order.eventId,
-            vendorId: order.vendorId,
-            data: sql`oj.json::jsonb`,
-            createdAt: order.at,
-            from: sql`from oj`,
-          })}`,
-        )}
-        select oj.json, ${notifyWhenQueued} from oj`,
-  );
+  const [row] = await insertOrderStatement(db, {
+    vendorId: order.vendorId,
+    at: order.at.toISOString(),
+    orderId: order.id,
+    type: order.type,
+    model: order.model,
+    size: order.size,
+    color: order.color,
+    description: order.description,
+    specialRequests: order.specialRequests,
+    customerPhone: order.customerPhone,
+    weddingDate: order.weddingDate,
+    trackingToken: order.trackingToken,
+    orderEventId: order.eventId,
+    customerId: customer.id,
+    customerName: customer.name,
+    customerEmail: customer.email,
+    customerPhoneNew: customer.phone,
+    customerWeddingDate: customer.weddingDate,
+    customerEventId: customer.eventId,
+    customerPayload: JSON.stringify(customer.payload),
+  });
   return row?.json;
 }
+
+const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_for_customer", (p) => {
+  const at = sql`${p.at}::timestamptz`;
+  return sql`with found as (
+      select c.id, c.name, c.email from customers c
+      where ${p.customerEmail}::text is not null and c.vendor_id = ${p.vendorId}::text
+        and lower(c.email) = lower(${p.customerEmail}::text)
+      limit 1
+    ), nc as (
+      insert into customers (id, vendor_id, name, email, phone, wedding_date, created_at, updated_at)
+      select ${p.customerId}::text, ${p.vendorId}::text, ${p.customerName}::text, ${p.customerEmail}::text,
+             ${p.customerPhoneNew}::text, ${p.customerWeddingDate}::date, ${at}, ${at}
+      where not exists (select 1 from found)
+      on conflict do nothing
+      returning id, name, email
+    ), c as (
+      select id, name, email from nc union all select id, name, email from found
+    ), o as (
+      insert into orders (id, vendor_id, customer_id, type, status, model, size, color, description,
+                          special_requests, customer_phone, wedding_date, tracking_token, created_at, updated_at)
+      select ${p.orderId}::text, ${p.vendorId}::text, c.id, ${p.type}::text, 'ORDERED', ${p.model}::text,
+             ${p.size}::text, ${p.color}::text, ${p.description}::text, ${p.specialRequests}::text,
+             ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${at}, ${at}
+      from c
+      returning *
+    ), h as (
+      insert into order_updates (order_id, status, message, created_at)
+      select o.id, 'ORDERED', 'Order created', ${at} from o
+      returning order_id, seq, status, message, image_url, created_at
+    ), oj as (
+      select ${newOrderJsonSql} as json from o join c on c.id = o.customer_id
+    ), ${eventCtes(
+      sql`${eventRow("customer.created", {
+        id: sql`${p.customerEventId}`,
+        vendorId: sql`${p.vendorId}`,
+        data: sql`${p.customerPayload}::jsonb`,
+        createdAt: at,
+        from: sql`from nc`,
+      })}
+      union all
+      ${eventRow("order.created", {
+        id: sql`${p.orderEventId}`,
+        vendorId: sql`${p.vendorId}`,
+        data: sql`oj.json::jsonb`,
+        createdAt: at,
+        from: sql`from oj`,
+      })}`,
+    )}
+    select oj.json, ${notifyWhenQueued} from oj`;
+});
 
 export type StatusMove =
   | { outcome: "moved" }
@@ -197,46 +221,60 @@ export async function moveOrderStatus(
   move: {
     vendorId: string;
     id: string;
-    to: string;
+    to: OrderStatus;
     /** `TYPE:STATUS` words (an array literal of them is passed as one parameter). */
     allowedFrom: string[];
     message: string | null;
     imageUrl: string | null;
     at: Date;
     eventId: string;
-    eventData: SQL;
   },
 ): Promise<StatusMove> {
-  const [row] = await queryRows<{ status: string; type: string; moved: boolean }>(
-    db,
-    sql`with cur as (
-          select o.id, o.status, o.type from orders o
-          where o.vendor_id = ${move.vendorId} and o.id = ${move.id}
-          for update
-        ), u as (
-          update orders o
-          set status = ${move.to},
-              updated_at = greatest(${move.at.toISOString()}::timestamptz, o.updated_at + interval '1 millisecond')
-          from cur
-          where o.id = cur.id and (cur.type || ':' || cur.status) = any(${`{${move.allowedFrom.join(",")}}`}::text[])
-          returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status
-        ), h as (
-          insert into order_updates (order_id, status, message, image_url, created_at)
-          select u.id, ${move.to}, ${move.message}, ${move.imageUrl}, u.updated_at from u
-        ), ${eventCtes(
-          eventRow("order.status_changed", {
-            id: move.eventId,
-            vendorId: sql`u.vendor_id`,
-            data: move.eventData,
-            createdAt: sql`u.updated_at`,
-            from: sql`from u where u.previous_status <> ${move.to}`,
-          }),
-        )}
-        select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued} from cur`,
-  );
+  const [row] = await moveStatusStatement(db, {
+    vendorId: move.vendorId,
+    id: move.id,
+    to: move.to,
+    allowedFrom: `{${move.allowedFrom.join(",")}}`,
+    message: move.message,
+    imageUrl: move.imageUrl,
+    at: move.at.toISOString(),
+    eventId: move.eventId,
+  });
   if (!row) return { outcome: "not_found" };
   return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
 }
+
+const moveStatusStatement = preparedStatement<{ status: string; type: string; moved: boolean }>(
+  "move_order_status",
+  (p) => sql`with cur as (
+      select o.id, o.status, o.type from orders o
+      where o.vendor_id = ${p.vendorId}::text and o.id = ${p.id}::text
+      for update
+    ), u as (
+      update orders o
+      set status = ${p.to}::text,
+          updated_at = greatest(${p.at}::timestamptz, o.updated_at + interval '1 millisecond')
+      from cur
+      where o.id = cur.id and (cur.type || ':' || cur.status) = any(${p.allowedFrom}::text[])
+      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status
+    ), h as (
+      insert into order_updates (order_id, status, message, image_url, created_at)
+      select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
+    ), ${eventCtes(
+      eventRow("order.status_changed", {
+        id: sql`${p.eventId}`,
+        vendorId: sql`u.vendor_id`,
+        data: orderStatusChangeSql({
+          status: sql`${p.to}`,
+          message: sql`${p.message}`,
+          imageUrl: sql`${p.imageUrl}`,
+        }),
+        createdAt: sql`u.updated_at`,
+        from: sql`from u where u.previous_status <> ${p.to}::text`,
+      }),
+    )}
+    select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued} from cur`,
+);
 
 /** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */
 export async function findOrderForUpdate(

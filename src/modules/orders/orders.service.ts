@@ -9,7 +9,7 @@ import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { presentCustomer } from "../customers/customers.presenter.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
-import { orderPayload, orderStatusChangeSql } from "./orders.presenter.ts";
+import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
   findOrderJson,
@@ -152,7 +152,6 @@ export async function updateOrderStatus(
       imageUrl,
       at: now,
       eventId: newId(),
-      eventData: orderStatusChangeSql({ status: input.status, message, imageUrl }),
     });
     if (result.outcome === "not_found") throw notFound("Order");
     if (result.outcome === "refused") {
