@@ -3,9 +3,11 @@ import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
 import { customers } from "../../db/schema/index.ts";
+import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { customerJsonbSql } from "./customers.presenter.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -20,15 +22,17 @@ export async function insertCustomerUnlessEmailTaken(
 
 /**
  * One statement: inserts the customer unless a customer of the vendor already has this e-mail
- * (any case), and with it customer.created carrying `event.payload`, fanned out, with a NOTIFY
- * when a delivery was queued. Returns the stored free-form objects (jsonb orders their keys, and
- * the answer shows them as stored); undefined when the e-mail was taken (nothing written then).
+ * (any case), and with it customer.created, fanned out, with a NOTIFY when a delivery was queued.
+ * `row.createdAt` is the service's clock; the row is stamped with db/sql.ts writeStampSql of it
+ * (never before the statement starts). Returns what the database decided: the stamp, and the
+ * free-form objects as stored (jsonb orders their keys); undefined when the e-mail was taken
+ * (nothing written then).
  */
 export async function insertCustomerAnnounced(
   db: Executor,
   row: CustomerRow,
-  event: { id: string; payload: Record<string, unknown> },
-): Promise<Pick<CustomerRow, "measurements" | "preferences"> | undefined> {
+  eventId: string,
+): Promise<Pick<CustomerRow, "measurements" | "preferences" | "createdAt" | "updatedAt"> | undefined> {
   const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
   const [inserted] = await insertCustomerStatement(db, {
     id: row.id,
@@ -40,39 +44,46 @@ export async function insertCustomerAnnounced(
     notes: row.notes,
     measurements: json(row.measurements),
     preferences: json(row.preferences),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    eventId: event.id,
-    payload: JSON.stringify(event.payload),
+    at: row.createdAt.toISOString(),
+    eventId,
   });
   if (!inserted) return undefined;
   const parse = (v: string | null) => (v === null ? null : (JSON.parse(v) as Record<string, unknown>));
-  return { measurements: parse(inserted.measurements), preferences: parse(inserted.preferences) };
+  const at = new Date(inserted.at);
+  return {
+    measurements: parse(inserted.measurements),
+    preferences: parse(inserted.preferences),
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 const insertCustomerStatement = preparedStatement<{
   measurements: string | null;
   preferences: string | null;
+  at: string;
 }>(
   "insert_customer_announced",
   (p) => sql`with c as (
       insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
                              preferences, created_at, updated_at)
-      values (${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
-              ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb,
-              ${p.createdAt}::timestamptz, ${p.updatedAt}::timestamptz)
+      select ${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
+             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb, t.at, t.at
+      from (select ${writeStampSql(p.at)} as at) t
       on conflict do nothing
-      returning vendor_id, measurements::text as measurements, preferences::text as preferences
+      returning *
     ), ${eventCtes(
       eventRow("customer.created", {
         id: sql`${p.eventId}`,
-        vendorId: sql`${p.vendorId}`,
-        data: sql`${p.payload}::jsonb`,
-        createdAt: sql`${p.createdAt}::timestamptz`,
+        vendorId: sql`c.vendor_id`,
+        data: customerJsonbSql("c"),
+        createdAt: sql`c.created_at`,
         from: sql`from c`,
       }),
     )}
-    select c.measurements, c.preferences, ${notifyWhenQueued} from c`,
+    select c.measurements::text as measurements, c.preferences::text as preferences,
+           ${isoTimestamp(sql`c.created_at`)} as at, ${notifyWhenQueued}
+    from c`,
 );
 
 export async function findCustomerByEmail(

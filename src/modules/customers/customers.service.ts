@@ -107,26 +107,23 @@ export async function createCustomer(
   input: CreateCustomerBody,
 ): Promise<CustomerJson> {
   assertBounds(input);
-  const created = await ctx.db.transaction(async (tx) => {
-    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
-    const now = ctx.now();
-    const row: CustomerRow = {
-      id: newId(),
-      vendorId,
-      name: input.name.trim(),
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      weddingDate: input.weddingDate ?? null,
-      notes: input.notes ?? null,
-      measurements: input.measurements ?? null,
-      preferences: input.preferences ?? null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    // The customer and its event in one statement; the answer shows the objects as stored.
-    const stored = await insertCustomerAnnounced(tx, row, { id: newId(), payload: presentCustomer(row) });
-    return stored && presentCustomer({ ...row, ...stored });
-  });
+  const row: CustomerRow = {
+    id: newId(),
+    vendorId,
+    name: input.name.trim(),
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    weddingDate: input.weddingDate ?? null,
+    notes: input.notes ?? null,
+    measurements: input.measurements ?? null,
+    preferences: input.preferences ?? null,
+    createdAt: ctx.now(),
+    updatedAt: ctx.now(),
+  };
+  // The customer and its event in one statement (no transaction round trips around it); the
+  // answer shows the stamp and the objects as stored.
+  const stored = await insertCustomerAnnounced(ctx.db, row, newId());
+  const created = stored && presentCustomer({ ...row, ...stored });
   if (created) return created;
   const existing = input.email ? await findCustomerByEmail(ctx.db, vendorId, input.email) : undefined;
   throw emailTaken(existing?.id);

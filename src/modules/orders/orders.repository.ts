@@ -3,10 +3,11 @@ import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
 import { orders } from "../../db/schema/index.ts";
-import { isoTimestamp } from "../../db/sql.ts";
+import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { customerJsonbSql } from "../customers/customers.presenter.ts";
 import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./orders.presenter.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
@@ -98,7 +99,10 @@ export interface NewOrder {
   customerPhone: string | null;
   weddingDate: string | null;
   trackingToken: string;
-  /** Stamps the order, its first history entry, its customer (if new) and the events. */
+  /**
+   * Stamps the order, its first history entry, its customer (if new) and the events (db/sql.ts
+   * writeStampSql: never before the statement starts).
+   */
   at: Date;
   /** The order.created event's id. */
   eventId: string;
@@ -111,9 +115,8 @@ export interface OrderCustomer {
   email: string | null;
   phone: string | null;
   weddingDate: string | null;
-  /** The customer.created event's id and payload, used only when the customer is new. */
+  /** The customer.created event's id, used only when the customer is new. */
   eventId: string;
-  payload: Record<string, unknown>;
 }
 
 /**
@@ -149,14 +152,13 @@ export async function insertOrderForCustomer(
     customerPhoneNew: customer.phone,
     customerWeddingDate: customer.weddingDate,
     customerEventId: customer.eventId,
-    customerPayload: JSON.stringify(customer.payload),
   });
   return row?.json;
 }
 
 const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_for_customer", (p) => {
-  const at = sql`${p.at}::timestamptz`;
-  return sql`with found as (
+  const at = sql`(select at from t)`;
+  return sql`with t as (select ${writeStampSql(p.at)} as at), found as (
       select c.id, c.name, c.email from customers c
       where ${p.customerEmail}::text is not null and c.vendor_id = ${p.vendorId}::text
         and lower(c.email) = lower(${p.customerEmail}::text)
@@ -167,7 +169,7 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
              ${p.customerPhoneNew}::text, ${p.customerWeddingDate}::date, ${at}, ${at}
       where not exists (select 1 from found)
       on conflict do nothing
-      returning id, name, email
+      returning *
     ), c as (
       select id, name, email from nc union all select id, name, email from found
     ), o as (
@@ -188,7 +190,7 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
       sql`${eventRow("customer.created", {
         id: sql`${p.customerEventId}`,
         vendorId: sql`${p.vendorId}`,
-        data: sql`${p.customerPayload}::jsonb`,
+        data: customerJsonbSql("nc"),
         createdAt: at,
         from: sql`from nc`,
       })}
@@ -253,7 +255,7 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
     ), u as (
       update orders o
       set status = ${p.to}::text,
-          updated_at = greatest(${p.at}::timestamptz, o.updated_at + interval '1 millisecond')
+          updated_at = greatest(${writeStampSql(p.at)}, o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any(${p.allowedFrom}::text[])
       returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status

@@ -7,7 +7,6 @@ import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
-import { presentCustomer } from "../customers/customers.presenter.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
@@ -83,10 +82,11 @@ export async function createOrder(
   vendorId: string,
   input: CreateOrderBody,
 ): Promise<string> {
-  return ctx.db.transaction(async (tx) => {
-    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
-    const now = ctx.now();
-    const customer = newCustomerRow(
+  // One statement, no transaction round trips around it: the stamp is taken from `now` in SQL,
+  // never before the statement starts (lossless sync, README; db/sql.ts writeStampSql).
+  const now = ctx.now();
+  const customer = {
+    ...newCustomerRow(
       vendorId,
       {
         name: input.customerName.trim(),
@@ -95,30 +95,30 @@ export async function createOrder(
         weddingDate: input.weddingDate,
       },
       now,
-    );
-    const order = {
-      id: newId(),
-      vendorId,
-      type: input.type,
-      model: input.model ?? null,
-      size: input.size ?? null,
-      color: input.color ?? null,
-      description: input.description ?? null,
-      specialRequests: input.specialRequests ?? null,
-      customerPhone: input.customerPhone ?? null,
-      weddingDate: input.weddingDate ?? null,
-      trackingToken: newTrackingToken(),
-      at: now,
-      eventId: newId(),
-    };
-    const orderCustomer = { ...customer, eventId: newId(), payload: presentCustomer(customer) };
-    // A second run only after a concurrent insert of the same e-mail: it links to that customer.
-    const json =
-      (await insertOrderForCustomer(tx, order, orderCustomer)) ??
-      (await insertOrderForCustomer(tx, order, orderCustomer));
-    if (!json) throw new Error("order create found no customer to link to after a conflict");
-    return json;
-  });
+    ),
+    eventId: newId(),
+  };
+  const order = {
+    id: newId(),
+    vendorId,
+    type: input.type,
+    model: input.model ?? null,
+    size: input.size ?? null,
+    color: input.color ?? null,
+    description: input.description ?? null,
+    specialRequests: input.specialRequests ?? null,
+    customerPhone: input.customerPhone ?? null,
+    weddingDate: input.weddingDate ?? null,
+    trackingToken: newTrackingToken(),
+    at: now,
+    eventId: newId(),
+  };
+  // A second run only after a concurrent insert of the same e-mail: it links to that customer.
+  const json =
+    (await insertOrderForCustomer(ctx.db, order, customer)) ??
+    (await insertOrderForCustomer(ctx.db, order, customer));
+  if (!json) throw new Error("order create found no customer to link to after a conflict");
+  return json;
 }
 
 /** `type:status` pairs from which an order may move to `to` (the workflow, as data for SQL). */
@@ -138,30 +138,27 @@ export async function updateOrderStatus(
   input: UpdateOrderStatusBody,
 ): Promise<{ id: string; status: OrderStatus }> {
   if (!isId(id)) throw notFound("Order");
-  return ctx.db.transaction(async (tx) => {
-    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
-    const now = ctx.now();
-    const message = input.message ?? null;
-    const imageUrl = input.imageUrl ?? null;
-    const result = await moveOrderStatus(tx, {
-      vendorId,
-      id,
-      to: input.status,
-      allowedFrom: movesTo.get(input.status) ?? [],
-      message,
-      imageUrl,
-      at: now,
-      eventId: newId(),
-    });
-    if (result.outcome === "not_found") throw notFound("Order");
-    if (result.outcome === "refused") {
-      assertOrderTransition(result.type as OrderType, result.status as OrderStatus, input.status);
-      throw new Error(
-        `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
-      );
-    }
-    return { id, status: input.status };
+  const message = input.message ?? null;
+  const imageUrl = input.imageUrl ?? null;
+  // One statement, no transaction round trips around it (db/sql.ts writeStampSql).
+  const result = await moveOrderStatus(ctx.db, {
+    vendorId,
+    id,
+    to: input.status,
+    allowedFrom: movesTo.get(input.status) ?? [],
+    message,
+    imageUrl,
+    at: ctx.now(),
+    eventId: newId(),
   });
+  if (result.outcome === "not_found") throw notFound("Order");
+  if (result.outcome === "refused") {
+    assertOrderTransition(result.type as OrderType, result.status as OrderStatus, input.status);
+    throw new Error(
+      `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
+    );
+  }
+  return { id, status: input.status };
 }
 
 const detailFields = ["model", "size", "color", "description", "specialRequests"] as const;
