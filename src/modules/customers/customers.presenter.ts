@@ -1,6 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { isoTimestamp } from "../../db/sql.ts";
-import type { CustomerRow } from "./customers.repository.ts";
+import type { customers } from "../../db/schema/index.ts";
+
+// The row type from the schema, not the repository: the repository uses customerJsonbSql.
+type CustomerRow = typeof customers.$inferSelect;
 
 /** The one place a customer row becomes JSON (API responses and webhook payloads). */
 export function presentCustomer(row: CustomerRow) {
