@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { isoTimestamp } from "../../db/sql.ts";
 import type { customers } from "../../db/schema/index.ts";
+import { isoTimestamp } from "../../db/sql.ts";
 
 // The row type from the schema, not the repository: the repository uses customerJsonbSql.
 type CustomerRow = typeof customers.$inferSelect;
