@@ -12,7 +12,9 @@ export const isoTimestamp = (column: SQL): SQL =>
  */
 export function compactJsonObject(fields: ReadonlyArray<readonly [string, SQL, "json"?]>): SQL {
   const parts = fields.map(([key, value, kind], i) => {
-    const prefix = `${i === 0 ? "{" : ","}${JSON.stringify(key)}:`;
+    // The keys are constants of our code: inlined as literals, not sent as parameters on every
+    // query (no quote can occur in them; JSON.stringify only adds double quotes).
+    const prefix = sql.raw(`'${`${i === 0 ? "{" : ","}${JSON.stringify(key)}:`.replaceAll("'", "''")}'`);
     const text = kind === "json" ? value : sql`to_json(${value})::text`;
     return sql`${prefix}::text || coalesce(${text}, 'null')`;
   });

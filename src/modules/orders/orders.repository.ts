@@ -44,11 +44,23 @@ export async function listOrderJson(
   vendorId: string,
   filter: ListOrdersFilter,
 ): Promise<OrderJsonRow[]> {
+  const { limit, ...rest } = filter;
+  // The list without parameters (what most integrations poll) is a prepared statement.
+  if (Object.values(rest).every((v) => v === undefined || (Array.isArray(v) && v.length === 0))) {
+    return firstPage(db, { vendorId, limit: limit + 1 });
+  }
   return queryRows<OrderJsonRow>(db, listOrderJsonQuery(vendorId, filter));
 }
 
-/** The statement behind listOrderJson; exported so bench/ can run the very same SQL. */
-export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): SQL {
+const firstPage = preparedStatement<OrderJsonRow>("list_orders_first_page", (p) =>
+  listOrderJsonQuery(sql`${p.vendorId}::text`, { limit: sql`${p.limit}::int` }),
+);
+
+/** The statement behind listOrderJson (a limit given as SQL is the page's limit + 1 already). */
+export function listOrderJsonQuery(
+  vendorId: string | SQL,
+  filter: Omit<ListOrdersFilter, "limit"> & { limit: number | SQL },
+): SQL {
   const conditions = [sql`o.vendor_id = ${vendorId}`];
   if (filter.updatedSince)
     conditions.push(sql`o.updated_at >= ${filter.updatedSince.toISOString()}::timestamptz`);
@@ -72,7 +84,7 @@ export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): 
         from orders o left join customers c on c.id = o.customer_id
         where ${sql.join(conditions, sql` and `)}
         order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
-        limit ${filter.limit + 1}`;
+        limit ${typeof filter.limit === "number" ? filter.limit + 1 : filter.limit}`;
 }
 
 export async function findOrderJson(db: Executor, vendorId: string, id: string): Promise<string | undefined> {
