@@ -44,16 +44,49 @@ export async function listOrderJson(
   vendorId: string,
   filter: ListOrdersFilter,
 ): Promise<OrderJsonRow[]> {
-  const { limit, ...rest } = filter;
-  // The list without parameters (what most integrations poll) is a prepared statement.
-  if (Object.values(rest).every((v) => v === undefined || (Array.isArray(v) && v.length === 0))) {
-    return firstPage(db, { vendorId, limit: limit + 1 });
-  }
   return queryRows<OrderJsonRow>(db, listOrderJsonQuery(vendorId, filter));
 }
 
-const firstPage = preparedStatement<OrderJsonRow>("list_orders_first_page", (p) =>
-  listOrderJsonQuery(sql`${p.vendorId}::text`, { limit: sql`${p.limit}::int` }),
+/** A first page of orders as one JSON text, with what the next page's cursor is made of. */
+export interface OrderJsonPage {
+  /** The orders' JSON, comma-separated (the inside of the list's array). */
+  json: string;
+  /** The last order of the page when another page follows, else undefined. */
+  next: { id: string; updatedAt: string } | undefined;
+}
+
+/**
+ * The first page of the list without filters (what integrations poll): the same statement as
+ * listOrderJson, prepared, with PostgreSQL joining the orders' JSON into one text so Node passes
+ * it through instead of parsing a row per order.
+ */
+export async function firstOrderPageJson(
+  db: Executor,
+  vendorId: string,
+  limit: number,
+): Promise<OrderJsonPage> {
+  const [row] = await firstPageJson(db, { vendorId, limit });
+  if (!row) throw new Error("first page: no answer");
+  return {
+    json: row.json,
+    next: row.n > limit && row.last_id && row.last_t ? { id: row.last_id, updatedAt: row.last_t } : undefined,
+  };
+}
+
+const firstPageJson = preparedStatement<{
+  json: string;
+  n: number;
+  last_id: string | null;
+  last_t: string | null;
+}>(
+  "list_orders_first_page_json",
+  (p) => sql`with p as (${listOrderJsonQuery(sql`${p.vendorId}::text`, { limit: sql`${p.limit}::int + 1` })}),
+    r as (select json, id, "updatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
+    select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${p.limit}::int), '') as json,
+           count(*)::int as n,
+           max(id) filter (where rn = ${p.limit}::int) as last_id,
+           max("updatedAt") filter (where rn = ${p.limit}::int) as last_t
+    from r`,
 );
 
 /** The statement behind listOrderJson (a limit given as SQL is the page's limit + 1 already). */

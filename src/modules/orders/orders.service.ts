@@ -2,7 +2,7 @@ import type { ServiceContext } from "../../context.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { notFound } from "../../errors.ts";
 import { generateSecret } from "../../lib/crypto.ts";
-import { decodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
@@ -14,6 +14,7 @@ import {
   findOrderJson,
   findOrderTrackingToken,
   findTrackedOrder,
+  firstOrderPageJson,
   insertOrderForCustomer,
   listOrderJson,
   moveOrderStatus,
@@ -51,6 +52,17 @@ export async function listOrders(
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   // A malformed customer id can name no order: an empty page, as for another vendor's customer.
   if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
+  if (
+    !query.cursor &&
+    !query.updatedSince &&
+    query.customerId === undefined &&
+    !query.status?.length &&
+    !query.search
+  ) {
+    const page = await firstOrderPageJson(ctx.db, vendorId, limit);
+    const next = page.next ? encodeCursor({ t: page.next.updatedAt, id: page.next.id }) : null;
+    return `{"orders":[${page.json}],"nextCursor":${JSON.stringify(next)}}`;
+  }
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
   const rows = await listOrderJson(ctx.db, vendorId, {
