@@ -107,6 +107,7 @@ export async function createCustomer(
   input: CreateCustomerBody,
 ): Promise<CustomerJson> {
   assertBounds(input);
+  const now = ctx.now();
   const row: CustomerRow = {
     id: newId(),
     vendorId,
@@ -117,8 +118,8 @@ export async function createCustomer(
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
-    createdAt: ctx.now(),
-    updatedAt: ctx.now(),
+    createdAt: now,
+    updatedAt: now,
   };
   // The customer and its event in one statement (no transaction round trips around it); the
   // answer shows the stamp and the objects as stored.

@@ -125,8 +125,8 @@ export async function findOrderJson(db: Executor, vendorId: string, id: string):
   return row?.json;
 }
 
-/** The statement behind findOrderJson; exported so bench/ can run the very same SQL. */
-export function findOrderJsonQuery(vendorId: string, id: string): SQL {
+/** The statement behind findOrderJson. */
+function findOrderJsonQuery(vendorId: string, id: string): SQL {
   return sql`select ${orderJsonSql} as json
         from orders o left join customers c on c.id = o.customer_id
         where o.vendor_id = ${vendorId} and o.id = ${id}`;

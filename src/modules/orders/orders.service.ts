@@ -52,6 +52,7 @@ export async function listOrders(
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   // A malformed customer id can name no order: an empty page, as for another vendor's customer.
   if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
+  // The first page without filters, what integrations poll: joined into one text by PostgreSQL.
   if (
     !query.cursor &&
     !query.updatedSince &&
@@ -87,7 +88,8 @@ export async function getOrder(ctx: ServiceContext, vendorId: string, id: string
 /**
  * Creates the order (linking or creating its customer) and emits order.created, and
  * customer.created for a new customer; returns its JSON. The work is one statement
- * (insertOrderForCustomer) in a transaction opened first, so its stamp is taken inside it.
+ * (insertOrderForCustomer), which is its own transaction (or part of the request's, with an
+ * Idempotency-Key).
  */
 export async function createOrder(
   ctx: ServiceContext,
