@@ -33,13 +33,14 @@ export async function startServer(
   name: string,
   script: string,
   env: Record<string, string>,
-  options: { quiet?: boolean } = {},
+  options: { quiet?: boolean; healthPort?: number } = {},
+  args: string[] = [],
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: url },
+    env: { ...process.env, PORT: String(port), ...env, HOST: "127.0.0.1", PUBLIC_URL: url },
     // quiet: info-level request logs go to /dev/null (still serialized and written, as in production).
     stdio: ["ignore", options.quiet ? "ignore" : "inherit", "inherit"],
   });
@@ -48,7 +49,7 @@ export async function startServer(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it was ready`);
     try {
-      const res = await fetch(`${url}/health`);
+      const res = await fetch(`http://127.0.0.1:${options.healthPort ?? port}/health`);
       if (res.ok) break;
     } catch {
       // not listening yet
@@ -91,6 +92,39 @@ export function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Number(kb) * 1024 : Number.NaN;
+}
+
+/** The process's children, from /proc (every thread's list). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const text = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim();
+      if (text) out.push(...text.split(/\s+/).map(Number));
+    }
+  } catch {
+    // ended
+  }
+  return out;
+}
+
+/** CPU seconds of the process and (by default) its descendants alive now: cluster workers. */
+export function cpuSecondsOfTree(pid: number, descendants = true): number {
+  let total = cpuSecondsOf(pid);
+  if (descendants) for (const child of childrenOf(pid)) total += cpuSecondsOfTree(child);
+  return total;
+}
+
+/** Resident set size of the process and its descendants, in bytes. */
+export function rssOfTree(pid: number): number {
+  let total = 0;
+  try {
+    total = rssOf(pid);
+  } catch {
+    return 0;
+  }
+  for (const child of childrenOf(pid)) total += rssOfTree(child);
+  return total;
 }
 
 /** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */

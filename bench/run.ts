@@ -1,14 +1,18 @@
-// `npm run bench`: the app against a framework-free baseline (bench/baseline-server.ts) on the
-// same PostgreSQL data, for GET and POST /api/vendor/orders. See bench/README.md.
+// `npm run bench`: the app (`npm start`: API and dispatcher in one process) against the one-statement
+// node:http baseline (bench/baseline-server.ts) on the same PostgreSQL data, for four endpoints;
+// then, unless BENCH_DISPATCHER=0, the dispatcher's CPU share measured apart. See bench/README.md.
 // Env: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (1),
-// BENCH_DATABASE_URL (an existing database to use instead of a throwaway one), BENCH_ENDPOINTS
-// (get,post), BENCH_APP_LOG_LEVEL (warn; "info" measures the production default's request logs).
+// BENCH_DATABASE_URL (an existing database instead of a throwaway one), BENCH_ENDPOINTS
+// (list,create,status,customer), BENCH_APP_LOG_LEVEL (warn), BENCH_BACKEND (pg | pglite: the app
+// alone on embedded PGlite), BENCH_API_PROCESSES (N > 0: the app as N `--role api` processes via
+// API_PROCESSES plus one `--role worker`, instead of `npm start`), BENCH_DISPATCHER (1).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { cpuSecondsOf, ROOT, rssOf, type Server, startServer } from "./processes.ts";
-import { type Seeded, seedOrders, seedVendors } from "./seed.ts";
+import { cpuSecondsOfTree, freePort, ROOT, rssOfTree, type Server, startServer } from "./processes.ts";
+import { type Seeded, seedOrders, seedStatusOrders, seedVendors } from "./seed.ts";
 
 const num = (name: string, fallback: number) => Number(process.env[name] || fallback);
 const DURATION = num("BENCH_DURATION", 10);
@@ -16,60 +20,211 @@ const WARMUP = num("BENCH_WARMUP", 3);
 const CONNECTIONS = num("BENCH_CONNECTIONS", 50);
 const ROUNDS = num("BENCH_ROUNDS", 1);
 const APP_LOG_LEVEL = process.env.BENCH_APP_LOG_LEVEL || "warn";
-const ONLY = (process.env.BENCH_ENDPOINTS || "get,post").toLowerCase().split(",");
+const BACKEND = process.env.BENCH_BACKEND === "pglite" ? "pglite" : "pg";
+const API_PROCESSES = num("BENCH_API_PROCESSES", 0);
+const DISPATCHER = process.env.BENCH_DISPATCHER !== "0" && BACKEND === "pg" && API_PROCESSES === 0;
+const ONLY = (process.env.BENCH_ENDPOINTS || "list,create,status,customer").toLowerCase().split(",");
 const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
-type Endpoint = "GET /api/vendor/orders" | "POST /api/vendor/orders";
 interface Measurement {
   reqPerSec: number;
+  p50Ms: number;
   p99Ms: number;
   rssMaxMb: number;
-  /** CPU milliseconds the server spent per request (user + system). */
+  /** CPU milliseconds the server's processes spent per request (user + system). */
   cpuMsPerReq: number;
+  /** CPU milliseconds the PostgreSQL backends serving the bench database spent per request. */
+  pgCpuMsPerReq: number;
   requests: number;
   non2xx: number;
   errors: number;
 }
 
+/** One benchmarked endpoint: how to make its requests. */
+interface Endpoint {
+  id: string;
+  name: string;
+  requests(seeded: Seeded): autocannon.Request[];
+}
+
+let unique = 0;
+const tag = String(process.pid);
+
+// autocannon builds every connection's first request before any is sent, and all connections
+// then send the last one built: those first requests carry no e-mail, so they cannot conflict
+// (an order then creates a customer without e-mail; a customer create, a customer without one).
+let built = 0;
+const firstRound = () => built++ < CONNECTIONS;
+const resetBuilt = () => {
+  built = 0;
+};
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    id: "list",
+    name: "GET /api/vendor/orders",
+    requests: (s) => [{ method: "GET", path: "/api/vendor/orders", headers: { "x-api-key": s.readKey } }],
+  },
+  {
+    id: "create",
+    name: "POST /api/vendor/orders (new customer)",
+    requests: (s) => [
+      {
+        method: "POST",
+        path: "/api/vendor/orders",
+        headers: { "x-api-key": s.writeKey, "content-type": "application/json" },
+        setupRequest: (req) => {
+          const n = ++unique;
+          const email = firstRound() ? undefined : `new-${tag}-${n}@example.com`;
+          return { ...req, body: JSON.stringify(orderBody(n, email)) };
+        },
+      },
+    ],
+  },
+  {
+    id: "status",
+    name: "PUT /api/vendor/orders/{id}/status",
+    requests: (s) => [
+      {
+        method: "PUT",
+        headers: { "x-api-key": s.writeKey, "content-type": "application/json" },
+        setupRequest: (req) => {
+          // FITTING_READY <-> ALTERATIONS: either target is valid from either state (a move to the
+          // current status is allowed and only appends history), so no request can fail; each
+          // order alternates, so nearly every request is a real move with its event.
+          firstRound();
+          const id = s.statusOrders[++unique % s.statusOrders.length] as string;
+          const to = s.statusOf.get(id) === "FITTING_READY" ? "ALTERATIONS" : "FITTING_READY";
+          s.statusOf.set(id, to);
+          return {
+            ...req,
+            path: `/api/vendor/orders/${id}/status`,
+            body: JSON.stringify({ status: to, message: "Fitting booked", imageUrl: null }),
+          };
+        },
+      },
+    ],
+  },
+  {
+    id: "customer",
+    name: "POST /api/vendor/customers",
+    requests: (s) => [
+      {
+        method: "POST",
+        path: "/api/vendor/customers",
+        headers: { "x-api-key": s.writeKey, "content-type": "application/json" },
+        setupRequest: (req) => {
+          const n = ++unique;
+          const email = firstRound() ? null : `cust-${tag}-${n}@example.com`;
+          return { ...req, body: JSON.stringify(customerBody(n, email)) };
+        },
+      },
+    ],
+  },
+];
+
+export function orderBody(n: number, email: string | undefined) {
+  return {
+    customerName: `New Customer ${n}`,
+    ...(email ? { customerEmail: email } : {}),
+    customerPhone: "+49 30 1234567",
+    weddingDate: "2027-06-12",
+    type: (["BRIDAL_DRESS", "SUIT", "RENTAL"] as const)[n % 3],
+    model: `Model ${n % 17}`,
+    size: "38",
+    color: "ivory",
+    description: "Lace bodice, long train, hand-finished hem. ".repeat(2),
+    specialRequests: n % 2 ? "Extra buttons" : null,
+  };
+}
+
+function customerBody(n: number, email: string | null) {
+  return {
+    name: `Customer ${n}`,
+    email,
+    phone: "+49 30 7654321",
+    weddingDate: "2027-05-01",
+    notes: "Prefers Saturday fittings",
+    measurements: { bust: 88, waist: 70, hips: 94 },
+  };
+}
+
+/** PIDs of the PostgreSQL backends connected to the bench database (PostgreSQL on this host). */
+async function backendPids(admin: pg.Client | undefined, db: string): Promise<number[]> {
+  if (!admin) return [];
+  const { rows } = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+    [db],
+  );
+  return rows.map((r) => r.pid);
+}
+
+function cpuOfPids(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      out.set(pid, cpuSecondsOfTree(pid, false));
+    } catch {
+      // ended
+    }
+  }
+  return out;
+}
+
+interface Target {
+  url: string;
+  /** Processes whose CPU is the server's (the app and its children, or the app and its worker). */
+  pids: number[];
+}
+
 async function load(
-  server: Server,
+  target: Target,
   endpoint: Endpoint,
   seeded: Seeded,
   seconds: number,
+  pgWatch: { admin: pg.Client | undefined; db: string },
 ): Promise<Measurement> {
-  const pid = server.child.pid as number;
-  const post = endpoint.startsWith("POST");
-  let rssMax = rssOf(pid);
-  const sampler = setInterval(() => {
-    rssMax = Math.max(rssMax, rssOf(pid));
-  }, 250);
-  const cpuBefore = cpuSecondsOf(pid);
+  let rssMax = 0;
+  const sample = () => {
+    rssMax = Math.max(
+      rssMax,
+      target.pids.reduce((n, pid) => n + rssOfTree(pid), 0),
+    );
+  };
+  sample();
+  const sampler = setInterval(sample, 250);
+  const cpuBefore = target.pids.reduce((n, pid) => n + cpuSecondsOfTree(pid), 0);
+  const pgPids = await backendPids(pgWatch.admin, pgWatch.db);
+  const pgBefore = cpuOfPids(pgPids);
+  resetBuilt();
   const result = await autocannon({
-    url: `${server.url}/api/vendor/orders`,
+    url: target.url,
     connections: CONNECTIONS,
     duration: seconds,
-    method: post ? "POST" : "GET",
-    headers: post
-      ? { "x-api-key": seeded.writeKey, "content-type": "application/json" }
-      : { "x-api-key": seeded.readKey },
-    ...(post ? { body: seeded.postBody } : {}),
+    requests: endpoint.requests(seeded),
   });
-  const cpu = cpuSecondsOf(pid) - cpuBefore;
+  const cpu = target.pids.reduce((n, pid) => n + cpuSecondsOfTree(pid), 0) - cpuBefore;
+  const pgAfter = cpuOfPids(await backendPids(pgWatch.admin, pgWatch.db));
+  let pgCpu = 0;
+  for (const [pid, s] of pgAfter) pgCpu += s - (pgBefore.get(pid) ?? 0);
   clearInterval(sampler);
-  rssMax = Math.max(rssMax, rssOf(pid));
+  sample();
+  const total = result.requests.total;
   return {
     reqPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     rssMaxMb: rssMax / 2 ** 20,
-    cpuMsPerReq: result.requests.total ? (cpu * 1000) / result.requests.total : Number.NaN,
-    requests: result.requests.total,
+    cpuMsPerReq: total ? (cpu * 1000) / total : Number.NaN,
+    pgCpuMsPerReq: total && pgWatch.admin ? (pgCpu * 1000) / total : Number.NaN,
+    requests: total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
 }
 
-/** The app and the baseline must answer the same requests with the same JSON, or the race is unfair. */
-async function checkSameAnswers(app: Server, baseline: Server, seeded: Seeded): Promise<void> {
+/** Both servers must answer the same requests with the same JSON and write the same events. */
+async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: pg.Client): Promise<void> {
   const get = (s: Server) =>
     fetch(`${s.url}/api/vendor/orders`, { headers: { "x-api-key": seeded.readKey } }).then((r) => r.text());
   const [a, b] = await Promise.all([get(app), get(baseline)]);
@@ -78,19 +233,78 @@ async function checkSameAnswers(app: Server, baseline: Server, seeded: Seeded): 
   if (list.orders.length !== 100 || list.orders.some((o) => o.updates.length !== 3)) {
     throw new Error("seed data is not 100 orders with 3 history entries each");
   }
-  const post = (s: Server) =>
-    fetch(`${s.url}/api/vendor/orders`, {
+  // Ids and instants differ between two runs of the same request; everything else must not.
+  const strip = (v: unknown): unknown =>
+    JSON.parse(JSON.stringify(v), (k, val) =>
+      /^(id|customerId|createdAt|updatedAt|email|name)$/.test(k) ? typeof val : val,
+    );
+  const eventIds = async () =>
+    (
+      await db.query<{ id: string }>("select id from events where vendor_id = $1", [seeded.writeVendorId])
+    ).rows.map((r) => r.id);
+  const call = async (s: Server, method: string, url: string, body: unknown) => {
+    const before = await eventIds();
+    const res = await fetch(`${s.url}${url}`, {
+      method,
+      headers: { "x-api-key": seeded.writeKey, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    const { rows } = await db.query<{ type: string; data: unknown }>(
+      "select type, data from events where vendor_id = $1 and id <> all($2::text[]) order by type",
+      [seeded.writeVendorId, before],
+    );
+    return {
+      status: res.status,
+      location: res.headers.get("location")?.replace(/[a-z0-9]+$/, "<id>"),
+      body: strip(JSON.parse(text)),
+      keys: Object.keys(JSON.parse(text) as object),
+      events: strip(rows),
+    };
+  };
+  const same = async (what: string, f: (s: Server, n: number) => Promise<unknown>) => {
+    const pa = JSON.stringify(await f(app, 1));
+    const pb = JSON.stringify(await f(baseline, 1));
+    if (pa !== pb) throw new Error(`${what} differs:\n app      ${pa}\n baseline ${pb}`);
+  };
+  await same("POST /api/vendor/orders", (s, n) =>
+    call(s, "POST", "/api/vendor/orders", orderBody(n, `check-${s.name}-${tag}@example.com`)),
+  );
+  const [o1, o2] = seeded.statusOrders;
+  await same("PUT /api/vendor/orders/{id}/status", (s) => {
+    const id = s === app ? o1 : o2;
+    seeded.statusOf.set(id as string, "ALTERATIONS");
+    return call(s, "PUT", `/api/vendor/orders/${id}/status`, { status: "ALTERATIONS", message: "m" });
+  });
+  await same("PUT status, invalid move", async (s) => {
+    const id = s === app ? o1 : o2;
+    const res = await fetch(`${s.url}/api/vendor/orders/${id}/status`, {
+      method: "PUT",
+      headers: { "x-api-key": seeded.writeKey, "content-type": "application/json" },
+      body: JSON.stringify({ status: "PICKED_UP" }),
+    });
+    return res.status;
+  });
+  await same("POST /api/vendor/customers", (s, n) =>
+    call(s, "POST", "/api/vendor/customers", customerBody(n, `check-c-${s.name}-${tag}@example.com`)),
+  );
+  await same("POST /api/vendor/customers, e-mail taken", async (s) => {
+    const res = await fetch(`${s.url}/api/vendor/customers`, {
       method: "POST",
       headers: { "x-api-key": seeded.writeKey, "content-type": "application/json" },
-      body: seeded.postBody,
-    }).then(async (r) => ({ status: r.status, body: JSON.parse(await r.text()) as Record<string, unknown> }));
-  const [pa, pb] = [await post(app), await post(baseline)];
-  const shape = (o: { status: number; body: Record<string, unknown> }) => {
-    const { id: _i, createdAt: _c, updatedAt: _u, updates: _h, ...rest } = o.body;
-    return JSON.stringify({ status: o.status, keys: Object.keys(o.body), rest });
-  };
-  if (shape(pa) !== shape(pb)) throw new Error(`POST differs: app ${shape(pa)} vs baseline ${shape(pb)}`);
-  console.log(`check: same GET body (${a.length} bytes) and same POST answer from both servers`);
+      body: JSON.stringify(customerBody(0, `check-c-${s.name}-${tag}@example.com`)),
+    });
+    return res.status;
+  });
+  await same("revoked or unknown key", async (s) => {
+    const res = await fetch(`${s.url}/api/vendor/orders`, {
+      headers: { "x-api-key": `vk_${"x".repeat(43)}` },
+    });
+    return res.status;
+  });
+  console.log(
+    `check: same GET body (${a.length} bytes); same answers and outbox events for the create, status and customer requests`,
+  );
 }
 
 function median(values: number[]): number {
@@ -99,52 +313,100 @@ function median(values: number[]): number {
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
-async function main(): Promise<void> {
-  const tag = String(process.pid);
-  const dbName = `vendor_api_bench_${tag}`;
-  const own = !process.env.BENCH_DATABASE_URL;
-  const databaseUrl = process.env.BENCH_DATABASE_URL || `postgres://postgres@127.0.0.1:5432/${dbName}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  if (own) {
-    await admin.connect();
-    await admin.query(`create database ${pg.escapeIdentifier(dbName)}`);
+async function startApp(name: string, env: Record<string, string>, role: "all" | "api" | "split") {
+  const common = { ...env, LOG_LEVEL: APP_LOG_LEVEL, RATE_LIMIT_PER_MINUTE: "1000000" };
+  const quiet = { quiet: APP_LOG_LEVEL !== "warn" };
+  if (role === "all") {
+    const app = await startServer(name, "src/main.ts", common, quiet);
+    return {
+      servers: [app],
+      target: { url: app.url, pids: [app.child.pid as number] },
+      app,
+      worker: undefined,
+    };
   }
-  const servers: Server[] = [];
-  try {
-    const env = { DATABASE_URL: databaseUrl };
-    const keys = await seedVendors(env, tag);
-    const app = await startServer(
-      "app",
-      "src/main.ts",
-      {
-        ...env,
-        LOG_LEVEL: APP_LOG_LEVEL,
-        RATE_LIMIT_PER_MINUTE: "1000000",
-      },
-      { quiet: APP_LOG_LEVEL !== "warn" },
-    );
-    servers.push(app);
-    const seeded = await seedOrders(app, keys);
-    const baseline = await startServer("baseline", "bench/baseline-server.ts", env);
-    servers.push(baseline);
-    await checkSameAnswers(app, baseline, seeded);
+  const processes = API_PROCESSES > 0 ? String(API_PROCESSES) : "1";
+  const app = await startServer(name, "src/main.ts", { ...common, API_PROCESSES: processes }, quiet, [
+    "--role",
+    "api",
+  ]);
+  const workerPort = await freePort();
+  const worker = await startServer(
+    `${name}-worker`,
+    "src/main.ts",
+    { ...common, WORKER_PORT: String(workerPort), PORT: String(await freePort()) },
+    { ...quiet, healthPort: workerPort },
+    ["--role", "worker"],
+  );
+  return {
+    servers: [app, worker],
+    target: { url: app.url, pids: [app.child.pid as number] },
+    app,
+    worker,
+  };
+}
 
-    const endpoints = (["GET /api/vendor/orders", "POST /api/vendor/orders"] as const).filter((e) =>
-      ONLY.includes(e.split(" ")[0]?.toLowerCase() ?? ""),
-    );
+async function main(): Promise<void> {
+  const dbName = `vendor_api_bench_${tag}`;
+  const own = BACKEND === "pg" && !process.env.BENCH_DATABASE_URL;
+  const databaseUrl = process.env.BENCH_DATABASE_URL || `postgres://postgres@127.0.0.1:5432/${dbName}`;
+  const admin = BACKEND === "pg" ? new pg.Client({ connectionString: ADMIN_URL }) : undefined;
+  await admin?.connect();
+  if (own) await admin?.query(`create database ${pg.escapeIdentifier(dbName)}`);
+  const dataDir = BACKEND === "pglite" ? fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-bench-")) : "";
+  const watchDb = new URL(databaseUrl).pathname.slice(1);
+  const pgWatch = { admin, db: watchDb };
+  const servers: Server[] = [];
+  const loadBefore = os.loadavg();
+  let db: pg.Client | undefined;
+  try {
+    const env: Record<string, string> =
+      BACKEND === "pg" ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+    const keys = await seedVendors(env, tag);
+    const appMode = API_PROCESSES > 0 ? "split" : "all";
+    const started = await startApp("app", env, appMode);
+    servers.push(...started.servers);
+    const seeded = await seedOrders(started.app, keys);
+    await seedStatusOrders(started.app, seeded, Math.max(2 * CONNECTIONS, 100));
+    const targets: Array<[string, Target]> = [[`app (${describeMode(appMode)})`, started.target]];
+    if (BACKEND === "pg") {
+      const baseline = await startServer("baseline", "bench/baseline-server.ts", env);
+      servers.push(baseline);
+      db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      await checkSameWork(started.app, baseline, seeded, db);
+      targets.push([
+        "baseline (node:http + pg, one statement)",
+        { url: baseline.url, pids: [baseline.child.pid as number] },
+      ]);
+    }
+
+    const endpoints = ENDPOINTS.filter((e) => ONLY.includes(e.id));
     const runs = new Map<string, Measurement[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const endpoint of endpoints) {
-        for (const server of [app, baseline]) {
-          if (WARMUP > 0) await load(server, endpoint, seeded, WARMUP);
-          const m = await load(server, endpoint, seeded, DURATION);
+        for (const [name, target] of targets) {
+          if (WARMUP > 0) await load(target, endpoint, seeded, WARMUP, pgWatch);
+          const m = await load(target, endpoint, seeded, DURATION, pgWatch);
           if (m.non2xx || m.errors)
-            throw new Error(`${server.name} ${endpoint}: ${m.non2xx} non-2xx, ${m.errors} errors`);
-          const key = `${endpoint}|${server.name}`;
+            throw new Error(`${name} ${endpoint.name}: ${m.non2xx} non-2xx, ${m.errors} errors`);
+          const key = `${endpoint.name}|${name}`;
           runs.set(key, [...(runs.get(key) ?? []), m]);
-          console.log(`round ${round} ${endpoint} ${server.name}: ${m.reqPerSec.toFixed(0)} req/s`);
+          console.log(`round ${round} ${endpoint.name} ${name}: ${m.reqPerSec.toFixed(0)} req/s`);
         }
       }
+    }
+    for (const s of servers.splice(0)) await s.stop();
+
+    let dispatcher: DispatcherShare | undefined;
+    if (DISPATCHER && endpoints.some((e) => e.id === "create")) {
+      dispatcher = await measureDispatcherShare(
+        env,
+        seeded,
+        endpoints.find((e) => e.id === "create") as Endpoint,
+        pgWatch,
+        servers,
+      );
     }
 
     const summary = (key: string): Measurement => {
@@ -152,76 +414,142 @@ async function main(): Promise<void> {
       const pick = (f: (m: Measurement) => number) => median(ms.map(f));
       return {
         reqPerSec: pick((m) => m.reqPerSec),
+        p50Ms: pick((m) => m.p50Ms),
         p99Ms: pick((m) => m.p99Ms),
         rssMaxMb: Math.max(...ms.map((m) => m.rssMaxMb)),
         cpuMsPerReq: pick((m) => m.cpuMsPerReq),
+        pgCpuMsPerReq: pick((m) => m.pgCpuMsPerReq),
         requests: ms.reduce((n, m) => n + m.requests, 0),
         non2xx: 0,
         errors: 0,
       };
     };
-    const rows = endpoints.map((endpoint) => {
-      const a = summary(`${endpoint}|app`);
-      const b = summary(`${endpoint}|baseline`);
-      return {
-        endpoint,
-        app: a,
-        baseline: b,
-        ratio: a.reqPerSec / b.reqPerSec,
-        cpuRatio: b.cpuMsPerReq / a.cpuMsPerReq,
-      };
-    });
-    printTable(rows);
+    const rows = endpoints.map((endpoint) => ({
+      endpoint: endpoint.name,
+      servers: targets.map(([name]) => ({ name, ...summary(`${endpoint.name}|${name}`) })),
+    }));
+    const loadAfter = os.loadavg();
+    printTable(rows, loadBefore, loadAfter, dispatcher);
     const results = {
       date: new Date().toISOString(),
       node: process.version,
+      backend: BACKEND,
+      loadAverage: { before: loadBefore, after: loadAfter },
       settings: {
         durationS: DURATION,
         warmupS: WARMUP,
         connections: CONNECTIONS,
         rounds: ROUNDS,
         appLogLevel: APP_LOG_LEVEL,
+        apiProcesses: API_PROCESSES,
       },
       rows,
+      dispatcher,
       runs: Object.fromEntries(runs),
     };
-    const out = path.join(ROOT, "bench/results/latest.json");
+    const out = path.join(ROOT, `bench/results/latest${BACKEND === "pglite" ? "-pglite" : ""}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nwritten ${path.relative(process.cwd(), out)}`);
   } finally {
     for (const s of servers) await s.stop();
-    if (own) {
-      await admin.query(`drop database if exists ${pg.escapeIdentifier(dbName)} with (force)`);
-      await admin.end();
-    }
+    await db?.end();
+    if (own) await admin?.query(`drop database if exists ${pg.escapeIdentifier(dbName)} with (force)`);
+    await admin?.end();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-type Row = { endpoint: string; app: Measurement; baseline: Measurement; ratio: number; cpuRatio: number };
+function describeMode(mode: "all" | "api" | "split"): string {
+  if (mode === "all") return "npm start";
+  return `${API_PROCESSES || 1} x --role api + 1 x --role worker`;
+}
 
-function printTable(rows: Row[]): void {
-  const f = (n: number, d = 0) => n.toFixed(d);
+interface DispatcherShare {
+  workerCpuS: number;
+  apiCpuS: number;
+  pgCpuS: number;
+  requests: number;
+  share: number;
+  /** API CPU per request with the dispatcher in another process (compare with npm start's). */
+  apiCpuMsPerReq: number;
+  reqPerSec: number;
+}
+
+/**
+ * The dispatcher's CPU share while creates run at full speed, no webhook registered: the app split
+ * into `--role api` and `--role worker` (the worker runs the dispatcher and housekeeping, nothing
+ * else), creates driven at the API, and the worker's CPU divided by the CPU of both processes
+ * plus the PostgreSQL backends of the bench database (the worker's own queries included).
+ */
+async function measureDispatcherShare(
+  env: Record<string, string>,
+  seeded: Seeded,
+  endpoint: Endpoint,
+  pgWatch: { admin: pg.Client | undefined; db: string },
+  servers: Server[],
+): Promise<DispatcherShare> {
+  const started = await startApp("split", env, "split");
+  servers.push(...started.servers);
+  const worker = started.worker as Server;
+  try {
+    if (WARMUP > 0) await load(started.target, endpoint, seeded, WARMUP, pgWatch);
+    const w0 = cpuSecondsOfTree(worker.child.pid as number);
+    const a0 = cpuSecondsOfTree(started.app.child.pid as number);
+    const p0 = cpuOfPids(await backendPids(pgWatch.admin, pgWatch.db));
+    const m = await load(started.target, endpoint, seeded, DURATION, pgWatch);
+    const workerCpuS = cpuSecondsOfTree(worker.child.pid as number) - w0;
+    const apiCpuS = cpuSecondsOfTree(started.app.child.pid as number) - a0;
+    let pgCpuS = 0;
+    for (const [pid, s] of cpuOfPids(await backendPids(pgWatch.admin, pgWatch.db)))
+      pgCpuS += s - (p0.get(pid) ?? 0);
+    return {
+      workerCpuS,
+      apiCpuS,
+      pgCpuS,
+      requests: m.requests,
+      share: workerCpuS / (workerCpuS + apiCpuS + pgCpuS),
+      apiCpuMsPerReq: (apiCpuS * 1000) / m.requests,
+      reqPerSec: m.reqPerSec,
+    };
+  } finally {
+    for (const s of started.servers) await s.stop();
+  }
+}
+
+type Row = { endpoint: string; servers: Array<Measurement & { name: string }> };
+
+function printTable(
+  rows: Row[],
+  before: number[],
+  after: number[],
+  dispatcher: DispatcherShare | undefined,
+): void {
+  const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "-");
   console.log(
-    `\n${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} round(s), median; app LOG_LEVEL=${APP_LOG_LEVEL}`,
+    `\n${BACKEND}; ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} round(s), median; app LOG_LEVEL=${APP_LOG_LEVEL}; load average ${before.map((l) => l.toFixed(2)).join(" ")} before, ${after.map((l) => l.toFixed(2)).join(" ")} after`,
   );
-  // req/s is shared-machine sensitive; CPU per request is the server's own cost, so its ratio
-  // (baseline CPU / app CPU) is the steadier comparison when other work competes for the cores.
+  console.log("x baseline = req/s / the baseline's req/s in the same run\n");
   console.log(
-    "app/baseline = app req/s / baseline req/s; cpu ratio = baseline CPU per request / app CPU per request\n",
+    "| endpoint | server | req/s | x baseline | p50 ms | p99 ms | RSS MB | Node CPU ms/req | PG CPU ms/req |",
   );
-  console.log("| endpoint | server | req/s | p99 ms | RSS max MB | CPU ms/req | app/baseline | cpu ratio |");
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
-    for (const [name, m] of [
-      ["app", r.app],
-      ["baseline", r.baseline],
-    ] as const) {
-      const ratio = name === "app" ? `${f(r.ratio, 2)} | ${f(r.cpuRatio, 2)}` : " | ";
+    const base = r.servers.find((s) => s.name.startsWith("baseline"));
+    for (const m of r.servers) {
+      const ratio = base ? f(m.reqPerSec / base.reqPerSec, 2) : "-";
       console.log(
-        `| ${r.endpoint} | ${name} | ${f(m.reqPerSec)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${ratio} |`,
+        `| ${r.endpoint} | ${m.name} | ${f(m.reqPerSec)} | ${ratio} | ${f(m.p50Ms)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${f(m.pgCpuMsPerReq, 2)} |`,
       );
     }
+  }
+  if (dispatcher) {
+    console.log(
+      `\ndispatcher CPU share (no webhook; creates at full speed against --role api, dispatcher alone in --role worker): ` +
+        `worker ${f(dispatcher.workerCpuS, 2)} s of ${f(dispatcher.workerCpuS + dispatcher.apiCpuS + dispatcher.pgCpuS, 2)} s ` +
+        `(worker + api + PostgreSQL backends) = ${f(dispatcher.share * 100, 2)}%; ` +
+        `${f(dispatcher.reqPerSec)} creates/s, api ${f(dispatcher.apiCpuMsPerReq, 2)} CPU ms/req`,
+    );
   }
 }
 

@@ -7,8 +7,10 @@ export interface Seeded {
   readKey: string;
   /** Another vendor, so POSTs do not change what the GET returns. */
   writeKey: string;
-  /** Body of the benchmarked POST: links to a customer the write vendor already has. */
-  postBody: string;
+  writeVendorId: string;
+  /** Orders of the write vendor for the status benchmark, and the status each was last sent. */
+  statusOrders: string[];
+  statusOf: Map<string, string>;
 }
 
 export const ORDER_COUNT = 100;
@@ -21,22 +23,53 @@ export async function seedVendors(env: Record<string, string>, tag: string) {
       env,
     );
     const key = await runCli(["api-key", "create", "--vendor", vendor.id as string, "--name", "bench"], env);
-    return key.key as string;
+    return { key: key.key as string, vendorId: vendor.id as string };
   };
-  return { readKey: await keyFor("read"), writeKey: await keyFor("write") };
+  const read = await keyFor("read");
+  const write = await keyFor("write");
+  return { readKey: read.key, writeKey: write.key, writeVendorId: write.vendorId };
 }
 
-export async function seedOrders(app: Server, keys: { readKey: string; writeKey: string }): Promise<Seeded> {
-  const call = async (key: string, method: string, path: string, body: unknown, expect: number) => {
-    const res = await fetch(`${app.url}/api/vendor${path}`, {
-      method,
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text) as { id: string };
-  };
+type Keys = Awaited<ReturnType<typeof seedVendors>>;
+
+async function call(app: Server, key: string, method: string, path: string, body: unknown, expect: number) {
+  const res = await fetch(`${app.url}/api/vendor${path}`, {
+    method,
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as { id: string };
+}
+
+/** `count` orders of the write vendor in FITTING_READY, for the status-update benchmark. */
+export async function seedStatusOrders(app: Server, seeded: Seeded, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 4) {
+    await Promise.all(
+      [i, i + 1, i + 2, i + 3].map(async (n) => {
+        const { id } = await call(
+          app,
+          seeded.writeKey,
+          "POST",
+          "/orders",
+          {
+            customerName: `Status ${n % 10}`,
+            customerEmail: `status-${n % 10}@example.com`,
+            type: "BRIDAL_DRESS",
+            model: `Model ${n}`,
+          },
+          201,
+        );
+        await call(app, seeded.writeKey, "PUT", `/orders/${id}/status`, { status: "FITTING_READY" }, 200);
+        seeded.statusOrders.push(id);
+        seeded.statusOf.set(id, "FITTING_READY");
+      }),
+    );
+  }
+}
+
+export async function seedOrders(app: Server, keys: Keys): Promise<Seeded> {
   const orderBody = (i: number) => ({
     customerName: `Customer ${i % 40}`,
     customerEmail: `customer-${i % 40}@example.com`,
@@ -51,8 +84,9 @@ export async function seedOrders(app: Server, keys: { readKey: string; writeKey:
   for (let i = 0; i < ORDER_COUNT; i += 4) {
     await Promise.all(
       [i, i + 1, i + 2, i + 3].map(async (n) => {
-        const { id } = await call(keys.readKey, "POST", "/orders", orderBody(n), 201);
+        const { id } = await call(app, keys.readKey, "POST", "/orders", orderBody(n), 201);
         await call(
+          app,
           keys.readKey,
           "PUT",
           `/orders/${id}/status`,
@@ -60,6 +94,7 @@ export async function seedOrders(app: Server, keys: { readKey: string; writeKey:
           200,
         );
         await call(
+          app,
           keys.readKey,
           "PUT",
           `/orders/${id}/status`,
@@ -73,8 +108,5 @@ export async function seedOrders(app: Server, keys: { readKey: string; writeKey:
       }),
     );
   }
-  const postBody = orderBody(1);
-  // The write vendor's customer exists before the measured POSTs link to it.
-  await call(keys.writeKey, "POST", "/orders", postBody, 201);
-  return { ...keys, postBody: JSON.stringify(postBody) };
+  return { ...keys, statusOrders: [], statusOf: new Map() };
 }

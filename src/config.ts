@@ -52,6 +52,8 @@ export interface Config {
   readonly signupEnabled: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   readonly metricsToken: string | undefined;
+  /** `--role api`: how many API processes share PORT (node:cluster); 1 = this process alone. */
+  readonly apiProcesses: number;
   /** The worker role's own HTTP port (/health, /ready, /metrics); the API keeps PORT. */
   readonly workerPort: number;
   /** PostgreSQL: waiting for a connection, and for a statement's answer, before answering 503. */
@@ -180,6 +182,7 @@ export function loadConfig(
     signupEnabled: bool("SIGNUP_ENABLED", true),
     metricsToken,
     workerPort: int("WORKER_PORT", 3001, 0, 65535),
+    apiProcesses: int("API_PROCESSES", 1, 1, 64),
     dbConnectTimeoutMs: int("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 600_000),
     dbQueryTimeoutMs: int("DB_QUERY_TIMEOUT_MS", 4_000, 100, 3_600_000),
     ...overrides,

@@ -2,10 +2,11 @@
 // (`--role all|api|worker`). SIGTERM/SIGINT drain in-flight requests and deliveries (up to
 // SHUTDOWN_GRACE_MS), then exit 0. Operator mistakes (bad arguments, invalid variables, a busy
 // port, a locked data directory) end in one line on stderr, before anything opens.
+import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { buildApp } from "./app.ts";
 import { type ControlSocket, startControlSocket } from "./cli/control-socket.ts";
-import { ConfigError, loadConfig, type Role } from "./config.ts";
+import { type Config, ConfigError, loadConfig, type Role } from "./config.ts";
 import { serviceContext } from "./context.ts";
 import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
@@ -34,13 +35,55 @@ function parseRole(argv: string[]): Role {
   return role;
 }
 
+/**
+ * `API_PROCESSES=N --role api`: this process forks N API processes that share PORT (node:cluster
+ * hands them the connections) and does nothing else; it migrates first, and on SIGTERM/SIGINT
+ * passes the signal on and exits once they drained. One of them exiting otherwise ends it too
+ * (exit 1), so the supervisor restarts the group rather than run it short-handed unnoticed.
+ */
+async function runApiProcesses(config: Config, processes: number): Promise<void> {
+  await assertPortFree(config.host, config.port, "PORT");
+  const database = await openDatabase(targetFromConfig(config), {
+    timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
+  });
+  await runMigrations(database);
+  await database.close();
+  let stopping = false;
+  const children = Array.from({ length: processes }, () => cluster.fork());
+  const exited = children.map((child) => new Promise<void>((resolve) => child.once("exit", () => resolve())));
+  for (const child of children) {
+    child.once("exit", (code) => {
+      if (stopping) return;
+      console.error(`an API process exited (code ${code}); stopping the others`);
+      void stop(1);
+    });
+  }
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (!child.isDead()) child.process.kill("SIGTERM");
+    await Promise.all(exited);
+    process.exit(code);
+  };
+  process.on("SIGTERM", () => void stop(0));
+  process.on("SIGINT", () => void stop(0));
+}
+
 async function main(): Promise<void> {
-  const role = parseRole(process.argv.slice(2));
+  // A forked API process (API_PROCESSES) is always --role api.
+  const role = cluster.isWorker ? "api" : parseRole(process.argv.slice(2));
   const config = loadConfig();
   if (role !== "all" && !config.databaseUrl) {
     throw new ConfigError(["--role api/worker needs DATABASE_URL: PGlite serves one process only"]);
   }
-  if (role !== "worker") await assertPortFree(config.host, config.port, "PORT");
+  if (config.apiProcesses > 1 && role !== "api") {
+    throw new ConfigError([
+      "API_PROCESSES > 1 needs --role api (run the dispatcher apart with --role worker)",
+    ]);
+  }
+  if (config.apiProcesses > 1 && cluster.isPrimary) return runApiProcesses(config, config.apiProcesses);
+  // Forked API processes share the port their parent checked and holds for them.
+  if (role !== "worker" && cluster.isPrimary) await assertPortFree(config.host, config.port, "PORT");
   else await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },

@@ -12,7 +12,9 @@ export const isoTimestamp = (column: SQL): SQL =>
  */
 export function compactJsonObject(fields: ReadonlyArray<readonly [string, SQL, "json"?]>): SQL {
   const parts = fields.map(([key, value, kind], i) => {
-    const prefix = `${i === 0 ? "{" : ","}${JSON.stringify(key)}:`;
+    // The keys are constants of our code: inlined as literals, not sent as parameters on every
+    // query (no quote can occur in them; JSON.stringify only adds double quotes).
+    const prefix = sql.raw(`'${`${i === 0 ? "{" : ","}${JSON.stringify(key)}:`.replaceAll("'", "''")}'`);
     const text = kind === "json" ? value : sql`to_json(${value})::text`;
     return sql`${prefix}::text || coalesce(${text}, 'null')`;
   });
@@ -22,4 +24,17 @@ export function compactJsonObject(fields: ReadonlyArray<readonly [string, SQL, "
 /** A JSON array of `element` text over `from`, as compact text; `[]` when there are no rows. */
 export function compactJsonArray(element: SQL, from: SQL, orderBy: SQL): SQL {
   return sql`coalesce((select '[' || string_agg(${element}, ',' order by ${orderBy}) || ']' ${from}), '[]')`;
+}
+
+/**
+ * The instant a single-statement write (no BEGIN before it) stamps its rows with: the service's
+ * clock `now`, but never before the statement's own start, to the millisecond, when that clock
+ * agrees with the database's within a second. Rows are then stamped inside their transaction, as
+ * the sync horizon needs (db/sync-horizon.ts), which a service otherwise ensures by reading its
+ * clock after BEGIN. A clock set far off on purpose (tests' clocks) is used as given.
+ */
+export function writeStampSql(now: unknown): SQL {
+  return sql`(case when abs(extract(epoch from ${now}::timestamptz - statement_timestamp())) < 1
+             then greatest(${now}::timestamptz, date_trunc('milliseconds', statement_timestamp()))
+             else ${now}::timestamptz end)`;
 }

@@ -1,10 +1,11 @@
-// The one way to emit an event (STYLE principle 4): called inside the transaction that makes the
-// change, so the event commits or rolls back with it. It also fans the event out there, in the
+// The one way to emit an event (STYLE principle 4): `enqueueEvent` called inside the transaction
+// that makes the change, or `eventCtes` inside the very statement that makes it (a hot write path
+// in one round trip), so the event commits or rolls back with it. It also fans the event out there, in the
 // same statement: one PENDING delivery per ACTIVE endpoint of the vendor subscribed to the type
 // (`webhook.test`: its one target), and a NOTIFY only when a delivery was queued. An event nobody
 // subscribes to thus costs the dispatchers nothing; the NOTIFY is delivered only on commit and
 // wakes them at once, and they also poll, so a lost notification delays but never loses.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
 
@@ -35,30 +36,58 @@ export type NewEvent = {
 export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {
   const id = newId();
   const at = event.createdAt.toISOString();
-  const target = event.targetWebhookId ?? null;
-  // Delivery ids are made in SQL (the endpoints are found there): a letter and 24 random hex
-  // digits, a valid CUID2 shape (CONTRACT 1) like every other id.
   await tx.execute(
-    sql`with e as (
-          insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
-          values (${id}, ${event.vendorId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb,
-                  ${at}::timestamptz, ${at}::timestamptz, ${target})
-          returning id
-        ), d as (
-          insert into webhook_deliveries
-            (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
-          select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), w.id, ${event.vendorId},
-                 e.id, ${event.type}, 'PENDING', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-          from e join webhooks w on w.vendor_id = ${event.vendorId}
-          where case when ${target}::text is null
-                  then w.status = 'ACTIVE' and w.events @> jsonb_build_array(${event.type}::text)
-                  else w.id = ${target}::text end
-          returning 1
-        )
-        select pg_notify(${EVENTS_CHANNEL}, ${id}) from (select 1 from d limit 1) queued`,
+    sql`with ${eventCtes(
+      sql`select ${id}::text as id, ${event.vendorId}::text as vendor_id, ${event.type}::text as type,
+                 ${JSON.stringify(event.data)}::jsonb as data, ${at}::timestamptz as created_at,
+                 ${event.targetWebhookId ?? null}::text as target_webhook_id`,
+    )}
+    select ${notifyWhenQueued}`,
   );
   return id;
 }
+
+/**
+ * For a statement that makes a change and its events at once (a create that also creates a
+ * customer, a status move): the CTEs `ev`, which inserts the events `source` selects, and `d`,
+ * their deliveries; the statement's select list then carries `notifyWhenQueued`. `source` selects
+ * id, vendor_id, type, data (jsonb), created_at and target_webhook_id, any number of rows (build
+ * each with `eventRow`). It must be the only writer of events and deliveries in its statement.
+ */
+export function eventCtes(source: SQL): SQL {
+  // Delivery ids are made in SQL (the endpoints are found there): a letter and 24 random hex
+  // digits, a valid CUID2 shape (CONTRACT 1) like every other id.
+  return sql`ev as (
+      insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
+      select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
+      from (${source}) s
+      returning id, vendor_id, type, created_at, target_webhook_id
+    ), d as (
+      insert into webhook_deliveries
+        (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
+      select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), w.id, ev.vendor_id,
+             ev.id, ev.type, 'PENDING', ev.created_at, ev.created_at, ev.created_at
+      from ev join webhooks w on w.vendor_id = ev.vendor_id
+      where case when ev.target_webhook_id is null
+              then w.status = 'ACTIVE' and w.events @> jsonb_build_array(ev.type)
+              else w.id = ev.target_webhook_id end
+      returning event_id
+    )`;
+}
+
+/** One event row for `eventCtes`: its payload (jsonb) and vendor are SQL over `from`'s rows. */
+export function eventRow<T extends EventName>(
+  type: T,
+  row: { id: SQL | string; vendorId: SQL | string; data: SQL; createdAt: SQL | Date; from?: SQL },
+): SQL {
+  const at = row.createdAt instanceof Date ? sql`${row.createdAt.toISOString()}::timestamptz` : row.createdAt;
+  return sql`select ${row.id}::text as id, ${row.vendorId}::text as vendor_id, ${type}::text as type,
+                    ${row.data} as data, ${at} as created_at, null::text as target_webhook_id
+             ${row.from ?? sql``}`;
+}
+
+/** The select-list item that NOTIFYs the dispatchers once, and only when a delivery was queued. */
+export const notifyWhenQueued = sql`(select pg_notify(${EVENTS_CHANNEL}, q.event_id) from (select event_id from d limit 1) q) as notified`;
 
 /** Wakes dispatchers after commit when deliveries were queued directly (redeliver, recover, test). */
 export async function notifyDispatchers(tx: Tx): Promise<void> {

@@ -177,6 +177,48 @@ describe("operating the service", { timeout: 300_000 }, () => {
     }
   });
 
+  it("API_PROCESSES=2 --role api: two API processes serve one port, and a SIGTERM drains them all", async () => {
+    if (!process.env.TEST_DATABASE_URL) {
+      // PGlite serves one process: refused before anything opens, naming what is needed.
+      const refused = startServer(["--role", "api"], { ...env, API_PROCESSES: "2" }, await freePort());
+      servers.push(refused);
+      expect(await refused.exited).toBe(1);
+      expect(refused.output()).toContain("--role api/worker needs DATABASE_URL");
+      return;
+    }
+    const server = startServer(["--role", "api"], { ...env, API_PROCESSES: "2" }, await freePort());
+    servers.push(server);
+    await waitForHealth(server);
+    const apiChildren = () =>
+      fs
+        .readdirSync(`/proc/${server.child.pid}/task`)
+        .flatMap((tid) =>
+          fs.readFileSync(`/proc/${server.child.pid}/task/${tid}/children`, "utf8").trim().split(/\s+/),
+        )
+        .filter((pid) => pid && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("src/main.ts"));
+    // Both forked API processes are up and listening on the parent's port.
+    let children: string[] = [];
+    for (let i = 0; i < 100 && children.length < 2; i++) {
+      children = apiChildren();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(children).toHaveLength(2);
+    for (let i = 0; i < 6; i++) {
+      const res = await fetch(`${server.url}/ready`, { headers: { connection: "close" } });
+      expect(res.status).toBe(200);
+    }
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    for (const pid of children) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+  });
+
+  it("API_PROCESSES > 1 without --role api is refused (the dispatcher runs apart)", async () => {
+    const server = startServer([], { ...env, API_PROCESSES: "2" }, await freePort());
+    servers.push(server);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain("API_PROCESSES > 1 needs --role api");
+  });
+
   it("an unknown server option prints the usage and exits 2", async () => {
     const server = startServer(["--rol", "api"], {}, 0);
     servers.push(server);

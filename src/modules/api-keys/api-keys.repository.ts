@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
+import { preparedStatement } from "../../db/prepared.ts";
 import { apiKeys } from "../../db/schema/index.ts";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -10,10 +11,43 @@ export async function insertApiKey(db: Executor, row: typeof apiKeys.$inferInser
   return inserted;
 }
 
-export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1);
-  return row;
+/** What authenticating a request needs of a key (every request reads it: a prepared statement). */
+export interface KeyCredential {
+  id: string;
+  vendorId: string;
+  keyHash: string;
+  scopes: string[] | null;
+  revoked: boolean;
+  /** Epoch milliseconds of the last recorded use, null when never used. */
+  lastUsedMs: number | null;
 }
+
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<KeyCredential | undefined> {
+  const [row] = await keyByHash(db, { keyHash });
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    vendorId: row.vendor_id,
+    keyHash: row.key_hash,
+    scopes: row.scopes,
+    revoked: row.revoked,
+    lastUsedMs: row.last_used_ms === null ? null : Number(row.last_used_ms),
+  };
+}
+
+const keyByHash = preparedStatement<{
+  id: string;
+  vendor_id: string;
+  key_hash: string;
+  scopes: string[] | null;
+  revoked: boolean;
+  last_used_ms: string | null;
+}>(
+  "api_key_by_hash",
+  (p) => sql`select id, vendor_id, key_hash, scopes, revoked_at is not null as revoked,
+                    (extract(epoch from last_used_at) * 1000)::bigint::text as last_used_ms
+             from api_keys where key_hash = ${p.keyHash}::text limit 1`,
+);
 
 export async function listApiKeys(db: Executor, vendorId: string): Promise<ApiKeyRow[]> {
   return db.select().from(apiKeys).where(eq(apiKeys.vendorId, vendorId)).orderBy(desc(apiKeys.createdAt));

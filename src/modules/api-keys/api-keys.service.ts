@@ -61,9 +61,9 @@ export async function authenticateApiKey(ctx: ServiceContext, key: string): Prom
   const hash = hashSecret(key);
   const row = await findApiKeyByHash(ctx.db, hash);
   // The lookup is by hash, so timing reveals nothing about the key; compare anyway, in constant time.
-  if (!row || row.revokedAt || !safeEqual(row.keyHash, hash)) return undefined;
+  if (!row || row.revoked || !safeEqual(row.keyHash, hash)) return undefined;
   const now = ctx.now();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (row.lastUsedMs === null || now.getTime() - row.lastUsedMs > LAST_USED_RESOLUTION_MS) {
     // Off the request path: a failed bookkeeping write must not fail the caller's request.
     touchApiKey(ctx.db, row.vendorId, row.id, now).catch(() => {});
   }

@@ -1,9 +1,13 @@
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
+import { preparedStatement } from "../../db/prepared.ts";
 import { customers } from "../../db/schema/index.ts";
+import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
+import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { customerJsonbSql } from "./customers.presenter.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -15,6 +19,72 @@ export async function insertCustomerUnlessEmailTaken(
   const [inserted] = await db.insert(customers).values(row).onConflictDoNothing().returning();
   return inserted;
 }
+
+/**
+ * One statement: inserts the customer unless a customer of the vendor already has this e-mail
+ * (any case), and with it customer.created, fanned out, with a NOTIFY when a delivery was queued.
+ * `row.createdAt` is the service's clock; the row is stamped with db/sql.ts writeStampSql of it
+ * (never before the statement starts). Returns what the database decided: the stamp, and the
+ * free-form objects as stored (jsonb orders their keys); undefined when the e-mail was taken
+ * (nothing written then).
+ */
+export async function insertCustomerAnnounced(
+  db: Executor,
+  row: CustomerRow,
+  eventId: string,
+): Promise<Pick<CustomerRow, "measurements" | "preferences" | "createdAt" | "updatedAt"> | undefined> {
+  const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
+  const [inserted] = await insertCustomerStatement(db, {
+    id: row.id,
+    vendorId: row.vendorId,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    weddingDate: row.weddingDate,
+    notes: row.notes,
+    measurements: json(row.measurements),
+    preferences: json(row.preferences),
+    at: row.createdAt.toISOString(),
+    eventId,
+  });
+  if (!inserted) return undefined;
+  const parse = (v: string | null) => (v === null ? null : (JSON.parse(v) as Record<string, unknown>));
+  const at = new Date(inserted.at);
+  return {
+    measurements: parse(inserted.measurements),
+    preferences: parse(inserted.preferences),
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+const insertCustomerStatement = preparedStatement<{
+  measurements: string | null;
+  preferences: string | null;
+  at: string;
+}>(
+  "insert_customer_announced",
+  (p) => sql`with c as (
+      insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
+                             preferences, created_at, updated_at)
+      select ${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
+             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb, t.at, t.at
+      from (select ${writeStampSql(p.at)} as at) t
+      on conflict do nothing
+      returning *
+    ), ${eventCtes(
+      eventRow("customer.created", {
+        id: sql`${p.eventId}`,
+        vendorId: sql`c.vendor_id`,
+        data: customerJsonbSql("c"),
+        createdAt: sql`c.created_at`,
+        from: sql`from c`,
+      }),
+    )}
+    select c.measurements::text as measurements, c.preferences::text as preferences,
+           ${isoTimestamp(sql`c.created_at`)} as at, ${notifyWhenQueued}
+    from c`,
+);
 
 export async function findCustomerByEmail(
   db: Executor,

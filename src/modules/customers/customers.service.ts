@@ -24,6 +24,7 @@ import {
   findCustomerForUpdate,
   findCustomerNames,
   findCustomerWithCounts,
+  insertCustomerAnnounced,
   insertCustomerUnlessEmailTaken,
   listCustomers as listCustomerRows,
   updateCustomerRow,
@@ -54,16 +55,7 @@ export async function findOrCreateCustomer(
     const existing = await findCustomerByEmail(tx, vendorId, contact.email);
     if (existing) return existing;
   }
-  const inserted = await insertCustomerUnlessEmailTaken(tx, {
-    id: newId(),
-    vendorId,
-    name: contact.name,
-    email: contact.email ?? null,
-    phone: contact.phone ?? null,
-    weddingDate: contact.weddingDate ?? null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const inserted = await insertCustomerUnlessEmailTaken(tx, newCustomerRow(vendorId, contact, now));
   if (!inserted) {
     // Lost a race with a concurrent insert of the same e-mail: link to the winner.
     const winner = contact.email ? await findCustomerByEmail(tx, vendorId, contact.email) : undefined;
@@ -77,6 +69,23 @@ export async function findOrCreateCustomer(
     createdAt: now,
   });
   return inserted;
+}
+
+/** The row a new customer made from contact details gets (an order's or an inquiry's). */
+export function newCustomerRow(vendorId: string, contact: CustomerContact, now: Date): CustomerRow {
+  return {
+    id: newId(),
+    vendorId,
+    name: contact.name,
+    email: contact.email ?? null,
+    phone: contact.phone ?? null,
+    weddingDate: contact.weddingDate ?? null,
+    notes: null,
+    measurements: null,
+    preferences: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 function emailTaken(existingId: string | undefined): AppError {
@@ -98,27 +107,24 @@ export async function createCustomer(
   input: CreateCustomerBody,
 ): Promise<CustomerJson> {
   assertBounds(input);
-  const created = await ctx.db.transaction(async (tx) => {
-    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
-    const now = ctx.now();
-    const row = await insertCustomerUnlessEmailTaken(tx, {
-      id: newId(),
-      vendorId,
-      name: input.name.trim(),
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      weddingDate: input.weddingDate ?? null,
-      notes: input.notes ?? null,
-      measurements: input.measurements ?? null,
-      preferences: input.preferences ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (!row) return undefined;
-    const json = presentCustomer(row);
-    await enqueueEvent(tx, { vendorId, type: "customer.created", data: json, createdAt: now });
-    return json;
-  });
+  const now = ctx.now();
+  const row: CustomerRow = {
+    id: newId(),
+    vendorId,
+    name: input.name.trim(),
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    weddingDate: input.weddingDate ?? null,
+    notes: input.notes ?? null,
+    measurements: input.measurements ?? null,
+    preferences: input.preferences ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The customer and its event in one statement (no transaction round trips around it); the
+  // answer shows the stamp and the objects as stored.
+  const stored = await insertCustomerAnnounced(ctx.db, row, newId());
+  const created = stored && presentCustomer({ ...row, ...stored });
   if (created) return created;
   const existing = input.email ? await findCustomerByEmail(ctx.db, vendorId, input.email) : undefined;
   throw emailTaken(existing?.id);

@@ -1,11 +1,15 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
-import { orders, orderUpdates } from "../../db/schema/index.ts";
-import { isoTimestamp } from "../../db/sql.ts";
+import { preparedStatement } from "../../db/prepared.ts";
+import { orders } from "../../db/schema/index.ts";
+import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
-import { orderJsonSql } from "./orders.presenter.ts";
+import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { customerJsonbSql } from "../customers/customers.presenter.ts";
+import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./orders.presenter.ts";
+import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -43,8 +47,53 @@ export async function listOrderJson(
   return queryRows<OrderJsonRow>(db, listOrderJsonQuery(vendorId, filter));
 }
 
-/** The statement behind listOrderJson; exported so bench/ can run the very same SQL. */
-export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): SQL {
+/** A first page of orders as one JSON text, with what the next page's cursor is made of. */
+export interface OrderJsonPage {
+  /** The orders' JSON, comma-separated (the inside of the list's array). */
+  json: string;
+  /** The last order of the page when another page follows, else undefined. */
+  next: { id: string; updatedAt: string } | undefined;
+}
+
+/**
+ * The first page of the list without filters (what integrations poll): the same statement as
+ * listOrderJson, prepared, with PostgreSQL joining the orders' JSON into one text so Node passes
+ * it through instead of parsing a row per order.
+ */
+export async function firstOrderPageJson(
+  db: Executor,
+  vendorId: string,
+  limit: number,
+): Promise<OrderJsonPage> {
+  const [row] = await firstPageJson(db, { vendorId, limit });
+  if (!row) throw new Error("first page: no answer");
+  return {
+    json: row.json,
+    next: row.n > limit && row.last_id && row.last_t ? { id: row.last_id, updatedAt: row.last_t } : undefined,
+  };
+}
+
+const firstPageJson = preparedStatement<{
+  json: string;
+  n: number;
+  last_id: string | null;
+  last_t: string | null;
+}>(
+  "list_orders_first_page_json",
+  (p) => sql`with p as (${listOrderJsonQuery(sql`${p.vendorId}::text`, { limit: sql`${p.limit}::int + 1` })}),
+    r as (select json, id, "updatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
+    select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${p.limit}::int), '') as json,
+           count(*)::int as n,
+           max(id) filter (where rn = ${p.limit}::int) as last_id,
+           max("updatedAt") filter (where rn = ${p.limit}::int) as last_t
+    from r`,
+);
+
+/** The statement behind listOrderJson (a limit given as SQL is the page's limit + 1 already). */
+export function listOrderJsonQuery(
+  vendorId: string | SQL,
+  filter: Omit<ListOrdersFilter, "limit"> & { limit: number | SQL },
+): SQL {
   const conditions = [sql`o.vendor_id = ${vendorId}`];
   if (filter.updatedSince)
     conditions.push(sql`o.updated_at >= ${filter.updatedSince.toISOString()}::timestamptz`);
@@ -68,7 +117,7 @@ export function listOrderJsonQuery(vendorId: string, filter: ListOrdersFilter): 
         from orders o left join customers c on c.id = o.customer_id
         where ${sql.join(conditions, sql` and `)}
         order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
-        limit ${filter.limit + 1}`;
+        limit ${typeof filter.limit === "number" ? filter.limit + 1 : filter.limit}`;
 }
 
 export async function findOrderJson(db: Executor, vendorId: string, id: string): Promise<string | undefined> {
@@ -76,20 +125,203 @@ export async function findOrderJson(db: Executor, vendorId: string, id: string):
   return row?.json;
 }
 
-/** The statement behind findOrderJson; exported so bench/ can run the very same SQL. */
-export function findOrderJsonQuery(vendorId: string, id: string): SQL {
+/** The statement behind findOrderJson. */
+function findOrderJsonQuery(vendorId: string, id: string): SQL {
   return sql`select ${orderJsonSql} as json
         from orders o left join customers c on c.id = o.customer_id
         where o.vendor_id = ${vendorId} and o.id = ${id}`;
 }
 
-export async function insertOrder(db: Executor, row: typeof orders.$inferInsert): Promise<void> {
-  await db.insert(orders).values(row);
+export interface NewOrder {
+  id: string;
+  vendorId: string;
+  type: string;
+  model: string | null;
+  size: string | null;
+  color: string | null;
+  description: string | null;
+  specialRequests: string | null;
+  customerPhone: string | null;
+  weddingDate: string | null;
+  trackingToken: string;
+  /**
+   * Stamps the order, its first history entry, its customer (if new) and the events (db/sql.ts
+   * writeStampSql: never before the statement starts).
+   */
+  at: Date;
+  /** The order.created event's id. */
+  eventId: string;
 }
 
-export async function insertOrderUpdate(db: Executor, row: typeof orderUpdates.$inferInsert): Promise<void> {
-  await db.insert(orderUpdates).values(row);
+/** The customer an order is for: the vendor's customer with this e-mail, else a new one. */
+export interface OrderCustomer {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  weddingDate: string | null;
+  /** The customer.created event's id, used only when the customer is new. */
+  eventId: string;
 }
+
+/**
+ * One statement: links the vendor's customer with the e-mail (any case) or inserts `customer`
+ * with customer.created, inserts the order in ORDERED with its first history entry and
+ * order.created (its payload is the order's JSON, history included), fans both events out and
+ * NOTIFYs when a delivery was queued. Returns the order's JSON; undefined when a concurrent
+ * insert took the e-mail after this statement's snapshot (the unique index refused ours): run it
+ * again, and the next statement links to that customer.
+ */
+export async function insertOrderForCustomer(
+  db: Executor,
+  order: NewOrder,
+  customer: OrderCustomer,
+): Promise<string | undefined> {
+  const [row] = await insertOrderStatement(db, {
+    vendorId: order.vendorId,
+    at: order.at.toISOString(),
+    orderId: order.id,
+    type: order.type,
+    model: order.model,
+    size: order.size,
+    color: order.color,
+    description: order.description,
+    specialRequests: order.specialRequests,
+    customerPhone: order.customerPhone,
+    weddingDate: order.weddingDate,
+    trackingToken: order.trackingToken,
+    orderEventId: order.eventId,
+    customerId: customer.id,
+    customerName: customer.name,
+    customerEmail: customer.email,
+    customerPhoneNew: customer.phone,
+    customerWeddingDate: customer.weddingDate,
+    customerEventId: customer.eventId,
+  });
+  return row?.json;
+}
+
+const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_for_customer", (p) => {
+  const at = sql`(select at from t)`;
+  return sql`with t as (select ${writeStampSql(p.at)} as at), found as (
+      select c.id, c.name, c.email from customers c
+      where ${p.customerEmail}::text is not null and c.vendor_id = ${p.vendorId}::text
+        and lower(c.email) = lower(${p.customerEmail}::text)
+      limit 1
+    ), nc as (
+      insert into customers (id, vendor_id, name, email, phone, wedding_date, created_at, updated_at)
+      select ${p.customerId}::text, ${p.vendorId}::text, ${p.customerName}::text, ${p.customerEmail}::text,
+             ${p.customerPhoneNew}::text, ${p.customerWeddingDate}::date, ${at}, ${at}
+      where not exists (select 1 from found)
+      on conflict do nothing
+      returning *
+    ), c as (
+      select id, name, email from nc union all select id, name, email from found
+    ), o as (
+      insert into orders (id, vendor_id, customer_id, type, status, model, size, color, description,
+                          special_requests, customer_phone, wedding_date, tracking_token, created_at, updated_at)
+      select ${p.orderId}::text, ${p.vendorId}::text, c.id, ${p.type}::text, 'ORDERED', ${p.model}::text,
+             ${p.size}::text, ${p.color}::text, ${p.description}::text, ${p.specialRequests}::text,
+             ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${at}, ${at}
+      from c
+      returning *
+    ), h as (
+      insert into order_updates (order_id, status, message, created_at)
+      select o.id, 'ORDERED', 'Order created', ${at} from o
+      returning order_id, seq, status, message, image_url, created_at
+    ), oj as (
+      select ${newOrderJsonSql} as json from o join c on c.id = o.customer_id
+    ), ${eventCtes(
+      sql`${eventRow("customer.created", {
+        id: sql`${p.customerEventId}`,
+        vendorId: sql`${p.vendorId}`,
+        data: customerJsonbSql("nc"),
+        createdAt: at,
+        from: sql`from nc`,
+      })}
+      union all
+      ${eventRow("order.created", {
+        id: sql`${p.orderEventId}`,
+        vendorId: sql`${p.vendorId}`,
+        data: sql`oj.json::jsonb`,
+        createdAt: at,
+        from: sql`from oj`,
+      })}`,
+    )}
+    select oj.json, ${notifyWhenQueued} from oj`;
+});
+
+export type StatusMove =
+  | { outcome: "moved" }
+  | { outcome: "refused"; status: string; type: string }
+  | { outcome: "not_found" };
+
+/**
+ * One statement: locks the vendor's order, and when its `type:status` is one of `allowedFrom`
+ * (the workflow's moves to `to`, worked out by the caller) sets the status and updated_at (never
+ * backwards: at least a millisecond after the current one), appends the history entry and, when
+ * the status changes, order.status_changed (`event` builds its payload over the updated row `u`),
+ * fanned out, with a NOTIFY when a delivery was queued.
+ */
+export async function moveOrderStatus(
+  db: Executor,
+  move: {
+    vendorId: string;
+    id: string;
+    to: OrderStatus;
+    /** `TYPE:STATUS` words (an array literal of them is passed as one parameter). */
+    allowedFrom: string[];
+    message: string | null;
+    imageUrl: string | null;
+    at: Date;
+    eventId: string;
+  },
+): Promise<StatusMove> {
+  const [row] = await moveStatusStatement(db, {
+    vendorId: move.vendorId,
+    id: move.id,
+    to: move.to,
+    allowedFrom: `{${move.allowedFrom.join(",")}}`,
+    message: move.message,
+    imageUrl: move.imageUrl,
+    at: move.at.toISOString(),
+    eventId: move.eventId,
+  });
+  if (!row) return { outcome: "not_found" };
+  return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
+}
+
+const moveStatusStatement = preparedStatement<{ status: string; type: string; moved: boolean }>(
+  "move_order_status",
+  (p) => sql`with cur as (
+      select o.id, o.status, o.type from orders o
+      where o.vendor_id = ${p.vendorId}::text and o.id = ${p.id}::text
+      for update
+    ), u as (
+      update orders o
+      set status = ${p.to}::text,
+          updated_at = greatest(${writeStampSql(p.at)}, o.updated_at + interval '1 millisecond')
+      from cur
+      where o.id = cur.id and (cur.type || ':' || cur.status) = any(${p.allowedFrom}::text[])
+      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status
+    ), h as (
+      insert into order_updates (order_id, status, message, image_url, created_at)
+      select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
+    ), ${eventCtes(
+      eventRow("order.status_changed", {
+        id: sql`${p.eventId}`,
+        vendorId: sql`u.vendor_id`,
+        data: orderStatusChangeSql({
+          status: sql`${p.to}`,
+          message: sql`${p.message}`,
+          imageUrl: sql`${p.imageUrl}`,
+        }),
+        createdAt: sql`u.updated_at`,
+        from: sql`from u where u.previous_status <> ${p.to}::text`,
+      }),
+    )}
+    select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued} from cur`,
+);
 
 /** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */
 export async function findOrderForUpdate(
@@ -103,19 +335,6 @@ export async function findOrderForUpdate(
     .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)))
     .for("update");
   return row;
-}
-
-export async function setOrderStatus(
-  db: Executor,
-  vendorId: string,
-  id: string,
-  status: string,
-  at: Date,
-): Promise<void> {
-  await db
-    .update(orders)
-    .set({ status, updatedAt: at })
-    .where(and(eq(orders.vendorId, vendorId), eq(orders.id, id)));
 }
 
 export type OrderDetails = Partial<

@@ -2,24 +2,24 @@ import type { ServiceContext } from "../../context.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { notFound } from "../../errors.ts";
 import { generateSecret } from "../../lib/crypto.ts";
-import { decodeCursor } from "../../lib/cursor.ts";
+import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
-import { findOrCreateCustomer } from "../customers/customers.service.ts";
-import { orderPayload, presentOrderStatusChange } from "./orders.presenter.ts";
+import { newCustomerRow } from "../customers/customers.service.ts";
+import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
   findOrderJson,
   findOrderTrackingToken,
   findTrackedOrder,
-  insertOrder,
-  insertOrderUpdate,
+  firstOrderPageJson,
+  insertOrderForCustomer,
   listOrderJson,
+  moveOrderStatus,
   type OrderDetails,
   setOrderDetails,
-  setOrderStatus,
 } from "./orders.repository.ts";
 import type {
   CreateOrderBody,
@@ -27,7 +27,14 @@ import type {
   UpdateOrderBody,
   UpdateOrderStatusBody,
 } from "./orders.schemas.ts";
-import { assertOrderTransition, type OrderStatus, type OrderType } from "./orders.workflow.ts";
+import {
+  assertOrderTransition,
+  canTransition,
+  type OrderStatus,
+  type OrderType,
+  orderStatuses,
+  orderTypes,
+} from "./orders.workflow.ts";
 
 export const DEFAULT_PAGE_SIZE = 100;
 
@@ -45,6 +52,18 @@ export async function listOrders(
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   // A malformed customer id can name no order: an empty page, as for another vendor's customer.
   if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
+  // The first page without filters, what integrations poll: joined into one text by PostgreSQL.
+  if (
+    !query.cursor &&
+    !query.updatedSince &&
+    query.customerId === undefined &&
+    !query.status?.length &&
+    !query.search
+  ) {
+    const page = await firstOrderPageJson(ctx.db, vendorId, limit);
+    const next = page.next ? encodeCursor({ t: page.next.updatedAt, id: page.next.id }) : null;
+    return `{"orders":[${page.json}],"nextCursor":${JSON.stringify(next)}}`;
+  }
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
   const rows = await listOrderJson(ctx.db, vendorId, {
@@ -66,17 +85,22 @@ export async function getOrder(ctx: ServiceContext, vendorId: string, id: string
   return json;
 }
 
-/** Creates the order (linking or creating its customer) and emits order.created; returns its JSON. */
+/**
+ * Creates the order (linking or creating its customer) and emits order.created, and
+ * customer.created for a new customer; returns its JSON. The work is one statement
+ * (insertOrderForCustomer), which is its own transaction (or part of the request's, with an
+ * Idempotency-Key).
+ */
 export async function createOrder(
   ctx: ServiceContext,
   vendorId: string,
   input: CreateOrderBody,
 ): Promise<string> {
-  return ctx.db.transaction(async (tx) => {
-    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
-    const now = ctx.now();
-    const customer = await findOrCreateCustomer(
-      tx,
+  // One statement, no transaction round trips around it: the stamp is taken from `now` in SQL,
+  // never before the statement starts (lossless sync, README; db/sql.ts writeStampSql).
+  const now = ctx.now();
+  const customer = {
+    ...newCustomerRow(
       vendorId,
       {
         name: input.customerName.trim(),
@@ -85,32 +109,41 @@ export async function createOrder(
         weddingDate: input.weddingDate,
       },
       now,
-    );
-    const id = newId();
-    await insertOrder(tx, {
-      id,
-      vendorId,
-      customerId: customer.id,
-      type: input.type,
-      status: "ORDERED",
-      model: input.model ?? null,
-      size: input.size ?? null,
-      color: input.color ?? null,
-      description: input.description ?? null,
-      specialRequests: input.specialRequests ?? null,
-      customerPhone: input.customerPhone ?? null,
-      weddingDate: input.weddingDate ?? null,
-      trackingToken: newTrackingToken(),
-      createdAt: now,
-      updatedAt: now,
-    });
-    await insertOrderUpdate(tx, { orderId: id, status: "ORDERED", message: "Order created", createdAt: now });
-    const json = await findOrderJson(tx, vendorId, id);
-    if (!json) throw new Error("order vanished inside its own transaction");
-    await enqueueEvent(tx, { vendorId, type: "order.created", data: orderPayload(json), createdAt: now });
-    return json;
-  });
+    ),
+    eventId: newId(),
+  };
+  const order = {
+    id: newId(),
+    vendorId,
+    type: input.type,
+    model: input.model ?? null,
+    size: input.size ?? null,
+    color: input.color ?? null,
+    description: input.description ?? null,
+    specialRequests: input.specialRequests ?? null,
+    customerPhone: input.customerPhone ?? null,
+    weddingDate: input.weddingDate ?? null,
+    trackingToken: newTrackingToken(),
+    at: now,
+    eventId: newId(),
+  };
+  // A second run only after a concurrent insert of the same e-mail: it links to that customer.
+  const json =
+    (await insertOrderForCustomer(ctx.db, order, customer)) ??
+    (await insertOrderForCustomer(ctx.db, order, customer));
+  if (!json) throw new Error("order create found no customer to link to after a conflict");
+  return json;
 }
+
+/** `type:status` pairs from which an order may move to `to` (the workflow, as data for SQL). */
+const movesTo = new Map(
+  orderStatuses.map((to) => [
+    to,
+    orderTypes.flatMap((type) =>
+      orderStatuses.filter((from) => canTransition(type, from, to)).map((from) => `${type}:${from}`),
+    ),
+  ]),
+);
 
 export async function updateOrderStatus(
   ctx: ServiceContext,
@@ -119,37 +152,27 @@ export async function updateOrderStatus(
   input: UpdateOrderStatusBody,
 ): Promise<{ id: string; status: OrderStatus }> {
   if (!isId(id)) throw notFound("Order");
-  return ctx.db.transaction(async (tx) => {
-    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
-    const now = ctx.now();
-    const order = await findOrderForUpdate(tx, vendorId, id);
-    if (!order) throw notFound("Order");
-    const from = order.status as OrderStatus;
-    assertOrderTransition(order.type as OrderType, from, input.status);
-    // updated_at never moves backwards, even if clocks of two processes disagree.
-    const at = now > order.updatedAt ? now : new Date(order.updatedAt.getTime() + 1);
-    const message = input.message ?? null;
-    const imageUrl = input.imageUrl ?? null;
-    await insertOrderUpdate(tx, { orderId: id, status: input.status, message, imageUrl, createdAt: at });
-    await setOrderStatus(tx, vendorId, id, input.status, at);
-    if (from !== input.status) {
-      await enqueueEvent(tx, {
-        vendorId,
-        type: "order.status_changed",
-        data: presentOrderStatusChange({
-          id,
-          status: input.status,
-          previousStatus: from,
-          customerId: order.customerId,
-          at,
-          message,
-          imageUrl,
-        }),
-        createdAt: at,
-      });
-    }
-    return { id, status: input.status };
+  const message = input.message ?? null;
+  const imageUrl = input.imageUrl ?? null;
+  // One statement, no transaction round trips around it (db/sql.ts writeStampSql).
+  const result = await moveOrderStatus(ctx.db, {
+    vendorId,
+    id,
+    to: input.status,
+    allowedFrom: movesTo.get(input.status) ?? [],
+    message,
+    imageUrl,
+    at: ctx.now(),
+    eventId: newId(),
   });
+  if (result.outcome === "not_found") throw notFound("Order");
+  if (result.outcome === "refused") {
+    assertOrderTransition(result.type as OrderType, result.status as OrderStatus, input.status);
+    throw new Error(
+      `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
+    );
+  }
+  return { id, status: input.status };
 }
 
 const detailFields = ["model", "size", "color", "description", "specialRequests"] as const;
