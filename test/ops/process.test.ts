@@ -195,7 +195,7 @@ describe("operating the service", { timeout: 300_000 }, () => {
         .flatMap((tid) =>
           fs.readFileSync(`/proc/${server.child.pid}/task/${tid}/children`, "utf8").trim().split(/\s+/),
         )
-        .filter((pid) => pid && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("src/main.ts"));
+        .filter((pid) => pid && /main\.(ts|js)\0/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")));
     // Both forked API processes are up and listening on the parent's port.
     let children: string[] = [];
     for (let i = 0; i < 100 && children.length < 2; i++) {
