@@ -76,7 +76,11 @@ function startTemplate(): void {
     env,
     stdio: "ignore",
   });
-  child.on("exit", (code) => fs.writeFileSync(TEMPLATE_DONE, String(code)));
+  // Written whole, then renamed into place: a reader never sees the file half written.
+  child.on("exit", (code, signal) => {
+    fs.writeFileSync(`${TEMPLATE_DONE}.tmp`, String(code ?? signal));
+    fs.renameSync(`${TEMPLATE_DONE}.tmp`, TEMPLATE_DONE);
+  });
 }
 
 /** A new DATA_DIR holding a copy of the migrated PGlite database, removed by the caller. */

@@ -116,9 +116,10 @@ export async function waitForHealth(server: ServerProcess, timeoutMs = 90_000): 
 }
 
 /**
- * The databases a process test runs on, and the cleanup after the file: PGlite in a new
- * DATA_DIR (a copy of a migrated database) each time `db()` is called, and, when TEST_DATABASE_URL is set, PostgreSQL in a
- * scratch database of the file's own (a spawned dispatcher must not deliver other files' events).
+ * The database a process test runs on, and the cleanup after the file: the run's backend, as
+ * for every other test (CI runs the suite once on each). PGlite: a new DATA_DIR (a copy of a
+ * migrated database) each time `db()` is called. With TEST_DATABASE_URL: PostgreSQL, in a scratch
+ * database of the file's own (a spawned dispatcher must not deliver other files' events).
  * Processes passed to `track` are SIGKILLed in afterAll if still running.
  */
 export function processBackends(prefix: string) {
@@ -148,7 +149,7 @@ export function processBackends(prefix: string) {
     db: async (): Promise<Record<string, string>> => ({ DATABASE_URL: scratch?.url ?? "" }),
   };
   return {
-    backends: pgUrl ? [pglite, postgres] : [pglite],
+    backends: pgUrl ? [postgres] : [pglite],
     track<T extends ServerProcess>(server: T): T {
       running.push(server);
       return server;
