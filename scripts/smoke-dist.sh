@@ -22,12 +22,19 @@ for _ in $(seq 1 240); do
 done
 test "$(curl -sf "http://127.0.0.1:$port/health")" = '{"status":"ok"}'
 test "$(curl -sf "http://127.0.0.1:$port/ready")" = '{"status":"ok"}'
-curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^vendor_api_db_pool_connections'
+# Each answer is read whole before it is searched: `curl | grep -q` under pipefail fails when grep
+# stops reading early and curl's write then errors (exit 23), which depends on timing.
+contains() {
+  local body
+  body="$("${@:2}")"
+  grep -q -- "$1" <<<"$body" || { echo "no '$1' in the answer of: ${*:2}" >&2; exit 1; }
+}
+contains '^vendor_api_db_pool_connections' curl -sf "http://127.0.0.1:$port/metrics"
 # The docs read docs/guides/*.md, CHANGELOG.md and redoc's bundle from outside dist/.
-curl -sf "http://127.0.0.1:$port/docs/errors" | grep -q 'id="invalid_transition"'
-curl -sf "http://127.0.0.1:$port/docs/guides/versioning" | grep -q 'id="changelog"'
-curl -sf "http://127.0.0.1:$port/docs" | grep -q '<redoc spec-url="/openapi.json">'
-node dist/cli.js vendor list --json | grep -q '"vendors"'
+contains 'id="invalid_transition"' curl -sf "http://127.0.0.1:$port/docs/errors"
+contains 'id="changelog"' curl -sf "http://127.0.0.1:$port/docs/guides/versioning"
+contains '<redoc spec-url="/openapi.json">' curl -sf "http://127.0.0.1:$port/docs"
+contains '"vendors"' node dist/cli.js vendor list --json
 kill -TERM "$pid"
 wait "$pid" && code=0 || code=$?
 if [[ "$code" != 0 ]]; then cat "$log"; echo "SIGTERM exit status $code" >&2; exit 1; fi

@@ -17,6 +17,14 @@ import { build, type Plugin } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CHILD_BUILD_DIR = path.join(root, ".test-build");
 
+/**
+ * Node flags for every child a test starts. `--liftoff-only`: V8 compiles PGlite's WebAssembly
+ * with its baseline compiler only, skipping the optimizing tier-up that a child living a few
+ * seconds never profits from. Measured here: opening a migrated PGlite 2.0 → 1.3 s of CPU,
+ * migrating a new one 7.3 → 5.8 s. What the child does is unchanged; only how V8 compiles it.
+ */
+export const CHILD_NODE_FLAGS = ["--liftoff-only"];
+
 /** Each import stays an import, its `.ts` extension turned into `.js` (what tsc's rewrite does). */
 const keepImports: Plugin = {
   name: "keep-imports",
@@ -71,11 +79,15 @@ const TEMPLATE_DONE = path.join(CHILD_BUILD_DIR, "migrated-data.exit-code");
 function startTemplate(): void {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", DATA_DIR: TEMPLATE_DIR };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(CHILD_BUILD_DIR, "cli.js"), "migrate"], {
-    cwd: root,
-    env,
-    stdio: "ignore",
-  });
+  const child = spawn(
+    process.execPath,
+    [...CHILD_NODE_FLAGS, path.join(CHILD_BUILD_DIR, "cli.js"), "migrate"],
+    {
+      cwd: root,
+      env,
+      stdio: "ignore",
+    },
+  );
   // Written whole, then renamed into place: a reader never sees the file half written.
   child.on("exit", (code, signal) => {
     fs.writeFileSync(`${TEMPLATE_DONE}.tmp`, String(code ?? signal));

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
-import { CHILD_BUILD_DIR, migratedDataDir } from "./child-build.ts";
+import { CHILD_BUILD_DIR, CHILD_NODE_FLAGS, migratedDataDir } from "./child-build.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -44,7 +44,7 @@ export interface RunResult {
 /** Runs the CLI to its end; `env` goes over the test's own environment. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry("cli"), ...args], {
+    const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("cli"), ...args], {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: "test", ...env },
     });
@@ -79,7 +79,7 @@ export interface ServerProcess {
 
 /** Starts `src/main.ts` with `args` on `port` (logging at info unless env says otherwise). */
 export function startServer(args: string[], env: NodeJS.ProcessEnv, port: number): ServerProcess {
-  const child = spawn(process.execPath, [entry("main"), ...args], {
+  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("main"), ...args], {
     cwd: repoRoot,
     env: {
       ...process.env,
