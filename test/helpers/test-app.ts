@@ -38,9 +38,10 @@ export interface TestAppOptions {
   /** A PostgreSQL database other than TEST_DATABASE_URL (a scratch database of the file's own). */
   databaseUrl?: string;
   /**
-   * The file runs a webhook dispatcher: on PostgreSQL it gets a scratch database of its own, so
-   * dispatchers of files running side by side never claim each other's deliveries (each with its
-   * own retry delays and breaker settings). PGlite files in one worker never overlap.
+   * The file runs a webhook dispatcher or counts NOTIFYs: on PostgreSQL it gets a scratch
+   * database of its own, so dispatchers of files running side by side never claim each other's
+   * deliveries (each with its own retry delays and breaker settings), and a listener hears only
+   * its own file's writes. PGlite files in one worker never overlap.
    */
   ownDatabase?: boolean;
   /** Receives every log line the app writes (set LOG_LEVEL in env to see more than errors). */

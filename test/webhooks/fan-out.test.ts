@@ -13,7 +13,9 @@ let t: TestApp;
 const notifications: string[] = [];
 let unlisten: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  t = await startTestApp();
+  // A database of its own on PostgreSQL: NOTIFY reaches every listener of the database, and
+  // other files' writes would be counted here.
+  t = await startTestApp({ ownDatabase: true });
   unlisten = await t.database.listen(EVENTS_CHANNEL, (payload) => notifications.push(payload));
 });
 afterAll(async () => {
