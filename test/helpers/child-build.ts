@@ -11,10 +11,10 @@
 // how Node loads it differs (production's `dist/` keeps one file per module: scripts/smoke-dist.sh).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { checkoutTempPath, tempDir } from "./temp-dir.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CHILD_BUILD_DIR = path.join(root, ".test-build");
@@ -95,7 +95,7 @@ export async function buildForChildProcesses(): Promise<void> {
 // A PGlite data directory migrated once per run. A child started on a new empty DATA_DIR spends
 // ~5 s of CPU creating and migrating its database; a copy of this one opens in ~2 s. Tests about
 // the first run itself (the README walk-through, a first start) keep an empty directory.
-const TEMPLATE_DIR = path.join(CHILD_BUILD_DIR, "migrated-data");
+const TEMPLATE_DIR = checkoutTempPath("migrated-data", root);
 const TEMPLATE_DONE = path.join(CHILD_BUILD_DIR, "migrated-data.exit-code");
 
 /** Starts migrating the template in a child process; the test run does not wait for it. */
@@ -127,13 +127,15 @@ export async function migratedDataDir(prefix: string): Promise<string> {
   }
   const code = fs.readFileSync(TEMPLATE_DONE, "utf8");
   if (code !== "0") throw new Error(`migrating the PGlite template exited ${code}`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `vendor-api-${prefix}-`));
+  const dir = tempDir(prefix);
   fs.cpSync(path.join(TEMPLATE_DIR, "pglite"), path.join(dir, "pglite"), { recursive: true });
   return dir;
 }
 
-/** vitest globalSetup entry. */
-export default async function setup(): Promise<void> {
+/** vitest globalSetup entry; what it returns runs once the whole run has ended. */
+export default async function setup(): Promise<() => void> {
+  fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
   await buildForChildProcesses();
   startTemplate();
+  return () => fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
 }
