@@ -5,7 +5,7 @@
 // its attempt row is not inserted, while the fresh ones beside it are recorded.
 import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
-import { queryRows } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { newId } from "../lib/ids.ts";
 import { type AttemptRecord, needsTransaction } from "./attempts.repository.ts";
 
@@ -41,10 +41,14 @@ export async function recordAttemptBatch(
       aid: newId(),
     };
   });
-  const written = await queryRows<{ id: string }>(
-    db,
-    sql`with r as (
-          select * from json_to_recordset(${JSON.stringify(rows)}::json) as r(
+  const written = await batchStatement(db, { rows: JSON.stringify(rows) });
+  return new Set(written.map((w) => w.id));
+}
+
+const batchStatement = preparedStatement<{ id: string }, "rows">(
+  "webhook_record_batch",
+  (p) => sql`with r as (
+          select * from json_to_recordset(${p.rows}::json) as r(
             id text, token text, vendor text, webhook text, attempt int, status text,
             next timestamptz, code int, err text, body text, dur int, at timestamptz, aid text)
         ), d as (
@@ -84,9 +88,7 @@ export async function recordAttemptBatch(
           where webhooks.id = lk.id and webhooks.vendor_id = lk.vendor_id
         )
         select id from d`,
-  );
-  return new Set(written.map((w) => w.id));
-}
+);
 
 /** PostgreSQL text holds no NUL (a receiver may answer one): one bad byte must not sink a batch. */
 const noNul = (s: string) => (s.includes("\u0000") ? s.replaceAll("\u0000", "\uFFFD") : s);

@@ -3,6 +3,7 @@
 import { asc, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { queryRows } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 
@@ -116,69 +117,14 @@ export async function claimDue(
 ): Promise<{ claims: ClaimedDelivery[]; nextDueAt: Date | undefined }> {
   if (policy.limit <= 0) return { claims: [], nextDueAt: undefined };
   const token = newId();
-  const at = now.toISOString();
-  const leaseEnd = new Date(now.getTime() + leaseMs).toISOString();
-  const rows = await queryRows<
-    Omit<ClaimedDelivery, "claimToken"> & { id: string | null; nextDue: string | Date | null }
-  >(
-    db,
-    sql`with recursive pending(webhook_id) as (
-          (select webhook_id from webhook_deliveries where status = 'PENDING' order by webhook_id limit 1)
-          union all
-          select (select d.webhook_id from webhook_deliveries d
-                  where d.status = 'PENDING' and d.webhook_id > p.webhook_id
-                  order by d.webhook_id limit 1)
-          from pending p where p.webhook_id is not null
-        ), locked as (
-          select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
-          from webhooks w join pending p on p.webhook_id = w.id
-          where exists (select 1 from webhook_deliveries d
-                        where d.webhook_id = w.id and d.status = 'PENDING'
-                          and d.next_attempt_at <= ${at}::timestamptz)
-          for no key update of w skip locked
-        ), free as (
-          select l.id, l.k,
-            (case when l.circuit_open_until > ${at}::timestamptz then 0
-                  when l.consecutive_failures >= ${policy.breakerFailures}::int then 1
-                  else ${policy.endpointConcurrency}::int end)
-            - (select count(*) from webhook_deliveries b
-               where b.webhook_id = l.id and b.status = 'PENDING' and b.claim_token is not null
-                 and b.next_attempt_at > ${at}::timestamptz) as n
-          from locked l
-        ), candidates as (
-          select x.id, x.next_attempt_at, f.id as webhook_id, f.k from free f cross join lateral (
-            select d.id, d.next_attempt_at from webhook_deliveries d
-            where d.webhook_id = f.id and d.status = 'PENDING'
-              and d.next_attempt_at <= ${at}::timestamptz
-            order by d.next_attempt_at
-            limit greatest(0, least(f.n, ${policy.limit}::int))
-            for update skip locked
-          ) x
-        ), picked as (
-          select c.id from (
-            select id, k, row_number() over (partition by webhook_id order by next_attempt_at) as round
-            from candidates
-          ) c
-          order by c.round, c.k
-          limit ${policy.limit}::int
-        ), claimed as (
-          update webhook_deliveries d
-          set next_attempt_at = ${leaseEnd}::timestamptz, claim_token = ${token}
-          from picked, webhooks w, events e
-          where d.id = picked.id and w.id = d.webhook_id and e.id = d.event_id
-          returning d.id, d.attempt_count as "attemptCount", d.event_id as "eventId",
-            d.event_type as "eventType", e.data, w.id as "webhookId", w.url, w.status as "webhookStatus",
-            w.secret, w.previous_secret as "previousSecret",
-            w.previous_secret_expires_at as "previousSecretExpiresAt",
-            e.created_at as "eventCreatedAt", w.vendor_id as "vendorId"
-        )
-        -- The earliest future due time too (what nextDueAt reads), so an idle dispatcher knows
-        -- how long to sleep without another round trip: one row even when nothing was claimed.
-        select c.*, n.at as "nextDue" from (
-          select min(next_attempt_at) as at from webhook_deliveries
-          where status = 'PENDING' and next_attempt_at > ${at}::timestamptz
-        ) n left join claimed c on true`,
-  );
+  const rows = await claimStatement(db, {
+    at: now.toISOString(),
+    leaseEnd: new Date(now.getTime() + leaseMs).toISOString(),
+    token,
+    limit: policy.limit,
+    cap: policy.endpointConcurrency,
+    failures: policy.breakerFailures,
+  });
   const nextDue = rows[0]?.nextDue;
   const claims = rows
     .filter((r) => r.id !== null)
@@ -193,6 +139,77 @@ export async function claimDue(
     }));
   return { claims, nextDueAt: nextDue ? new Date(nextDue) : undefined };
 }
+
+// Every index read below names the endpoint and orders by (webhook_id, next_attempt_at), so each
+// is a short range of webhook_deliveries_endpoint_due_idx, never a scan of the whole backlog.
+const claimStatement = preparedStatement<
+  Omit<ClaimedDelivery, "claimToken" | "id"> & { id: string | null; nextDue: string | Date | null },
+  "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures"
+>(
+  "webhook_claim_due",
+  (p) => sql`with recursive pending(webhook_id) as (
+      (select webhook_id from webhook_deliveries where status = 'PENDING' order by webhook_id limit 1)
+      union all
+      select (select d.webhook_id from webhook_deliveries d
+              where d.status = 'PENDING' and d.webhook_id > p.webhook_id
+              order by d.webhook_id limit 1)
+      from pending p where p.webhook_id is not null
+    ), locked as (
+      select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
+      from pending p
+      join webhooks w on w.id = p.webhook_id
+      cross join lateral (
+        select 1 from webhook_deliveries d
+        where d.webhook_id = p.webhook_id and d.status = 'PENDING'
+          and d.next_attempt_at <= ${p.at}::timestamptz
+        order by d.webhook_id, d.next_attempt_at limit 1
+      ) due
+      for no key update of w skip locked
+    ), free as (
+      select l.id, l.k,
+        (case when l.circuit_open_until > ${p.at}::timestamptz then 0
+              when l.consecutive_failures >= ${p.failures}::int then 1
+              else ${p.cap}::int end)
+        - (select count(*) from (
+             select 1 from webhook_deliveries b
+             where b.webhook_id = l.id and b.status = 'PENDING'
+               and b.next_attempt_at > ${p.at}::timestamptz and b.claim_token is not null
+             order by b.webhook_id, b.next_attempt_at limit ${p.cap}::int) f) as n
+      from locked l
+    ), candidates as (
+      select x.id, x.next_attempt_at, f.id as webhook_id, f.k from free f cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d
+        where d.webhook_id = f.id and d.status = 'PENDING'
+          and d.next_attempt_at <= ${p.at}::timestamptz
+        order by d.webhook_id, d.next_attempt_at
+        limit greatest(0, least(f.n, ${p.limit}::int))
+        for update skip locked
+      ) x
+    ), picked as (
+      select c.id from (
+        select id, k, row_number() over (partition by webhook_id order by next_attempt_at) as round
+        from candidates
+      ) c
+      order by c.round, c.k
+      limit ${p.limit}::int
+    ), claimed as (
+      update webhook_deliveries d
+      set next_attempt_at = ${p.leaseEnd}::timestamptz, claim_token = ${p.token}::text
+      from picked, webhooks w, events e
+      where d.id = picked.id and w.id = d.webhook_id and e.id = d.event_id
+      returning d.id, d.attempt_count as "attemptCount", d.event_id as "eventId",
+        d.event_type as "eventType", e.data, w.id as "webhookId", w.url, w.status as "webhookStatus",
+        w.secret, w.previous_secret as "previousSecret",
+        w.previous_secret_expires_at as "previousSecretExpiresAt",
+        e.created_at as "eventCreatedAt", w.vendor_id as "vendorId"
+    )
+    -- The earliest future due time too (what nextDueAt reads), so an idle dispatcher knows how
+    -- long to sleep without another round trip: one row even when nothing was claimed.
+    select c.*, n.at as "nextDue" from (
+      select min(next_attempt_at) as at from webhook_deliveries
+      where status = 'PENDING' and next_attempt_at > ${p.at}::timestamptz
+    ) n left join claimed c on true`,
+);
 
 /**
  * The earliest future due time of a PENDING delivery (a retry, or a lease that ends), so an idle
