@@ -3,20 +3,32 @@
 // generation. It builds the app on an empty in-memory database and never listens.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { pathToFileURL } from "node:url";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { type Database, openDatabase } from "../src/db/client.ts";
 
-const out = process.argv[2] ?? "openapi.json";
-const database = await openDatabase({ kind: "pglite", dataDir: undefined });
-const config = loadConfig({
-  NODE_ENV: "test",
-  LOG_LEVEL: "silent",
-  PUBLIC_URL: "https://api.vendor-api.example",
-});
-const app = await buildApp({ config, database });
-await app.ready();
-mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, `${JSON.stringify(app.swagger(), null, 2)}\n`);
-await app.close();
-await database.close();
+/** The document as this script writes it, built by an app on `database` (which it never queries). */
+export async function openApiDocumentText(database: Database): Promise<string> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    PUBLIC_URL: "https://api.vendor-api.example",
+  });
+  const app = await buildApp({ config, database });
+  try {
+    await app.ready();
+    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+  } finally {
+    await app.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const out = process.argv[2] ?? "openapi.json";
+  const database = await openDatabase({ kind: "pglite", dataDir: undefined });
+  const text = await openApiDocumentText(database);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  await database.close();
+}

@@ -36,6 +36,7 @@ import {
 import { registerRejectNul } from "./http/reject-nul.ts";
 import { genReqId } from "./http/request-id.ts";
 import { registerRouteCatalog } from "./http/route-catalog.ts";
+import { buildSerializer } from "./http/serialization.ts";
 import { registerStrictQuery } from "./http/strict-query.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rewriteUrl: (req) => escapeMalformedPath(req.url ?? "/"),
     frameworkErrors: frameworkErrors(config.publicUrl),
     clientErrorHandler: clientErrorHandler(config.publicUrl),
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

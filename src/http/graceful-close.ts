@@ -4,14 +4,18 @@
 // ("idle"). But a connection looks idle while its next request still sits unread in the kernel
 // (and PGlite, which runs on the event loop, makes that window long): destroying such a socket
 // resets a request the client has already sent. So idle connections are closed in two steps:
-// a sweep marks the idle ones, and only a later sweep (at least one event-loop turn, hence one
-// read of every socket, later) destroys those that stayed idle. A request that arrives meanwhile
-// is answered, while closing with 503 and `Connection: close` (Fastify's return503OnClosing);
-// answers of requests still running carry `Connection: close` too.
+// a sweep marks the idle ones, and only a sweep at least IDLE_BEFORE_CLOSE_MS later destroys
+// those that stayed idle all along. A client that keeps the connection busy sends its next request
+// within that time (it was 50 ms, one sweep: a client process slowed by a loaded machine took
+// longer, wrote its request as the socket closed and saw ECONNRESET); that request is answered,
+// while closing, with 503 and `Connection: close` (Fastify's return503OnClosing), and answers of
+// requests still running carry `Connection: close` too. Only a connection idle for a whole
+// second is closed under a client, the race every HTTP/1.1 server has with keep-alive.
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
 const SWEEP_EVERY_MS = 50;
+const IDLE_BEFORE_CLOSE_MS = 1_000;
 
 interface Tracked {
   /** Requests on this socket not yet answered. */
@@ -20,6 +24,8 @@ interface Tracked {
   seen: number;
   /** `seen` when a sweep found the socket idle, or undefined. */
   markedAt: number | undefined;
+  /** When that sweep found it idle (performance.now()). */
+  idleSince: number;
 }
 
 export function registerGracefulClose(app: FastifyInstance): void {
@@ -28,7 +34,7 @@ export function registerGracefulClose(app: FastifyInstance): void {
   const sockets = new Map<Socket, Tracked>();
 
   app.server.on("connection", (socket: Socket) => {
-    sockets.set(socket, { active: 0, seen: 0, markedAt: undefined });
+    sockets.set(socket, { active: 0, seen: 0, markedAt: undefined, idleSince: 0 });
     socket.once("close", () => sockets.delete(socket));
   });
   app.server.on("request", (req, res) => {
@@ -42,12 +48,15 @@ export function registerGracefulClose(app: FastifyInstance): void {
     });
   });
 
-  /** Destroys the connections found idle by an earlier sweep and still idle; marks the others. */
+  /** Destroys the connections idle since a sweep IDLE_BEFORE_CLOSE_MS ago or more; marks the others. */
   const sweep = () => {
+    const now = performance.now();
     for (const [socket, tracked] of sockets) {
       if (tracked.active > 0) continue;
-      if (tracked.markedAt === tracked.seen) socket.destroy();
-      else tracked.markedAt = tracked.seen;
+      if (tracked.markedAt !== tracked.seen) {
+        tracked.markedAt = tracked.seen;
+        tracked.idleSince = now;
+      } else if (now - tracked.idleSince >= IDLE_BEFORE_CLOSE_MS) socket.destroy();
     }
   };
   // server.close() calls this; Fastify's close calls server.close() right after preClose.

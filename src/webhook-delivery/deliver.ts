@@ -63,59 +63,69 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const payload = Buffer.from(body, "utf8");
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
+      let current: http.ClientRequest | undefined;
       const done = (result: AttemptResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         resolve(result);
       };
-      const req = (isHttps ? https : http).request(url, {
-        method: "POST",
-        agent: isHttps ? agents.https : agents.http,
-        headers: {
-          ...headers,
-          "content-type": "application/json",
-          "content-length": String(payload.length),
-          "user-agent": options.userAgent,
-        },
-      });
       const timer = setTimeout(() => {
         done(finish({ error: `timeout after ${options.timeoutMs} ms` }));
-        req.destroy();
+        current?.destroy();
       }, options.timeoutMs);
-      req.on("error", (err: NodeJS.ErrnoException) => {
-        done(finish({ error: describeError(err) }));
-      });
-      req.on("response", (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const statusCode = res.statusCode ?? 0;
-        const complete = () => {
-          const bodyText = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
-          const retryAfter = res.headers["retry-after"];
-          done(
-            finish({
-              ok: statusCode >= 200 && statusCode < 300,
-              statusCode,
-              responseBody: bodyText,
-              retryAfter: typeof retryAfter === "string" ? retryAfter : undefined,
-              error: statusCode >= 200 && statusCode < 300 ? undefined : `HTTP ${statusCode}`,
-            }),
-          );
-        };
-        res.on("data", (chunk: Buffer) => {
-          if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
-          size += chunk.length;
-          // Enough kept: stop reading a large answer rather than wait for all of it.
-          if (size >= RESPONSE_BODY_LIMIT) {
-            complete();
-            res.destroy();
-          }
+      const send = (retried: boolean) => {
+        const req = (isHttps ? https : http).request(url, {
+          method: "POST",
+          agent: isHttps ? agents.https : agents.http,
+          headers: {
+            ...headers,
+            "content-type": "application/json",
+            "content-length": String(payload.length),
+            "user-agent": options.userAgent,
+          },
         });
-        res.on("end", complete);
-        res.on("error", (err) => done(finish({ statusCode, error: describeError(err) })));
-      });
-      req.end(payload);
+        current = req;
+        req.on("error", (err: NodeJS.ErrnoException) => {
+          // A kept-alive socket the receiver closed while idle fails as the request goes out: the
+          // receiver never read it. Sent once more on a new connection (Node's documented remedy,
+          // `request.reusedSocket`); delivery is at-least-once, so a receiver that did read it
+          // dedupes by event id as it must anyway (CONTRACT 7).
+          if (!retried && !settled && req.reusedSocket && err.code === "ECONNRESET") send(true);
+          else done(finish({ error: describeError(err) }));
+        });
+        req.on("response", (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const statusCode = res.statusCode ?? 0;
+          const complete = () => {
+            const bodyText = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
+            const retryAfter = res.headers["retry-after"];
+            done(
+              finish({
+                ok: statusCode >= 200 && statusCode < 300,
+                statusCode,
+                responseBody: bodyText,
+                retryAfter: typeof retryAfter === "string" ? retryAfter : undefined,
+                error: statusCode >= 200 && statusCode < 300 ? undefined : `HTTP ${statusCode}`,
+              }),
+            );
+          };
+          res.on("data", (chunk: Buffer) => {
+            if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+            size += chunk.length;
+            // Enough kept: stop reading a large answer rather than wait for all of it.
+            if (size >= RESPONSE_BODY_LIMIT) {
+              complete();
+              res.destroy();
+            }
+          });
+          res.on("end", complete);
+          res.on("error", (err) => done(finish({ statusCode, error: describeError(err) })));
+        });
+        req.end(payload);
+      };
+      send(false);
     });
   }
 

@@ -1,17 +1,19 @@
 // The service and CLI that tests start as child processes run as JavaScript compiled once per
 // test run, as production runs `dist/` (README: Production). Loading the TypeScript through tsx
-// instead costs each child ~1.3 s of CPU before it does anything, and the suite starts ~100
+// instead costs each child ~1.3 s of CPU before it does anything, and the suite starts ~75
 // children on a 2-core machine.
 //
-// vitest.config.ts runs this as its globalSetup, before any worker starts: esbuild transpiles
-// every file of src/ one to one into .test-build/ (no bundling, so each module keeps its own
-// import.meta.url and the relative paths to migrations/ and docs/ hold), and copies the assets
-// tsc would not compile, as `npm run build` does.
+// vitest.config.ts runs this as its globalSetup, before any worker starts: esbuild bundles the two
+// entry points (src/main.ts, src/cli.ts) with their dependencies into .test-build/, and copies the
+// assets tsc would not compile, as `npm run build` does. One bundle instead of ~600 modules found,
+// read and compiled one by one: measured here, a service reaches /health on ~0.8 s less CPU
+// (2.8 → 2.0 s) and a CLI command runs on ~0.5 s less (1.5 → 1.0 s). The code is the same; only
+// how Node loads it differs (production's `dist/` keeps one file per module: scripts/smoke-dist.sh).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -25,44 +27,65 @@ export const CHILD_BUILD_DIR = path.join(root, ".test-build");
  */
 export const CHILD_NODE_FLAGS = ["--liftoff-only"];
 
-/** Each import stays an import, its `.ts` extension turned into `.js` (what tsc's rewrite does). */
-const keepImports: Plugin = {
-  name: "keep-imports",
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === "entry-point" ? undefined : { path: args.path.replace(/\.ts$/, ".js"), external: true },
-    );
-  },
-};
+/**
+ * Each module of src/ that reads a file beside it (`new URL("../../migrations", import.meta.url)`)
+ * gets the URL it would have unbundled, `.test-build/<its path>.js`: the relative paths to
+ * migrations/, docs/ and the copied assets hold as they do in `dist/`.
+ */
+function ownModuleUrls(src: string): Plugin {
+  return {
+    name: "own-module-urls",
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!args.path.startsWith(src + path.sep)) return undefined;
+        const text = await fs.promises.readFile(args.path, "utf8");
+        const unbundled = path.join(CHILD_BUILD_DIR, path.relative(src, args.path)).replace(/\.ts$/, ".js");
+        return {
+          contents: text.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(unbundled).href)),
+          loader: "ts",
+        };
+      });
+    },
+  };
+}
 
-function sourceFiles(dir: string): { ts: string[]; assets: string[] } {
-  const out = { ts: [] as string[], assets: [] as string[] };
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    if (entry.name.endsWith(".test.ts")) continue;
-    if (entry.name.endsWith(".ts")) out.ts.push(file);
-    else if (!entry.name.endsWith(".md")) out.assets.push(file);
-  }
-  return out;
+/** The assets of src/ (stylesheets, scripts): what `npm run build` copies beside the compiled code. */
+function assetFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && !e.name.endsWith(".ts") && !e.name.endsWith(".md"))
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 export async function buildForChildProcesses(): Promise<void> {
   const src = path.join(root, "src");
-  const { ts, assets } = sourceFiles(src);
   fs.rmSync(CHILD_BUILD_DIR, { recursive: true, force: true });
   await build({
-    entryPoints: ts,
-    outbase: src,
+    entryPoints: [path.join(src, "main.ts"), path.join(src, "cli.ts")],
     outdir: CHILD_BUILD_DIR,
     bundle: true,
-    plugins: [keepImports],
+    // No code splitting: a shared chunk would turn @fastify/cookie's import() of the CommonJS
+    // `cookie` into a namespace holding only `default`. Each entry is one file of its own.
     platform: "node",
     format: "esm",
     target: "node20",
+    // PGlite finds its WebAssembly and data files beside its own module; pg's native binding and
+    // pino's pretty printer are optional and loaded by name.
+    external: ["@electric-sql/pglite", "@electric-sql/pglite/*", "pg-native", "pino-pretty"],
+    // The CommonJS packages inside an ES module bundle still call require and read __dirname.
+    banner: {
+      js: [
+        'import { createRequire as __createRequire } from "node:module";',
+        'import { fileURLToPath as __fileURLToPath } from "node:url";',
+        "const require = __createRequire(import.meta.url);",
+        "const __filename = __fileURLToPath(import.meta.url);",
+        'const __dirname = __fileURLToPath(new URL(".", import.meta.url));',
+      ].join("\n"),
+    },
+    plugins: [ownModuleUrls(src)],
     logLevel: "warning",
   });
-  for (const file of assets) {
+  for (const file of assetFiles(src)) {
     const target = path.join(CHILD_BUILD_DIR, path.relative(src, file));
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(file, target);
