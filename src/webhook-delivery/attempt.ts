@@ -36,7 +36,8 @@ export function isSendable(claim: Pick<ClaimedDelivery, "webhookStatus" | "event
   return claim.webhookStatus === "ACTIVE" || claim.eventType === "webhook.test";
 }
 
-export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Promise<void> {
+/** Runs one attempt and records it; returns what was reported. */
+export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Promise<AttemptReport> {
   const { db, now } = deps;
   const attempt = claim.attemptCount + 1;
   const base = {
@@ -62,14 +63,15 @@ export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Pro
       },
       deps.autoDisable,
     );
-    deps.report?.(claim, {
+    const skipped: AttemptReport = {
       outcome: "skipped",
       attempt,
       at: now(),
       durationMs: 0,
       error: "webhook disabled",
-    });
-    return;
+    };
+    deps.report?.(claim, skipped);
+    return skipped;
   }
   const request = buildDeliveryRequest({ ...claim, deliveryId: claim.id }, now());
   const result = await deps.deliverer.post(claim.url, request.headers, request.body);
@@ -93,7 +95,7 @@ export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Pro
     );
   }
   const { outcome } = decision;
-  deps.report?.(claim, {
+  const report: AttemptReport = {
     outcome:
       outcome.status === "SUCCEEDED" ? "succeeded" : outcome.status === "PENDING" ? "retrying" : "failed",
     attempt,
@@ -102,5 +104,7 @@ export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Pro
     durationMs: result.durationMs,
     error: result.error,
     nextAttemptAt: outcome.status === "PENDING" ? outcome.nextAttemptAt : undefined,
-  });
+  };
+  deps.report?.(claim, report);
+  return report;
 }

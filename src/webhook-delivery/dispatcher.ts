@@ -111,19 +111,28 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   let legacyLeft = false;
 
   function launch(claim: ClaimedDelivery) {
+    let succeeded = false;
     const p = runAttempt(attemptDeps, claim)
+      .then((r) => {
+        succeeded = r.outcome === "succeeded";
+      })
       .catch((err: unknown) =>
         log?.error({ err, deliveryId: claim.id }, "recording a delivery attempt failed"),
       )
       .finally(() => {
         inFlight.delete(p);
-        wake();
+        // A success frees a slot, worth a claim only if the last claim left deliveries due
+        // (capped, limited, or held by another claim); any other outcome may have scheduled a
+        // retry or changed the breaker, so the loop looks again.
+        if (heldBack || !succeeded || !running) wake();
       });
     inFlight.add(p);
   }
 
   /** The earliest future due time read by this turn's claim (null: none), undefined if unread. */
   let nextDue: Date | null | undefined;
+  /** Whether the last claim left deliveries due unclaimed (see claimDue). */
+  let heldBack = true;
 
   async function tick(): Promise<boolean> {
     let worked = false;
@@ -151,6 +160,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         endpointConcurrency: config.webhookEndpointConcurrency,
         breakerFailures: breaker.failures,
       });
+      heldBack = claimed.heldBack || claimed.claims.length >= free;
       for (const claim of claimed.claims) launch(claim);
       // Fewer than asked: all that could be claimed was (the rest is capped, leased or not due),
       // so the loop sleeps, until the earliest future due time read in the same statement.

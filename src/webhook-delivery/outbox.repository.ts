@@ -86,6 +86,17 @@ export interface ClaimedDelivery {
   vendorId: string;
 }
 
+export interface ClaimResult {
+  claims: ClaimedDelivery[];
+  /** The earliest future due time of a PENDING delivery (a retry, or a lease that ends). */
+  nextDueAt: Date | undefined;
+  /**
+   * Whether deliveries due now were left unclaimed (caps, the limit, an endpoint another claim
+   * held): a finished attempt may free a slot for them, so it should wake the dispatcher.
+   */
+  heldBack: boolean;
+}
+
 export interface ClaimPolicy {
   /** The most deliveries to claim (the dispatcher's free capacity). */
   limit: number;
@@ -114,8 +125,8 @@ export async function claimDue(
   now: Date,
   leaseMs: number,
   policy: ClaimPolicy,
-): Promise<{ claims: ClaimedDelivery[]; nextDueAt: Date | undefined }> {
-  if (policy.limit <= 0) return { claims: [], nextDueAt: undefined };
+): Promise<ClaimResult> {
+  if (policy.limit <= 0) return { claims: [], nextDueAt: undefined, heldBack: true };
   const token = newId();
   const rows = await claimStatement(db, {
     at: now.toISOString(),
@@ -128,7 +139,7 @@ export async function claimDue(
   const nextDue = rows[0]?.nextDue;
   const claims = rows
     .filter((r) => r.id !== null)
-    .map(({ nextDue: _, ...r }) => ({
+    .map(({ nextDue: _, heldBack: __, ...r }) => ({
       ...r,
       id: r.id as string,
       data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
@@ -137,13 +148,17 @@ export async function claimDue(
       eventCreatedAt: new Date(r.eventCreatedAt),
       claimToken: token,
     }));
-  return { claims, nextDueAt: nextDue ? new Date(nextDue) : undefined };
+  return { claims, nextDueAt: nextDue ? new Date(nextDue) : undefined, heldBack: rows[0]?.heldBack ?? true };
 }
 
 // Every index read below names the endpoint and orders by (webhook_id, next_attempt_at), so each
 // is a short range of webhook_deliveries_endpoint_due_idx, never a scan of the whole backlog.
 const claimStatement = preparedStatement<
-  Omit<ClaimedDelivery, "claimToken" | "id"> & { id: string | null; nextDue: string | Date | null },
+  Omit<ClaimedDelivery, "claimToken" | "id"> & {
+    id: string | null;
+    nextDue: string | Date | null;
+    heldBack: boolean;
+  },
   "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures"
 >(
   "webhook_claim_due",
@@ -154,16 +169,17 @@ const claimStatement = preparedStatement<
               where d.status = 'PENDING' and d.webhook_id > p.webhook_id
               order by d.webhook_id limit 1)
       from pending p where p.webhook_id is not null
-    ), locked as (
-      select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
-      from pending p
-      join webhooks w on w.id = p.webhook_id
+    ), due as (
+      select p.webhook_id from pending p
       cross join lateral (
         select 1 from webhook_deliveries d
         where d.webhook_id = p.webhook_id and d.status = 'PENDING'
           and d.next_attempt_at <= ${p.at}::timestamptz
         order by d.webhook_id, d.next_attempt_at limit 1
-      ) due
+      ) one
+    ), locked as (
+      select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
+      from due join webhooks w on w.id = due.webhook_id
       for no key update of w skip locked
     ), free as (
       select l.id, l.k,
@@ -205,7 +221,14 @@ const claimStatement = preparedStatement<
     )
     -- The earliest future due time too (what nextDueAt reads), so an idle dispatcher knows how
     -- long to sleep without another round trip: one row even when nothing was claimed.
-    select c.*, n.at as "nextDue" from (
+    -- And whether anything due was left: an endpoint another claim held (SKIP LOCKED), one at
+    -- its cap or with more due than its free slots, or more candidates than the limit.
+    select c.*, n.at as "nextDue",
+      (select count(*) from due) > (select count(*) from locked)
+      or (select count(*) from candidates) > (select count(*) from picked)
+      or exists (select 1 from free f
+                 where f.n <= (select count(*) from candidates x where x.webhook_id = f.id)) as "heldBack"
+    from (
       select min(next_attempt_at) as at from webhook_deliveries
       where status = 'PENDING' and next_attempt_at > ${p.at}::timestamptz
     ) n left join claimed c on true`,
