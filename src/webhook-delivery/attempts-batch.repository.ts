@@ -62,7 +62,10 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
             completed_at = case when r.status = 'PENDING' then null else r.at end,
             updated_at = r.at
           from r
-          where wd.id = r.id and wd.claim_token = r.token and wd.vendor_id = r.vendor
+          -- The ids as an array too: a prepared statement's generic plan cannot see how few rows
+          -- r holds and would scan the whole table for the join; = any() reads the primary key.
+          where wd.id = any(array(select r.id from r))
+            and wd.id = r.id and wd.claim_token = r.token and wd.vendor_id = r.vendor
           returning wd.id
         ), a as (
           insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_body, created_at)

@@ -212,7 +212,9 @@ const claimStatement = preparedStatement<
       update webhook_deliveries d
       set next_attempt_at = ${p.leaseEnd}::timestamptz, claim_token = ${p.token}::text
       from picked, webhooks w, events e
-      where d.id = picked.id and w.id = d.webhook_id and e.id = d.event_id
+      -- The ids as an array too, so even a generic plan reads them by primary key.
+      where d.id = any(array(select id from picked))
+        and d.id = picked.id and w.id = d.webhook_id and e.id = d.event_id
       returning d.id, d.attempt_count as "attemptCount", d.event_id as "eventId",
         d.event_type as "eventType", e.data, w.id as "webhookId", w.url, w.status as "webhookStatus",
         w.secret, w.previous_secret as "previousSecret",

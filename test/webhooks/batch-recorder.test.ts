@@ -50,16 +50,14 @@ async function endpointWithDue(
     const eventId = newId();
     const id = newId();
     deliveryIds.push(id);
-    await t.ctx.db
-      .insert(events)
-      .values({
-        id: eventId,
-        vendorId,
-        type: "customer.created",
-        data: { i },
-        createdAt: T0,
-        dispatchedAt: T0,
-      });
+    await t.ctx.db.insert(events).values({
+      id: eventId,
+      vendorId,
+      type: "customer.created",
+      data: { i },
+      createdAt: T0,
+      dispatchedAt: T0,
+    });
     await t.ctx.db.insert(webhookDeliveries).values({
       id,
       webhookId,
