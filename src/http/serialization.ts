@@ -1,9 +1,10 @@
 // Response serializers compiled once per schema per process. Fastify compiles a fast-json-stringify
 // function for every response schema of every route each time an app is built. The service builds
-// one app per process, but the test suite builds ~100 in each worker (one per file) from the same
-// schema objects, and compiling them was ~120 ms of CPU per app. A schema object never changes
-// once declared (TypeBox constants), so its compiled function can be shared; a route whose schema
-// refers to shared schemas added with addSchema compiles as Fastify would (none do today).
+// one app per process, but the test suite builds ~100 in each worker (one per file), and compiling
+// them was ~120 ms of CPU per app. fast-json-stringify makes the same function from the same JSON
+// Schema, so a compiled function is shared by every schema with the same JSON text (most are the
+// same TypeBox constants; the problem answers are rebuilt per app with identical text). A route
+// whose schema refers to shared schemas added with addSchema compiles as Fastify would (none do).
 import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
 import type { FastifyServerOptions } from "fastify";
 
@@ -12,7 +13,9 @@ type BuildSerializer = NonNullable<
 >;
 
 const compileFresh = SerializerSelector();
-const compiled = new WeakMap<object, (data: unknown) => string>();
+type Serialize = (data: unknown) => string;
+const byObject = new WeakMap<object, Serialize>();
+const byText = new Map<string, Serialize>();
 
 export const buildSerializer: BuildSerializer = (externalSchemas, serializerOpts) => {
   const compile = compileFresh(externalSchemas as never, serializerOpts as never);
@@ -20,11 +23,15 @@ export const buildSerializer: BuildSerializer = (externalSchemas, serializerOpts
   if (!shareable) return compile;
   return (route) => {
     const schema = route.schema as object;
-    let serialize = compiled.get(schema);
+    let serialize = byObject.get(schema);
+    if (serialize) return serialize;
+    const text = JSON.stringify(schema);
+    serialize = byText.get(text);
     if (!serialize) {
-      serialize = compile(route) as (data: unknown) => string;
-      compiled.set(schema, serialize);
+      serialize = compile(route) as Serialize;
+      byText.set(text, serialize);
     }
+    byObject.set(schema, serialize);
     return serialize;
   };
 };

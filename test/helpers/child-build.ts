@@ -11,10 +11,10 @@
 // how Node loads it differs (production's `dist/` keeps one file per module: scripts/smoke-dist.sh).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { checkoutTempPath, tempDir } from "./temp-dir.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CHILD_BUILD_DIR = path.join(root, ".test-build");
@@ -95,11 +95,14 @@ export async function buildForChildProcesses(): Promise<void> {
 // A PGlite data directory migrated once per run. A child started on a new empty DATA_DIR spends
 // ~5 s of CPU creating and migrating its database; a copy of this one opens in ~2 s. Tests about
 // the first run itself (the README walk-through, a first start) keep an empty directory.
-const TEMPLATE_DIR = path.join(CHILD_BUILD_DIR, "migrated-data");
+// On PGlite runs the template is also dumped as a tar for the workers' in-memory databases
+// (test-app.ts): loading it costs ~1.2 s of CPU where creating and migrating one cost ~6 s.
+const TEMPLATE_DIR = checkoutTempPath("migrated-data", root);
+const TEMPLATE_TAR = path.join(CHILD_BUILD_DIR, "migrated-data.tar");
 const TEMPLATE_DONE = path.join(CHILD_BUILD_DIR, "migrated-data.exit-code");
 
 /** Starts migrating the template in a child process; the test run does not wait for it. */
-function startTemplate(): void {
+function startTemplate(dump: boolean): void {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "test", DATA_DIR: TEMPLATE_DIR };
   delete env.DATABASE_URL;
   const child = spawn(
@@ -111,29 +114,62 @@ function startTemplate(): void {
       stdio: "ignore",
     },
   );
-  // Written whole, then renamed into place: a reader never sees the file half written.
-  child.on("exit", (code, signal) => {
-    fs.writeFileSync(`${TEMPLATE_DONE}.tmp`, String(code ?? signal));
+  child.on("exit", async (code, signal) => {
+    let outcome = String(code ?? signal);
+    if (code === 0 && dump) {
+      try {
+        await dumpTemplate();
+      } catch (err) {
+        outcome = `dumping it failed: ${(err as Error).message}`;
+      }
+    }
+    // Written whole, then renamed into place: a reader never sees the file half written. Written
+    // last, so no test copies the directory while it is open here.
+    fs.writeFileSync(`${TEMPLATE_DONE}.tmp`, outcome);
     fs.renameSync(`${TEMPLATE_DONE}.tmp`, TEMPLATE_DONE);
   });
 }
 
-/** A new DATA_DIR holding a copy of the migrated PGlite database, removed by the caller. */
-export async function migratedDataDir(prefix: string): Promise<string> {
+async function dumpTemplate(): Promise<void> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = await PGlite.create({ dataDir: path.join(TEMPLATE_DIR, "pglite") });
+  try {
+    const tar = await db.dumpDataDir("none");
+    fs.writeFileSync(`${TEMPLATE_TAR}.tmp`, Buffer.from(await tar.arrayBuffer()));
+    fs.renameSync(`${TEMPLATE_TAR}.tmp`, TEMPLATE_TAR);
+  } finally {
+    await db.close();
+  }
+}
+
+async function templateReady(): Promise<void> {
   const until = Date.now() + 120_000;
   while (!fs.existsSync(TEMPLATE_DONE)) {
     if (Date.now() > until) throw new Error("the migrated PGlite template was not ready in 120 s");
     await new Promise((r) => setTimeout(r, 50));
   }
-  const code = fs.readFileSync(TEMPLATE_DONE, "utf8");
-  if (code !== "0") throw new Error(`migrating the PGlite template exited ${code}`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `vendor-api-${prefix}-`));
+  const outcome = fs.readFileSync(TEMPLATE_DONE, "utf8");
+  if (outcome !== "0") throw new Error(`migrating the PGlite template: ${outcome}`);
+}
+
+/** A new DATA_DIR holding a copy of the migrated PGlite database, removed by the caller. */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  await templateReady();
+  const dir = tempDir(prefix);
   fs.cpSync(path.join(TEMPLATE_DIR, "pglite"), path.join(dir, "pglite"), { recursive: true });
   return dir;
 }
 
-/** vitest globalSetup entry. */
-export default async function setup(): Promise<void> {
+/** The migrated database as a tar for PGlite's `loadDataDir` (PGlite runs only). */
+export async function migratedDataDirTar(): Promise<Blob> {
+  await templateReady();
+  return new Blob([fs.readFileSync(TEMPLATE_TAR)]);
+}
+
+/** vitest globalSetup entry; what it returns runs once the whole run has ended. */
+export default async function setup(): Promise<() => void> {
+  fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
   await buildForChildProcesses();
-  startTemplate();
+  startTemplate(!process.env.TEST_DATABASE_URL);
+  return () => fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
 }

@@ -2,8 +2,8 @@
 // PGlite in memory by default, the PostgreSQL of TEST_DATABASE_URL when it is set.
 //
 // Speed: a fresh PGlite costs ~4 s and ~770 MB, so each vitest worker opens ONE in-memory PGlite,
-// migrates it once and lends it to every test file it runs (vitest.config.ts sets isolate: false,
-// so this module and the instance outlive a file). That is the same sharing the suite already has
+// loaded from the run's migrated template, and lends it to every test file it runs
+// (vitest.config.ts sets isolate: false, so this module and the instance outlive a file). That is the same sharing the suite already has
 // on PostgreSQL, and safe for the same reason: every test makes its own vendor. Each file still
 // builds its own app (its own config, clock, rate-limit budgets and sign-in throttle).
 import net from "node:net";
@@ -17,6 +17,7 @@ import { type Database, openDatabase, pgliteDatabase } from "../../src/db/client
 import { runMigrations } from "../../src/db/migrate.ts";
 import type { Resolver } from "../../src/webhook-delivery/url-guard.ts";
 import { type ApiClient, apiClient } from "./api-client.ts";
+import { migratedDataDirTar } from "./child-build.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
 export interface TestApp {
@@ -75,7 +76,9 @@ let shared: Promise<PGlite> | undefined;
 
 function workerPglite(): Promise<PGlite> {
   shared ??= (async () => {
-    const client = await PGlite.create();
+    // The run's migrated template (child-build.ts), loaded into memory; migrating finds nothing
+    // left to apply and only checks.
+    const client = await PGlite.create({ loadDataDir: await migratedDataDirTar() });
     await runMigrations(pgliteDatabase(client, async () => {}));
     return client;
   })();

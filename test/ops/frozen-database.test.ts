@@ -5,12 +5,12 @@
 // again, without a restart. Only the cluster this test started is ever stopped.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
 import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
@@ -52,7 +52,7 @@ const signalCluster = (signal: NodeJS.Signals) => {
 
 beforeAll(async () => {
   if (!hasPostgres) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-frozen-pg-"));
+  dir = tempDir("frozen-pg");
   if (process.getuid?.() === 0) await run("chown", ["-R", "postgres", dir]);
   pgPort = await freePort();
   const data = path.join(dir, "data");

@@ -2,12 +2,12 @@
 // directory, and a graceful SIGTERM.
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratedDataDir } from "../helpers/child-build.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/test-app.ts";
 
 let dataDir: string;
@@ -18,7 +18,7 @@ let scratch: ScratchDatabase | undefined;
 const dataDirs: string[] = [];
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-ops-"));
+  dataDir = tempDir("ops");
   // PGlite under a fresh (nested, not yet existing) directory; on PostgreSQL a database of its own.
   if (process.env.TEST_DATABASE_URL) scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
   env = scratch

@@ -4,12 +4,12 @@
 // sample id standing for one real id (the same sample id must be the same real id everywhere).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/test-app.ts";
 
 const README_URL = "http://127.0.0.1:3000";
@@ -82,7 +82,7 @@ let server: ServerProcess;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-readme-"));
+  dataDir = tempDir("readme");
   if (process.env.TEST_DATABASE_URL) scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
   env = { DATA_DIR: path.join(dataDir, "data"), ...(scratch ? { DATABASE_URL: scratch.url } : {}) };
   server = startServer([], env, await freePort());
