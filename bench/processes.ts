@@ -38,7 +38,11 @@ export async function startServer(
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  // BENCH_CPU_PROF_DIR: each server writes a V8 CPU profile there when it exits (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", script, ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), ...env, HOST: "127.0.0.1", PUBLIC_URL: url },
     // quiet: info-level request logs go to /dev/null (still serialized and written, as in production).

@@ -1,22 +1,44 @@
-// Webhook delivery benchmark (PostgreSQL): events per second from commit to receiver, and the
-// latency from commit to arrival (p50, p99) at a steady rate.
+// Webhook delivery benchmark (PostgreSQL): how fast worker processes drain a backlog to a local
+// receiver, and the latency from commit to arrival (p50, p99) at a steady rate while an API
+// process serves reads of the order list alongside.
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run bench:webhooks
-// Options (env): BENCH_BURST (events in the throughput run, default 2000), BENCH_RATE (events/s
-// in the latency run, default 100), BENCH_SECONDS (default 10), BENCH_WORKERS (dispatchers in
-// this process, default 1). The receiver is a local node:http server answering 204.
+// Options (env): BENCH_BURST (events in the drain and throughput runs, default 2000), BENCH_RATE
+// (events/s in the latency run, default 100), BENCH_SECONDS (default 10), BENCH_WORKERS
+// (dispatchers, default 1), BENCH_IN_PROCESS=1 (the dispatchers run in this process instead of
+// as `--role worker` processes of the app), BENCH_READ_RATE (GET /api/vendor/orders per second
+// against a `--role api` process during the latency run, default 100; 0 for none),
+// BENCH_THROUGHPUT=0 (skip the 20-writer run), WEBHOOK_ENDPOINT_CONCURRENCY (passed to the
+// dispatchers), BENCH_CPU_PROF_DIR (app processes write CPU profiles there).
+//
+// Processes: this one holds the receiver (a node:http server answering 204), the event writers
+// (enqueueEvent in a transaction, the commit time taken when COMMIT returns) and the read load
+// (autocannon at a fixed rate); the dispatchers and the API are the app's own processes
+// (bench/processes.ts). One webhook endpoint receives everything.
+//
+// Drain: the backlog is queued while the endpoint's circuit is held open (as after an outage),
+// with the workers already running; the clock starts when the circuit closes (and a NOTIFY wakes
+// the workers), so process start-up is not counted.
 
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import autocannon from "autocannon";
+import { sql } from "drizzle-orm";
+import pg from "pg";
 import { allScopes } from "../src/auth/scopes.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { runMigrations } from "../src/db/migrate.ts";
+import { newId } from "../src/lib/ids.ts";
+import { createApiKey } from "../src/modules/api-keys/api-keys.service.ts";
 import type { OrderSchema } from "../src/modules/orders/orders.schemas.ts";
 import { createVendor } from "../src/modules/vendors/vendors.service.ts";
 import { registerWebhook } from "../src/modules/webhooks/webhooks.service.ts";
-import { startDispatcher } from "../src/webhook-delivery/dispatcher.ts";
-import { enqueueEvent } from "../src/webhook-delivery/enqueue.ts";
+import { type Dispatcher, startDispatcher } from "../src/webhook-delivery/dispatcher.ts";
+import { EVENTS_CHANNEL, eventCtes, notifyWhenQueued } from "../src/webhook-delivery/enqueue.ts";
 import { systemResolver } from "../src/webhook-delivery/url-guard.ts";
+import { cpuSecondsOfTree, freePort, type Server, startServer } from "./processes.ts";
+import { seedOrders } from "./seed.ts";
 
 const env = process.env;
 const url = env.BENCH_DATABASE_URL ?? env.DATABASE_URL;
@@ -28,27 +50,47 @@ const BURST = Number(env.BENCH_BURST ?? 2000);
 const RATE = Number(env.BENCH_RATE ?? 100);
 const SECONDS = Number(env.BENCH_SECONDS ?? 10);
 const WORKERS = Number(env.BENCH_WORKERS ?? 1);
-
-const config = loadConfig({
+const IN_PROCESS = env.BENCH_IN_PROCESS === "1";
+const READ_RATE = Number(env.BENCH_READ_RATE ?? 100);
+const dispatcherEnv: Record<string, string> = {
   NODE_ENV: "production",
   SESSION_SECRET: "x".repeat(32),
   WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-  LOG_LEVEL: "silent",
   DATABASE_URL: url,
-});
+  ...(env.WEBHOOK_ENDPOINT_CONCURRENCY
+    ? { WEBHOOK_ENDPOINT_CONCURRENCY: env.WEBHOOK_ENDPOINT_CONCURRENCY }
+    : {}),
+};
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+const loadBefore = loadAvg();
+
+const config = loadConfig({ ...dispatcherEnv, LOG_LEVEL: "silent" });
 const database = await openDatabase({ kind: "pg", url }, { poolSize: 20 });
 await runMigrations(database);
 const ctx = { db: database.db, now: () => new Date() };
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+const dbName = (await admin.query<{ db: string }>("select current_database() as db")).rows[0]?.db ?? "";
 
 const committedAt = new Map<string, number>();
 const arrivedAt = new Map<string, number>();
+const seen = new Set<string>();
+let duplicates = 0;
 let onArrival: (() => void) | undefined;
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
     const id = JSON.parse(Buffer.concat(chunks).toString("utf8")).id as string;
-    if (!arrivedAt.has(id)) arrivedAt.set(id, performance.now());
+    if (seen.has(id)) duplicates++;
+    else {
+      seen.add(id);
+      arrivedAt.set(id, performance.now());
+    }
     res.writeHead(204).end();
     onArrival?.();
   });
@@ -56,18 +98,61 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const port = (receiver.address() as AddressInfo).port;
 
+// Webhooks left by an interrupted run would still be retried against receivers long gone.
+await admin.query(
+  "delete from webhooks where vendor_id in (select id from vendors where email like 'bench-%@example.test')",
+);
+// Dead row versions of earlier runs slow every index read of the queue; PostgreSQL's autovacuum
+// would remove them, and it is off on the benchmark machine, so the run starts vacuumed.
+await admin.query("vacuum analyze webhook_deliveries, webhook_attempts, events, webhooks");
 const vendor = await createVendor(ctx, {
   name: "Bench",
   email: `bench-${Date.now()}@example.test`,
   password: "bench-password-1",
 });
-await registerWebhook(
+const hook = await registerWebhook(
   ctx,
   vendor.id,
   { url: `http://127.0.0.1:${port}/hook`, events: ["order.created"] },
   { scopes: new Set(allScopes) },
   { allowPrivate: true, httpsOnly: false, resolver: systemResolver },
 );
+const webhookId = (hook as { id: string }).id;
+
+// The dispatchers: worker processes of the app (or, with BENCH_IN_PROCESS=1, in this process).
+const servers: Server[] = [];
+const dispatchers: Dispatcher[] = [];
+// Held open until the drain starts: the backlog queues as it would behind an outage.
+await admin.query("update webhooks set circuit_open_until = now() + interval '1 hour' where id = $1", [
+  webhookId,
+]);
+if (IN_PROCESS) {
+  for (let i = 0; i < WORKERS; i++) dispatchers.push(await startDispatcher({ config, database }));
+} else {
+  const started = await Promise.all(
+    Array.from({ length: WORKERS }, async (_, i) => {
+      const workerPort = await freePort();
+      return startServer(
+        `worker-${i + 1}`,
+        "src/main.ts",
+        {
+          ...dispatcherEnv,
+          LOG_LEVEL: "info",
+          WORKER_PORT: String(workerPort),
+          PORT: String(await freePort()),
+        },
+        { quiet: true, healthPort: workerPort },
+        ["--role", "worker"],
+      );
+    }),
+  );
+  servers.push(...started);
+}
+// A run that fails midway leaves no app process behind.
+process.on("exit", () => {
+  for (const server of servers) server.child.kill("SIGKILL");
+});
+const workerPids = servers.map((s) => s.child.pid as number);
 
 const data: OrderSchema = {
   id: "bench",
@@ -87,18 +172,33 @@ const data: OrderSchema = {
   updatedAt: new Date().toISOString(),
 };
 
-async function emit(): Promise<void> {
-  const id = await database.db.transaction((tx) =>
-    enqueueEvent(tx, { vendorId: vendor.id, type: "order.created", data, createdAt: new Date() }),
+// One event per statement, committed on its own: what the app's hot writes do (the change, its
+// events, their deliveries and the NOTIFY in one statement, enqueue.ts eventCtes), so the
+// writers cost this process one round trip per event.
+const payload = JSON.stringify(data);
+async function emit(notify = true): Promise<void> {
+  const id = newId();
+  await database.db.execute(
+    sql`with ${eventCtes(
+      sql`select ${id}::text as id, ${vendor.id}::text as vendor_id, 'order.created'::text as type,
+                 ${payload}::jsonb as data, ${new Date().toISOString()}::timestamptz as created_at,
+                 null::text as target_webhook_id`,
+    )}
+    select ${notify ? notifyWhenQueued : sql`1`}`,
   );
   committedAt.set(id, performance.now());
 }
 
-function waitForArrivals(n: number): Promise<void> {
-  return new Promise((resolve) => {
+function waitForArrivals(n: number, timeoutMs = 120_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onArrival = undefined;
+      reject(new Error(`only ${arrivedAt.size} of ${n} events arrived within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     const check = () => {
       if (arrivedAt.size >= n) {
         onArrival = undefined;
+        clearTimeout(timer);
         resolve();
       }
     };
@@ -110,41 +210,115 @@ function waitForArrivals(n: number): Promise<void> {
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-// 0. Drain: BURST events already committed (a backlog, e.g. after an outage), then the
-//    dispatchers start: the dispatchers' own delivery rate, writers out of the picture.
-for (let i = 0; i < BURST; i += 100) {
-  await Promise.all(Array.from({ length: Math.min(100, BURST - i) }, () => emit()));
+/** CPU seconds of the workers and of the database's PostgreSQL backends, for a per-delivery cost. */
+async function cpuNow(): Promise<{ workers: number; pg: Map<number, number> }> {
+  const { rows } = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+    [dbName],
+  );
+  const pgCpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      pgCpu.set(pid, cpuSecondsOfTree(pid, false));
+    } catch {
+      // ended, or PostgreSQL is on another host
+    }
+  }
+  return { workers: workerPids.reduce((n, pid) => n + cpuSecondsOfTree(pid), 0), pg: pgCpu };
 }
+async function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>) {
+  const after = await cpuNow();
+  let pgCpu = 0;
+  for (const [pid, s] of after.pg) pgCpu += s - (before.pg.get(pid) ?? 0);
+  return { workers: after.workers - before.workers, pg: pgCpu };
+}
+const commits = async () =>
+  Number(
+    (
+      await admin.query<{ n: string }>("select xact_commit as n from pg_stat_database where datname = $1", [
+        dbName,
+      ])
+    ).rows[0]?.n,
+  );
+
+// 0. Drain: BURST events queued behind the open circuit, then it closes.
+for (let i = 0; i < BURST; i += 100) {
+  // No NOTIFY for the backlog: the workers would only wake to find the circuit open.
+  await Promise.all(Array.from({ length: Math.min(100, BURST - i) }, () => emit(false)));
+}
+const cpu0 = await cpuNow();
+const x0 = await commits();
 const d0 = performance.now();
-const dispatchers = await Promise.all(
-  Array.from({ length: WORKERS }, () => startDispatcher({ config, database })),
-);
+await admin.query("update webhooks set circuit_open_until = null where id = $1", [webhookId]);
+await admin.query("select pg_notify($1, '')", [EVENTS_CHANNEL]);
 await waitForArrivals(BURST);
 const d1 = performance.now();
+const drainCpu = await cpuSince(cpu0);
+const drainCommits = (await commits()) - x0;
 console.log(
-  `drain: ${BURST} queued events delivered in ${((d1 - d0) / 1000).toFixed(2)} s = ${(BURST / ((d1 - d0) / 1000)).toFixed(0)} events/s`,
+  `drain: ${BURST} queued events delivered in ${((d1 - d0) / 1000).toFixed(2)} s = ${(BURST / ((d1 - d0) / 1000)).toFixed(0)} events/s ` +
+    `(${WORKERS} ${IN_PROCESS ? "in-process dispatchers" : "worker processes"}; ` +
+    `${IN_PROCESS ? "" : `worker CPU ${((drainCpu.workers * 1000) / BURST).toFixed(3)} ms, `}` +
+    `PostgreSQL CPU ${((drainCpu.pg * 1000) / BURST).toFixed(3)} ms, ${(drainCommits / BURST).toFixed(2)} commits per delivery)`,
 );
 committedAt.clear();
 arrivedAt.clear();
 
 // 1. Throughput: BURST events committed as fast as 20 concurrent writers manage.
-const t0 = performance.now();
-let next = 0;
-await Promise.all(
-  Array.from({ length: 20 }, async () => {
-    while (next++ < BURST) await emit();
-  }),
-);
-const committedAll = performance.now();
-await waitForArrivals(BURST);
-const t1 = performance.now();
-const throughput = BURST / ((t1 - t0) / 1000);
-console.log(
-  `throughput: ${BURST} events in ${((t1 - t0) / 1000).toFixed(2)} s = ${throughput.toFixed(0)} events/s ` +
-    `(commits took ${((committedAll - t0) / 1000).toFixed(2)} s)`,
-);
+if (env.BENCH_THROUGHPUT !== "0") await throughputRun();
+async function throughputRun() {
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next++ < BURST) await emit();
+    }),
+  );
+  const committedAll = performance.now();
+  await waitForArrivals(BURST);
+  const t1 = performance.now();
+  const throughput = BURST / ((t1 - t0) / 1000);
+  console.log(
+    `throughput: ${BURST} events in ${((t1 - t0) / 1000).toFixed(2)} s = ${throughput.toFixed(0)} events/s ` +
+      `(commits took ${((committedAll - t0) / 1000).toFixed(2)} s)`,
+  );
+}
 
-// 2. Latency at a steady rate.
+// 2. Latency at a steady rate, with an API process serving reads of a 100-order list alongside.
+let api: Server | undefined;
+let reads: Promise<autocannon.Result> | undefined;
+if (READ_RATE > 0) {
+  api = await startServer(
+    "api",
+    "src/main.ts",
+    { ...dispatcherEnv, LOG_LEVEL: "info", RATE_LIMIT_PER_MINUTE: "1000000" },
+    { quiet: true },
+    ["--role", "api"],
+  );
+  servers.push(api);
+  const reader = await createVendor(ctx, {
+    name: "Bench reads",
+    email: `bench-reads-${Date.now()}@example.test`,
+    password: "bench-password-1",
+  });
+  const key = (await createApiKey(ctx, { vendorId: reader.id, name: "bench" })).key;
+  const seeded = await seedOrders(api, { readKey: key, writeKey: key, writeVendorId: reader.id });
+  // A short warm-up of the list, so the latency run does not see the API's first requests.
+  await autocannon({
+    url: `${api.url}/api/vendor/orders`,
+    headers: { "x-api-key": seeded.readKey },
+    connections: 4,
+    duration: 1,
+    overallRate: READ_RATE,
+  });
+  reads = autocannon({
+    url: `${api.url}/api/vendor/orders`,
+    headers: { "x-api-key": seeded.readKey },
+    connections: 4,
+    duration: SECONDS,
+    overallRate: READ_RATE,
+  });
+}
 committedAt.clear();
 arrivedAt.clear();
 const total = RATE * SECONDS;
@@ -160,11 +334,22 @@ for (let i = 0; i < total; i++) {
 await Promise.all(writes);
 await waitForArrivals(total);
 const latencies = [...committedAt].map(([id, c]) => (arrivedAt.get(id) ?? NaN) - c).sort((a, b) => a - b);
+const readResult = await reads;
 console.log(
   `latency at ${RATE} events/s for ${SECONDS} s (${total} events): p50 ${pct(latencies, 50).toFixed(1)} ms, ` +
-    `p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
+    `p99 ${pct(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms` +
+    (readResult
+      ? `; reads alongside: GET /api/vendor/orders (100 orders) ${readResult.requests.average.toFixed(0)} req/s, ` +
+        `p99 ${readResult.latency.p99} ms, ${readResult.non2xx + readResult.errors} failed`
+      : "; no reads alongside"),
+);
+console.log(
+  `duplicates received: ${duplicates}; load average ${loadBefore} before, ${loadAvg()} after; ${new Date().toISOString()}`,
 );
 
 await Promise.all(dispatchers.map((d) => d.stop(2_000)));
+await Promise.all(servers.map((s) => s.stop()));
+await admin.query("delete from webhooks where id = $1", [webhookId]);
 receiver.close();
+await admin.end();
 await database.close();

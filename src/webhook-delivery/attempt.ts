@@ -1,7 +1,8 @@
 import type { Db } from "../db/client.ts";
 import { decideOutcome } from "./attempt-outcome.ts";
-import { recordAttempt } from "./attempts.repository.ts";
+import { type AttemptRecord, needsTransaction, recordAttempt } from "./attempts.repository.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
+import type { BatchRecorder } from "./batch-recorder.ts";
 import { type BreakerPolicy, isEndpointFailure, openUntil } from "./circuit-breaker.ts";
 import type { Deliverer } from "./deliver.ts";
 import { buildDeliveryRequest } from "./delivery-request.ts";
@@ -14,6 +15,8 @@ export interface AttemptDeps {
   autoDisable: AutoDisableRule;
   breaker: BreakerPolicy;
   now: () => Date;
+  /** Where successes and neutral retries are recorded in batches; without it, one by one. */
+  recorder?: BatchRecorder | undefined;
   /** Told every attempt's outcome once it is recorded (metrics and the attempt's log line). */
   report?: (claim: ClaimedDelivery, report: AttemptReport) => void;
 }
@@ -33,7 +36,8 @@ export function isSendable(claim: Pick<ClaimedDelivery, "webhookStatus" | "event
   return claim.webhookStatus === "ACTIVE" || claim.eventType === "webhook.test";
 }
 
-export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Promise<void> {
+/** Runs one attempt and records it; returns what was reported. */
+export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Promise<AttemptReport> {
   const { db, now } = deps;
   const attempt = claim.attemptCount + 1;
   const base = {
@@ -59,37 +63,39 @@ export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Pro
       },
       deps.autoDisable,
     );
-    deps.report?.(claim, {
+    const skipped: AttemptReport = {
       outcome: "skipped",
       attempt,
       at: now(),
       durationMs: 0,
       error: "webhook disabled",
-    });
-    return;
+    };
+    deps.report?.(claim, skipped);
+    return skipped;
   }
   const request = buildDeliveryRequest({ ...claim, deliveryId: claim.id }, now());
   const result = await deps.deliverer.post(claim.url, request.headers, request.body);
   const at = now();
   const decision = decideOutcome({ result, attempt, retryDelaysMs: deps.retryDelaysMs, at });
   const health = result.ok ? "ok" : isEndpointFailure(result) ? "failing" : "neutral";
-  await recordAttempt(
-    db,
-    {
-      ...base,
-      at,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      error: result.error,
-      responseBody: result.responseBody,
-      ...decision,
-      health,
-    },
-    deps.autoDisable,
-    (streak) => openUntil({ ...streak, at, policy: deps.breaker }),
-  );
+  const record: AttemptRecord = {
+    ...base,
+    at,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    error: result.error,
+    responseBody: result.responseBody,
+    ...decision,
+    health,
+  };
+  if (deps.recorder && !needsTransaction(record)) await deps.recorder.record(record);
+  else {
+    await recordAttempt(db, record, deps.autoDisable, (streak) =>
+      openUntil({ ...streak, at, policy: deps.breaker }),
+    );
+  }
   const { outcome } = decision;
-  deps.report?.(claim, {
+  const report: AttemptReport = {
     outcome:
       outcome.status === "SUCCEEDED" ? "succeeded" : outcome.status === "PENDING" ? "retrying" : "failed",
     attempt,
@@ -98,5 +104,7 @@ export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Pro
     durationMs: result.durationMs,
     error: result.error,
     nextAttemptAt: outcome.status === "PENDING" ? outcome.nextAttemptAt : undefined,
-  });
+  };
+  deps.report?.(claim, report);
+  return report;
 }

@@ -46,6 +46,19 @@ export interface Recorded {
   streak?: FailureStreak | undefined;
 }
 
+const changesWebhook = (record: AttemptRecord) =>
+  record.skipped === true || record.disableReason !== undefined || record.outcome.status === "FAILED";
+
+/**
+ * Whether recording the attempt takes a transaction with the webhook's row lock: a skip, a final
+ * failure (410, auto-disable) or a failure that extends the breaker's streak. The rest (a
+ * success, a retry after a neutral answer) is one statement, and may be batched
+ * (attempts-batch.repository.ts).
+ */
+export function needsTransaction(record: AttemptRecord): boolean {
+  return changesWebhook(record) || record.health === "failing";
+}
+
 /**
  * Records an attempt and the delivery's new state in one transaction. Only the claim that owns
  * the delivery may record it; a stale claim (its lease ended) writes nothing.
@@ -57,12 +70,11 @@ export async function recordAttempt(
   /** The breaker's verdict on a failure streak: until when the circuit opens, if it does. */
   circuitOpenUntil: (streak: FailureStreak) => Date | undefined = () => undefined,
 ): Promise<Recorded> {
-  const needsWebhookChange =
-    record.skipped || record.disableReason !== undefined || record.outcome.status === "FAILED";
+  const needsWebhookChange = changesWebhook(record);
   // A success, or a retry after an answer that says nothing about the endpoint's health, is one
   // statement. After a failure the streak and the circuit it may open commit together, so no
   // claim in between sees a streak long enough to probe with the circuit not yet open.
-  if (!needsWebhookChange && record.health !== "failing") return recordAttemptFast(db, record);
+  if (!needsTransaction(record)) return recordAttemptFast(db, record);
   return db.transaction(async (tx) => {
     // The webhook row first, as DELETE's cascade takes it (webhook, then its deliveries), so the
     // two never wait on each other in opposite orders (a deadlock).

@@ -41,7 +41,11 @@ export function openUntil(input: {
   return new Date(at.getTime() + wait);
 }
 
-/** Attempts one endpoint may have in flight: none while open, one probe when half-open. */
+/**
+ * Attempts one endpoint may have in flight: none while open, one probe when half-open. The claim
+ * statement (outbox.repository.ts claimDue) applies the same rule in SQL, under the webhook
+ * row's lock.
+ */
 export function endpointSlots(input: {
   consecutiveFailures: number;
   circuitOpenUntil: Date | null;

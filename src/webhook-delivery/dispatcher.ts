@@ -11,15 +11,14 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { DeliveryMetrics } from "../observability/metrics.ts";
 import { type AttemptReport, runAttempt } from "./attempt.ts";
+import { recordAttempt } from "./attempts.repository.ts";
 import { type AutoDisableRule, DEFAULT_AUTO_DISABLE } from "./auto-disable.ts";
-import { endpointSlots } from "./circuit-breaker.ts";
+import { createBatchRecorder } from "./batch-recorder.ts";
 import { createDeliverer, type Deliverer } from "./deliver.ts";
 import { EVENTS_CHANNEL } from "./enqueue.ts";
-import { shareClaims } from "./fair-claims.ts";
 import {
   type ClaimedDelivery,
-  claimDueDeliveries,
-  endpointsWithDueDeliveries,
+  claimDue,
   fanOutEvents,
   nextDueAt,
   pruneOlderThan,
@@ -67,13 +66,15 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   });
 
   const breaker = { failures: config.webhookBreakerFailures, cooldownMs: config.webhookBreakerCooldownMs };
+  const autoDisable = deps.autoDisable ?? DEFAULT_AUTO_DISABLE;
   const attemptDeps = {
     db,
     deliverer,
     retryDelaysMs: config.webhookRetryDelaysMs,
-    autoDisable: deps.autoDisable ?? DEFAULT_AUTO_DISABLE,
+    autoDisable,
     breaker,
     now,
+    recorder: createBatchRecorder(db, { recordOne: (r) => recordAttempt(db, r, autoDisable) }),
     report(claim: ClaimedDelivery, r: AttemptReport) {
       deps.metrics?.attempt(r.outcome, r.durationMs, claim.eventCreatedAt, r.at);
       // One line per attempt: who, which endpoint, what happened (never the secret or the body).
@@ -106,44 +107,65 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   };
   const unlisten = await database.listen(EVENTS_CHANNEL, wake);
   let lastPrune = 0;
+  let lastFanOut = 0;
+  let legacyLeft = false;
 
   function launch(claim: ClaimedDelivery) {
+    let succeeded = false;
     const p = runAttempt(attemptDeps, claim)
+      .then((r) => {
+        succeeded = r.outcome === "succeeded";
+      })
       .catch((err: unknown) =>
         log?.error({ err, deliveryId: claim.id }, "recording a delivery attempt failed"),
       )
       .finally(() => {
         inFlight.delete(p);
-        wake();
+        // A success frees a slot, worth a claim only if the last claim left deliveries due
+        // (capped, limited, or held by another claim); any other outcome may have scheduled a
+        // retry or changed the breaker, so the loop looks again.
+        if (heldBack || !succeeded || !running) wake();
       });
     inFlight.add(p);
   }
 
+  /** The earliest future due time read by this turn's claim (null: none), undefined if unread. */
+  let nextDue: Date | null | undefined;
+  /** Whether the last claim left deliveries due unclaimed (see claimDue). */
+  let heldBack = true;
+
   async function tick(): Promise<boolean> {
     let worked = false;
+    nextDue = undefined;
+    // Events written without their deliveries (before fan-out moved into enqueueEvent, or by
+    // hand) are rare: looked for once per poll interval, and on every turn while some are left.
     // A few batches per turn, so a large backlog of events does not hold up deliveries already due.
-    for (let i = 0; running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
-      if ((await fanOutEvents(db, now(), FAN_OUT_BATCH)) === 0) break;
-      worked = true;
+    if (legacyLeft || Date.now() - lastFanOut >= POLL_MS) {
+      lastFanOut = Date.now();
+      legacyLeft = false;
+      for (let i = 0; running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
+        const n = await fanOutEvents(db, now(), FAN_OUT_BATCH);
+        if (n === 0) break;
+        worked = true;
+        legacyLeft = n === FAN_OUT_BATCH;
+      }
     }
     const free = concurrency - inFlight.size;
     if (running && free > 0) {
-      const at = now();
-      const slots = new Map<string, number>();
-      const loads = (await endpointsWithDueDeliveries(db, at)).map((e) => {
-        const n = endpointSlots({
-          ...e,
-          now: at,
-          policy: breaker,
-          endpointConcurrency: config.webhookEndpointConcurrency,
-        });
-        slots.set(e.webhookId, n);
-        return { webhookId: e.webhookId, free: n - e.inFlight };
+      // One statement: the endpoints with deliveries due, their slots, the fair share of `free`
+      // between them, and the claim (outbox.repository.ts claimDue). Each claimed delivery goes
+      // out at once.
+      const claimed = await claimDue(db, now(), leaseMs, {
+        limit: free,
+        endpointConcurrency: config.webhookEndpointConcurrency,
+        breakerFailures: breaker.failures,
       });
-      const quotas = shareClaims(loads, free).map((q) => ({ ...q, slots: slots.get(q.webhookId) ?? 0 }));
-      const claims = await claimDueDeliveries(db, at, leaseMs, quotas);
-      for (const claim of claims) launch(claim);
-      if (claims.length > 0) worked = true;
+      heldBack = claimed.heldBack || claimed.claims.length >= free;
+      for (const claim of claimed.claims) launch(claim);
+      // Fewer than asked: all that could be claimed was (the rest is capped, leased or not due),
+      // so the loop sleeps, until the earliest future due time read in the same statement.
+      if (claimed.claims.length === free) worked = true;
+      else nextDue = claimed.nextDueAt ?? null;
     }
     if (running && now().getTime() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = now().getTime();
@@ -156,7 +178,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   async function sleep() {
     let ms = POLL_MS;
     if (inFlight.size < concurrency) {
-      const due = await nextDueAt(db, now());
+      const due = nextDue === undefined ? await nextDueAt(db, now()) : (nextDue ?? undefined);
       if (due) ms = Math.max(0, Math.min(ms, due.getTime() - now().getTime()));
     }
     if (pendingWake || ms === 0) return;

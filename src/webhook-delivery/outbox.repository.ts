@@ -3,9 +3,9 @@
 import { asc, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { queryRows } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
-import type { Quota } from "./fair-claims.ts";
 
 /**
  * Turns up to `limit` undispatched events into one PENDING delivery per ACTIVE endpoint of the
@@ -86,103 +86,155 @@ export interface ClaimedDelivery {
   vendorId: string;
 }
 
-export interface EndpointState {
-  webhookId: string;
-  consecutiveFailures: number;
-  circuitOpenUntil: Date | null;
-  /** Attempts leased (by any dispatcher) whose lease has not ended. */
-  inFlight: number;
+export interface ClaimResult {
+  claims: ClaimedDelivery[];
+  /** The earliest future due time of a PENDING delivery (a retry, or a lease that ends). */
+  nextDueAt: Date | undefined;
+  /**
+   * Whether deliveries due now were left unclaimed (caps, the limit, an endpoint another claim
+   * held): a finished attempt may free a slot for them, so it should wake the dispatcher.
+   */
+  heldBack: boolean;
+}
+
+export interface ClaimPolicy {
+  /** The most deliveries to claim (the dispatcher's free capacity). */
+  limit: number;
+  /** Attempts one endpoint may have in flight while its circuit is closed. */
+  endpointConcurrency: number;
+  /** Consecutive failures after which a closed-again circuit allows one probe at a time. */
+  breakerFailures: number;
 }
 
 /**
- * The endpoints with deliveries due now, with what fair claiming needs to know about each: its
- * breaker state and how many of its attempts are in flight across all dispatchers.
+ * `endpointsWithDueDeliveries`, `endpointSlots`, `shareClaims` and `claimDueDeliveries` in one
+ * statement (one round trip per dispatcher turn), following the same rules:
+ * - the endpoints with deliveries due are found by a skip scan of the PENDING index (one probe
+ *   per endpoint with pending deliveries, whatever the backlog's size);
+ * - each endpoint's webhook row is locked SKIP LOCKED (one claim per endpoint at a time, across
+ *   dispatchers), and under that lock its slots are worked out as `endpointSlots` does (none
+ *   while the circuit is open, one probe when half-open, else the concurrency cap) less the
+ *   attempts in flight (any dispatcher);
+ * - each endpoint's oldest due deliveries up to its free slots are locked SKIP LOCKED, and the
+ *   capacity is dealt as `shareClaims` deals it: round by round (each endpoint's first, then
+ *   second, ...), in a random order of endpoints within a round;
+ * - the picked deliveries are leased (due time past the lease, a fresh claim token).
  */
-export async function endpointsWithDueDeliveries(db: Db, now: Date): Promise<EndpointState[]> {
-  const at = now.toISOString();
-  const rows = await queryRows<{
-    id: string;
-    failures: number;
-    open_until: string | Date | null;
-    in_flight: number;
-  }>(
-    db,
-    sql`select w.id, w.consecutive_failures as failures, w.circuit_open_until as open_until,
-          (select count(*)::int from webhook_deliveries b
-           where b.webhook_id = w.id and b.status = 'PENDING' and b.claim_token is not null
-             and b.next_attempt_at > ${at}::timestamptz) as in_flight
-        from webhooks w
-        where exists (select 1 from webhook_deliveries d
-                      where d.webhook_id = w.id and d.status = 'PENDING'
-                        and d.next_attempt_at <= ${at}::timestamptz)`,
-  );
-  return rows.map((r) => ({
-    webhookId: r.id,
-    consecutiveFailures: Number(r.failures),
-    circuitOpenUntil: r.open_until === null ? null : new Date(r.open_until),
-    inFlight: Number(r.in_flight),
-  }));
-}
-
-/**
- * Claims, for each endpoint, up to its quota of due deliveries (oldest due first), in one
- * statement that locks them (SKIP LOCKED, so concurrent dispatchers take disjoint rows), moves
- * their due time past a lease longer than the timeout with a fresh claim token, and returns what
- * the attempt needs. No other dispatcher can take them while the attempt is in flight.
- */
-export async function claimDueDeliveries(
+export async function claimDue(
   db: Db,
   now: Date,
   leaseMs: number,
-  /** Per endpoint: how many to claim, and its slots (the cap on attempts in flight). */
-  quotas: readonly (Quota & { slots: number })[],
-): Promise<ClaimedDelivery[]> {
-  if (quotas.length === 0) return [];
+  policy: ClaimPolicy,
+): Promise<ClaimResult> {
+  if (policy.limit <= 0) return { claims: [], nextDueAt: undefined, heldBack: true };
   const token = newId();
-  const at = now.toISOString();
-  const leaseEnd = new Date(now.getTime() + leaseMs).toISOString();
-  const rows = await queryRows<Omit<ClaimedDelivery, "claimToken">>(
-    db,
-    sql`with quota as (
-          select * from json_to_recordset(${JSON.stringify(quotas)}::json)
-            as q("webhookId" text, n int, slots int)
-        ), locked as (
-          -- One claim per endpoint at a time: another dispatcher claiming for the same endpoint
-          -- skips it, and the count in flight below is read under this lock, so the cap holds
-          -- across dispatchers.
-          select q.* from quota q join webhooks w on w.id = q."webhookId"
-          for no key update of w skip locked
-        ), picked as (
-          select x.id from locked q cross join lateral (
-            select d.id from webhook_deliveries d
-            where d.webhook_id = q."webhookId" and d.status = 'PENDING'
-              and d.next_attempt_at <= ${at}::timestamptz
-            order by d.next_attempt_at
-            limit greatest(0, least(q.n, q.slots - (
-              select count(*) from webhook_deliveries b
-              where b.webhook_id = q."webhookId" and b.status = 'PENDING' and b.claim_token is not null
-                and b.next_attempt_at > ${at}::timestamptz)))
-            for update skip locked
-          ) x
-        )
-        update webhook_deliveries d
-        set next_attempt_at = ${leaseEnd}::timestamptz, claim_token = ${token}
-        from picked, webhooks w, events e
-        where d.id = picked.id and w.id = d.webhook_id and e.id = d.event_id
-        returning d.id, d.attempt_count as "attemptCount", d.event_id as "eventId",
-          d.event_type as "eventType", e.data, w.id as "webhookId", w.url, w.status as "webhookStatus",
-          w.secret, w.previous_secret as "previousSecret",
-          w.previous_secret_expires_at as "previousSecretExpiresAt",
-          e.created_at as "eventCreatedAt", w.vendor_id as "vendorId"`,
-  );
-  return rows.map((r) => ({
-    ...r,
-    data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
-    previousSecretExpiresAt: r.previousSecretExpiresAt === null ? null : new Date(r.previousSecretExpiresAt),
-    eventCreatedAt: new Date(r.eventCreatedAt),
-    claimToken: token,
-  }));
+  const rows = await claimStatement(db, {
+    at: now.toISOString(),
+    leaseEnd: new Date(now.getTime() + leaseMs).toISOString(),
+    token,
+    limit: policy.limit,
+    cap: policy.endpointConcurrency,
+    failures: policy.breakerFailures,
+  });
+  const nextDue = rows[0]?.nextDue;
+  const claims = rows
+    .filter((r) => r.id !== null)
+    .map(({ nextDue: _, heldBack: __, ...r }) => ({
+      ...r,
+      id: r.id as string,
+      data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
+      previousSecretExpiresAt:
+        r.previousSecretExpiresAt === null ? null : new Date(r.previousSecretExpiresAt),
+      eventCreatedAt: new Date(r.eventCreatedAt),
+      claimToken: token,
+    }));
+  return { claims, nextDueAt: nextDue ? new Date(nextDue) : undefined, heldBack: rows[0]?.heldBack ?? true };
 }
+
+// Every index read below names the endpoint and orders by (webhook_id, next_attempt_at), so each
+// is a short range of webhook_deliveries_endpoint_due_idx, never a scan of the whole backlog.
+const claimStatement = preparedStatement<
+  Omit<ClaimedDelivery, "claimToken" | "id"> & {
+    id: string | null;
+    nextDue: string | Date | null;
+    heldBack: boolean;
+  },
+  "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures"
+>(
+  "webhook_claim_due",
+  (p) => sql`with recursive pending(webhook_id) as (
+      (select webhook_id from webhook_deliveries where status = 'PENDING' order by webhook_id limit 1)
+      union all
+      select (select d.webhook_id from webhook_deliveries d
+              where d.status = 'PENDING' and d.webhook_id > p.webhook_id
+              order by d.webhook_id limit 1)
+      from pending p where p.webhook_id is not null
+    ), due as (
+      select p.webhook_id from pending p
+      cross join lateral (
+        select 1 from webhook_deliveries d
+        where d.webhook_id = p.webhook_id and d.status = 'PENDING'
+          and d.next_attempt_at <= ${p.at}::timestamptz
+        order by d.webhook_id, d.next_attempt_at limit 1
+      ) one
+    ), locked as (
+      select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
+      from due join webhooks w on w.id = due.webhook_id
+      for no key update of w skip locked
+    ), free as (
+      select l.id, l.k,
+        (case when l.circuit_open_until > ${p.at}::timestamptz then 0
+              when l.consecutive_failures >= ${p.failures}::int then 1
+              else ${p.cap}::int end)
+        - (select count(*) from (
+             select 1 from webhook_deliveries b
+             where b.webhook_id = l.id and b.status = 'PENDING'
+               and b.next_attempt_at > ${p.at}::timestamptz and b.claim_token is not null
+             order by b.webhook_id, b.next_attempt_at limit ${p.cap}::int) f) as n
+      from locked l
+    ), candidates as (
+      select x.id, x.next_attempt_at, f.id as webhook_id, f.k from free f cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d
+        where d.webhook_id = f.id and d.status = 'PENDING'
+          and d.next_attempt_at <= ${p.at}::timestamptz
+        order by d.webhook_id, d.next_attempt_at
+        limit greatest(0, least(f.n, ${p.limit}::int))
+        for update skip locked
+      ) x
+    ), picked as (
+      select c.id from (
+        select id, k, row_number() over (partition by webhook_id order by next_attempt_at) as round
+        from candidates
+      ) c
+      order by c.round, c.k
+      limit ${p.limit}::int
+    ), claimed as (
+      update webhook_deliveries d
+      set next_attempt_at = ${p.leaseEnd}::timestamptz, claim_token = ${p.token}::text
+      from picked, webhooks w, events e
+      -- The ids as an array too, so even a generic plan reads them by primary key.
+      where d.id = any(array(select id from picked))
+        and d.id = picked.id and w.id = d.webhook_id and e.id = d.event_id
+      returning d.id, d.attempt_count as "attemptCount", d.event_id as "eventId",
+        d.event_type as "eventType", e.data, w.id as "webhookId", w.url, w.status as "webhookStatus",
+        w.secret, w.previous_secret as "previousSecret",
+        w.previous_secret_expires_at as "previousSecretExpiresAt",
+        e.created_at as "eventCreatedAt", w.vendor_id as "vendorId"
+    )
+    -- The earliest future due time too (what nextDueAt reads), so an idle dispatcher knows how
+    -- long to sleep without another round trip: one row even when nothing was claimed.
+    -- And whether anything due was left: an endpoint another claim held (SKIP LOCKED), one at
+    -- its cap or with more due than its free slots, or more candidates than the limit.
+    select c.*, n.at as "nextDue",
+      (select count(*) from due) > (select count(*) from locked)
+      or (select count(*) from candidates) > (select count(*) from picked)
+      or exists (select 1 from free f
+                 where f.n <= (select count(*) from candidates x where x.webhook_id = f.id)) as "heldBack"
+    from (
+      select min(next_attempt_at) as at from webhook_deliveries
+      where status = 'PENDING' and next_attempt_at > ${p.at}::timestamptz
+    ) n left join claimed c on true`,
+);
 
 /**
  * The earliest future due time of a PENDING delivery (a retry, or a lease that ends), so an idle

@@ -1,0 +1,275 @@
+// Batched attempt records and the one-statement claim (CONTRACT 7: at-least-once, no attempt sent
+// twice, fair claims, the circuit breaker), driven straight through the repository functions with
+// explicit clocks, so every case is deterministic. Deliveries are due in the year 2000, before
+// anything another test file may have left pending in a shared database, and each test removes
+// its webhooks (and by cascade their deliveries) afterwards.
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { events, webhookAttempts, webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { type AttemptRecord, recordAttempt } from "../../src/webhook-delivery/attempts.repository.ts";
+import { recordAttemptBatch } from "../../src/webhook-delivery/attempts-batch.repository.ts";
+import { DEFAULT_AUTO_DISABLE } from "../../src/webhook-delivery/auto-disable.ts";
+import { createBatchRecorder } from "../../src/webhook-delivery/batch-recorder.ts";
+import { type ClaimedDelivery, claimDue } from "../../src/webhook-delivery/outbox.repository.ts";
+import { createVendor } from "../helpers/factories.ts";
+import { useTestApp } from "../helpers/test-app.ts";
+
+const t = useTestApp({ ownDatabase: true });
+const T0 = new Date(Date.UTC(2000, 0, 1));
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const LEASE_MS = 25_000;
+const policy = { limit: 100, endpointConcurrency: 16, breakerFailures: 5 };
+const created: string[] = [];
+
+afterEach(async () => {
+  if (created.length > 0) await t.ctx.db.delete(webhooks).where(inArray(webhooks.id, created.splice(0)));
+});
+
+/** A webhook with `n` deliveries due at T0, written straight to the tables. */
+async function endpointWithDue(
+  vendorId: string,
+  n: number,
+  state: Partial<typeof webhooks.$inferInsert> = {},
+) {
+  const webhookId = newId();
+  created.push(webhookId);
+  await t.ctx.db.insert(webhooks).values({
+    id: webhookId,
+    vendorId,
+    url: "https://receiver.example/hooks",
+    events: ["customer.created"],
+    status: "ACTIVE",
+    secret: "whsec_test",
+    createdAt: T0,
+    updatedAt: T0,
+    ...state,
+  });
+  const deliveryIds: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const eventId = newId();
+    const id = newId();
+    deliveryIds.push(id);
+    await t.ctx.db.insert(events).values({
+      id: eventId,
+      vendorId,
+      type: "customer.created",
+      data: { i },
+      createdAt: T0,
+      dispatchedAt: T0,
+    });
+    await t.ctx.db.insert(webhookDeliveries).values({
+      id,
+      webhookId,
+      vendorId,
+      eventId,
+      eventType: "customer.created",
+      status: "PENDING",
+      nextAttemptAt: at(-n + i),
+      createdAt: T0,
+      updatedAt: T0,
+    });
+  }
+  return { webhookId, deliveryIds };
+}
+
+function success(claim: ClaimedDelivery, when: Date): AttemptRecord {
+  return {
+    vendorId: claim.vendorId,
+    deliveryId: claim.id,
+    claimToken: claim.claimToken,
+    webhookId: claim.webhookId,
+    attempt: claim.attemptCount + 1,
+    at: when,
+    statusCode: 204,
+    durationMs: 3,
+    error: undefined,
+    responseBody: "",
+    outcome: { status: "SUCCEEDED" },
+    health: "ok",
+  };
+}
+
+async function delivery(id: string) {
+  const [row] = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+  const attempts = await t.ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id));
+  return { ...row, attempts };
+}
+
+describe("batched attempt records", () => {
+  it("a batch with a stale claim among fresh ones writes only the fresh ones", async () => {
+    const vendor = await createVendor(t.ctx);
+    const { deliveryIds } = await endpointWithDue(vendor.id, 3);
+    const { claims } = await claimDue(t.ctx.db, at(0), LEASE_MS, policy);
+    expect(claims.map((c) => c.id).sort()).toEqual([...deliveryIds].sort());
+    // The second delivery's lease ended and another claim took it: this claim is stale.
+    const stale = claims[1] as ClaimedDelivery;
+    await t.ctx.db
+      .update(webhookDeliveries)
+      .set({ claimToken: "another-claim" })
+      .where(eq(webhookDeliveries.id, stale.id));
+    const retry: AttemptRecord = {
+      ...success(claims[2] as ClaimedDelivery, at(10)),
+      statusCode: 404,
+      error: "HTTP 404",
+      outcome: { status: "PENDING", nextAttemptAt: at(60_000) },
+      health: "neutral",
+    };
+    const written = await recordAttemptBatch(t.ctx.db, [
+      success(claims[0] as ClaimedDelivery, at(10)),
+      success(stale, at(10)),
+      retry,
+    ]);
+    expect([...written].sort()).toEqual([claims[0]?.id, claims[2]?.id].sort());
+    const first = await delivery(claims[0]?.id as string);
+    expect(first).toMatchObject({
+      status: "SUCCEEDED",
+      attemptCount: 1,
+      claimToken: null,
+      lastStatusCode: 204,
+    });
+    expect(first.completedAt).toEqual(at(10));
+    expect(first.attempts).toHaveLength(1);
+    const untouched = await delivery(stale.id);
+    expect(untouched).toMatchObject({ status: "PENDING", attemptCount: 0, claimToken: "another-claim" });
+    expect(untouched.attempts).toHaveLength(0);
+    const third = await delivery(claims[2]?.id as string);
+    expect(third).toMatchObject({
+      status: "PENDING",
+      attemptCount: 1,
+      claimToken: null,
+      lastStatusCode: 404,
+    });
+    expect(third.nextAttemptAt).toEqual(at(60_000));
+    expect(third.attempts.map((a) => a.statusCode)).toEqual([404]);
+  });
+
+  it("a success that was never recorded (a crash after the POST) is claimed and sent again once the lease ends; the old claim then writes nothing", async () => {
+    const vendor = await createVendor(t.ctx);
+    const { deliveryIds } = await endpointWithDue(vendor.id, 1);
+    const [first] = (await claimDue(t.ctx.db, at(0), LEASE_MS, policy)).claims;
+    expect(first?.id).toBe(deliveryIds[0]);
+    // The dispatcher POSTed and died before its batch was written. While the lease runs no one
+    // else takes the delivery ...
+    expect((await claimDue(t.ctx.db, at(LEASE_MS - 1), LEASE_MS, policy)).claims).toEqual([]);
+    // ... and once it ends the delivery is claimed again (at-least-once).
+    const [again] = (await claimDue(t.ctx.db, at(LEASE_MS + 1), LEASE_MS, policy)).claims;
+    expect(again?.id).toBe(first?.id);
+    expect(again?.claimToken).not.toBe(first?.claimToken);
+    expect(again?.attemptCount).toBe(0);
+    // A batch carrying the first claim's outcome arrives late: it writes nothing.
+    expect(await recordAttemptBatch(t.ctx.db, [success(first as ClaimedDelivery, at(LEASE_MS + 2))])).toEqual(
+      new Set(),
+    );
+    expect(await delivery(first?.id as string)).toMatchObject({ status: "PENDING", attempts: [] });
+    expect(await recordAttemptBatch(t.ctx.db, [success(again as ClaimedDelivery, at(LEASE_MS + 3))])).toEqual(
+      new Set([first?.id]),
+    );
+    const done = await delivery(first?.id as string);
+    expect(done).toMatchObject({ status: "SUCCEEDED", attemptCount: 1 });
+    expect(done.attempts).toHaveLength(1);
+  });
+
+  it("a success ends the endpoint's failure streak and moves last_success_at, in the batch's statement", async () => {
+    const vendor = await createVendor(t.ctx);
+    const { webhookId } = await endpointWithDue(vendor.id, 2, {
+      consecutiveFailures: 3,
+      failingSince: at(-60_000),
+    });
+    const { claims } = await claimDue(t.ctx.db, at(0), LEASE_MS, policy);
+    expect(claims).toHaveLength(2);
+    await recordAttemptBatch(
+      t.ctx.db,
+      claims.map((c) => success(c, at(5))),
+    );
+    const [hook] = await t.ctx.db.select().from(webhooks).where(eq(webhooks.id, webhookId));
+    expect(hook).toMatchObject({ consecutiveFailures: 0, failingSince: null, circuitOpenUntil: null });
+    expect(hook?.lastSuccessAt).toEqual(at(5));
+  });
+
+  it("the recorder writes records that finish together in one statement; a record the database refuses fails alone", async () => {
+    const vendor = await createVendor(t.ctx);
+    await endpointWithDue(vendor.id, 6);
+    const { claims } = await claimDue(t.ctx.db, at(0), LEASE_MS, policy);
+    expect(claims).toHaveLength(6);
+    const recorder = createBatchRecorder(t.ctx.db, {
+      recordOne: (r) => recordAttempt(t.ctx.db, r, DEFAULT_AUTO_DISABLE),
+    });
+    const before = t.database.queryCount();
+    const together = await Promise.all(claims.slice(0, 3).map((c) => recorder.record(success(c, at(5)))));
+    expect(together).toEqual([{ recorded: true }, { recorded: true }, { recorded: true }]);
+    expect(t.database.queryCount() - before).toBe(1);
+    // A duration that is not an integer: PostgreSQL refuses the row, in the batch and alone.
+    const [bad, ...good] = claims.slice(3);
+    const outcomes = await Promise.allSettled([
+      recorder.record({ ...success(bad as ClaimedDelivery, at(6)), durationMs: 1.5 }),
+      ...good.map((c) => recorder.record(success(c, at(6)))),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
+    expect(outcomes.slice(1).map((o) => (o as PromiseFulfilledResult<unknown>).value)).toEqual([
+      { recorded: true },
+      { recorded: true },
+    ]);
+    expect(await delivery((bad as ClaimedDelivery).id)).toMatchObject({ status: "PENDING", attempts: [] });
+  });
+});
+
+describe("the one-statement claim", () => {
+  it("deals capacity round by round between endpoints, oldest due first within each", async () => {
+    const vendor = await createVendor(t.ctx);
+    const a = await endpointWithDue(vendor.id, 10);
+    const b = await endpointWithDue(vendor.id, 10);
+    const c = await endpointWithDue(vendor.id, 1);
+    const { claims } = await claimDue(t.ctx.db, at(0), LEASE_MS, { ...policy, limit: 5 });
+    const per = (w: string) => claims.filter((x) => x.webhookId === w).map((x) => x.id);
+    // c has one; a and b share the other four: two each, their two oldest.
+    expect(per(c.webhookId)).toEqual(c.deliveryIds);
+    expect(per(a.webhookId).sort()).toEqual(a.deliveryIds.slice(0, 2).sort());
+    expect(per(b.webhookId).sort()).toEqual(b.deliveryIds.slice(0, 2).sort());
+  });
+
+  it("honours each endpoint's cap across claims, none while its circuit is open, one probe when half-open", async () => {
+    const vendor = await createVendor(t.ctx);
+    const capped = await endpointWithDue(vendor.id, 10);
+    const open = await endpointWithDue(vendor.id, 3, { consecutiveFailures: 5, circuitOpenUntil: at(1_000) });
+    const halfOpen = await endpointWithDue(vendor.id, 3, {
+      consecutiveFailures: 5,
+      circuitOpenUntil: at(-1),
+    });
+    const capPolicy = { ...policy, endpointConcurrency: 4 };
+    const first = (await claimDue(t.ctx.db, at(0), LEASE_MS, capPolicy)).claims;
+    const count = (claims: ClaimedDelivery[], w: string) => claims.filter((x) => x.webhookId === w).length;
+    expect(count(first, capped.webhookId)).toBe(4);
+    expect(count(first, open.webhookId)).toBe(0);
+    expect(count(first, halfOpen.webhookId)).toBe(1);
+    // The same dispatcher or another: the attempts in flight still count against the caps.
+    const second = (await claimDue(t.ctx.db, at(1), LEASE_MS, capPolicy)).claims;
+    expect(second).toEqual([]);
+  });
+
+  it("concurrent claims never take the same delivery", async () => {
+    const vendor = await createVendor(t.ctx);
+    for (let i = 0; i < 4; i++) await endpointWithDue(vendor.id, 12);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => claimDue(t.ctx.db, at(0), LEASE_MS, { ...policy, limit: 20 })),
+    );
+    const ids = results.flatMap((r) => r.claims.map((c) => c.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    const [row] = await t.ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.webhookId, created));
+    expect(ids.length).toBeLessThanOrEqual(row?.n ?? 0);
+  });
+
+  it("reads the earliest future due time in the same statement, for the dispatcher's sleep", async () => {
+    const vendor = await createVendor(t.ctx);
+    await endpointWithDue(vendor.id, 1);
+    const claimed = await claimDue(t.ctx.db, at(0), LEASE_MS, policy);
+    expect(claimed.claims).toHaveLength(1);
+    // Nothing else is due: the next thing due is that claim's lease ending.
+    const idle = await claimDue(t.ctx.db, at(1), LEASE_MS, policy);
+    expect(idle.claims).toEqual([]);
+    expect(idle.nextDueAt).toEqual(at(LEASE_MS));
+  });
+});
