@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerRouteCatalog(app);
-  registerGracefulClose(app);
+  registerGracefulClose(app, config.shutdownIdleCloseMs);
   registerErrorHandling(app, config.publicUrl);
   await registerOpenApi(app, config);
   registerReferencePage(app);

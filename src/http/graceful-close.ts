@@ -4,18 +4,18 @@
 // ("idle"). But a connection looks idle while its next request still sits unread in the kernel
 // (and PGlite, which runs on the event loop, makes that window long): destroying such a socket
 // resets a request the client has already sent. So idle connections are closed in two steps:
-// a sweep marks the idle ones, and only a sweep at least IDLE_BEFORE_CLOSE_MS later destroys
-// those that stayed idle all along. A client that keeps the connection busy sends its next request
+// a sweep marks the idle ones, and only a sweep at least `shutdownIdleCloseMs` (default 1 s)
+// later destroys those that stayed idle all along. A client that keeps the connection busy sends its next request
 // within that time (it was 50 ms, one sweep: a client process slowed by a loaded machine took
 // longer, wrote its request as the socket closed and saw ECONNRESET); that request is answered,
 // while closing, with 503 and `Connection: close` (Fastify's return503OnClosing), and answers of
-// requests still running carry `Connection: close` too. Only a connection idle for a whole
-// second is closed under a client, the race every HTTP/1.1 server has with keep-alive.
+// requests still running carry `Connection: close` too. Only a connection idle for that long is
+// closed under a client, the race every HTTP/1.1 server has with keep-alive. (At 0, the second
+// sweep closes it: the test apps' setting, whose own clients are done when they close.)
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
 const SWEEP_EVERY_MS = 50;
-const IDLE_BEFORE_CLOSE_MS = 1_000;
 
 interface Tracked {
   /** Requests on this socket not yet answered. */
@@ -28,7 +28,7 @@ interface Tracked {
   idleSince: number;
 }
 
-export function registerGracefulClose(app: FastifyInstance): void {
+export function registerGracefulClose(app: FastifyInstance, idleCloseMs: number): void {
   let closing = false;
   let sweeper: NodeJS.Timeout | undefined;
   const sockets = new Map<Socket, Tracked>();
@@ -48,7 +48,7 @@ export function registerGracefulClose(app: FastifyInstance): void {
     });
   });
 
-  /** Destroys the connections idle since a sweep IDLE_BEFORE_CLOSE_MS ago or more; marks the others. */
+  /** Destroys the connections idle since a sweep `idleCloseMs` ago or more; marks the others. */
   const sweep = () => {
     const now = performance.now();
     for (const [socket, tracked] of sockets) {
@@ -56,7 +56,7 @@ export function registerGracefulClose(app: FastifyInstance): void {
       if (tracked.markedAt !== tracked.seen) {
         tracked.markedAt = tracked.seen;
         tracked.idleSince = now;
-      } else if (now - tracked.idleSince >= IDLE_BEFORE_CLOSE_MS) socket.destroy();
+      } else if (now - tracked.idleSince >= idleCloseMs) socket.destroy();
     }
   };
   // server.close() calls this; Fastify's close calls server.close() right after preClose.

@@ -138,6 +138,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // Every test file speaks from 127.0.0.1 and many check 401s: the per-address failure budget
       // would refuse a file's later fresh keys. Tests of that budget set it themselves.
       AUTH_FAILURES_PER_MINUTE: "100000",
+      // A file's app closes in afterAll, its own clients done: the drain's wait for clients that
+      // may still send (1 s by default) would add a second to every file. The drain's own tests
+      // set it back.
+      SHUTDOWN_IDLE_CLOSE_MS: "0",
       ...options.env,
     }),
     ...options.config,

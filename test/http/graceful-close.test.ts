@@ -59,7 +59,7 @@ describe("closing the server (SIGTERM drain)", () => {
   // closed under the request it is writing (CONTRACT 9; the race with a killed process is
   // sigterm-drain.test.ts): a connection is closed under its client only once idle for 1 s.
   it("a kept-alive client pausing 300 ms into the drain is answered 503 with Connection: close", async () => {
-    const t = await startTestApp();
+    const t = await startTestApp({ env: { SHUTDOWN_IDLE_CLOSE_MS: "1000" } });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       expect(await get(`${t.url}/health`, agent)).toMatchObject({ status: 200 });
