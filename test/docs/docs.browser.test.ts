@@ -75,7 +75,9 @@ describe.skipIf(!available).each(widths)(
       }
     }, 90_000);
 
-    it.each(GUIDES.map((g) => [g.name]))(
+    // Each guide in a browser context of its own, several at once: a visit is mostly waiting
+    // (for the network to be idle for 500 ms), and in turn the 16 visits took ~25 s.
+    it.concurrent.each(GUIDES.map((g) => [g.name]))(
       "the %s guide loads nothing foreign and fits the screen",
       async (name) => {
         const { context, page, requests, violations } = await visit(width, height, `/docs/guides/${name}`);
