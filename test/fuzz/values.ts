@@ -174,15 +174,31 @@ function validString(schema: Schema): fc.Arbitrary<string> {
   }
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 60, minLength + 60));
-  return fc
-    .oneof(
-      { weight: 4, arbitrary: fc.string({ minLength, maxLength }) },
-      { weight: 1, arbitrary: fc.string({ minLength, maxLength, unit: "grapheme" }) },
-    )
-    .filter(
-      (s) =>
-        [...s].length <= maxLength && [...s].length >= minLength && s.trim().length >= Math.min(minLength, 1),
-    );
+  return plainText(minLength, maxLength);
+}
+
+// One arbitrary per length range, shared by every field that has it: a new grapheme string
+// arbitrary maps fast-check's whole grapheme table again (~2 s of CPU over the suite's fields).
+const plainTexts = new Map<string, fc.Arbitrary<string>>();
+
+function plainText(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const key = `${minLength}:${maxLength}`;
+  let arbitrary = plainTexts.get(key);
+  if (!arbitrary) {
+    arbitrary = fc
+      .oneof(
+        { weight: 4, arbitrary: fc.string({ minLength, maxLength }) },
+        { weight: 1, arbitrary: fc.string({ minLength, maxLength, unit: "grapheme" }) },
+      )
+      .filter(
+        (s) =>
+          [...s].length <= maxLength &&
+          [...s].length >= minLength &&
+          s.trim().length >= Math.min(minLength, 1),
+      );
+    plainTexts.set(key, arbitrary);
+  }
+  return arbitrary;
 }
 
 const smallJson: fc.Arbitrary<unknown> = fc
