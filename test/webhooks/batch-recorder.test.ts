@@ -4,6 +4,7 @@
 // anything another test file may have left pending in a shared database, and each test removes
 // its webhooks (and by cascade their deliveries) afterwards.
 import { eq, inArray, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { events, webhookAttempts, webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -11,6 +12,8 @@ import { type AttemptRecord, recordAttempt } from "../../src/webhook-delivery/at
 import { recordAttemptBatch } from "../../src/webhook-delivery/attempts-batch.repository.ts";
 import { DEFAULT_AUTO_DISABLE } from "../../src/webhook-delivery/auto-disable.ts";
 import { createBatchRecorder } from "../../src/webhook-delivery/batch-recorder.ts";
+import { endpointSlots } from "../../src/webhook-delivery/circuit-breaker.ts";
+import { shareClaims } from "../../src/webhook-delivery/fair-claims.ts";
 import { type ClaimedDelivery, claimDue } from "../../src/webhook-delivery/outbox.repository.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
@@ -26,11 +29,15 @@ afterEach(async () => {
   if (created.length > 0) await t.ctx.db.delete(webhooks).where(inArray(webhooks.id, created.splice(0)));
 });
 
-/** A webhook with `n` deliveries due at T0, written straight to the tables. */
+/**
+ * A webhook with `n` deliveries due at T0 (oldest first), and `inFlight` more that an earlier
+ * claim holds (leased: due when the lease ends, with a claim token), written straight to the tables.
+ */
 async function endpointWithDue(
   vendorId: string,
   n: number,
   state: Partial<typeof webhooks.$inferInsert> = {},
+  inFlight = 0,
 ) {
   const webhookId = newId();
   created.push(webhookId);
@@ -45,32 +52,34 @@ async function endpointWithDue(
     updatedAt: T0,
     ...state,
   });
-  const deliveryIds: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const eventId = newId();
-    const id = newId();
-    deliveryIds.push(id);
-    await t.ctx.db.insert(events).values({
+  const rows = Array.from({ length: n + inFlight }, (_, i) => ({ eventId: newId(), id: newId(), i }));
+  if (rows.length === 0) return { webhookId, deliveryIds: [] };
+  await t.ctx.db.insert(events).values(
+    rows.map(({ eventId, i }) => ({
       id: eventId,
       vendorId,
       type: "customer.created",
       data: { i },
       createdAt: T0,
       dispatchedAt: T0,
-    });
-    await t.ctx.db.insert(webhookDeliveries).values({
+    })),
+  );
+  await t.ctx.db.insert(webhookDeliveries).values(
+    rows.map(({ eventId, id, i }) => ({
       id,
       webhookId,
       vendorId,
       eventId,
       eventType: "customer.created",
-      status: "PENDING",
-      nextAttemptAt: at(-n + i),
+      status: "PENDING" as const,
+      ...(i < n
+        ? { nextAttemptAt: at(-n + i) }
+        : { nextAttemptAt: at(LEASE_MS), claimToken: "an-earlier-claim" }),
       createdAt: T0,
       updatedAt: T0,
-    });
-  }
-  return { webhookId, deliveryIds };
+    })),
+  );
+  return { webhookId, deliveryIds: rows.slice(0, n).map((r) => r.id) };
 }
 
 function success(claim: ClaimedDelivery, when: Date): AttemptRecord {
@@ -271,5 +280,67 @@ describe("the one-statement claim", () => {
     const idle = await claimDue(t.ctx.db, at(1), LEASE_MS, policy);
     expect(idle.claims).toEqual([]);
     expect(idle.nextDueAt).toEqual(at(LEASE_MS));
+  });
+
+  // circuit-breaker.ts (endpointSlots) and fair-claims.ts (shareClaims) write the rules out; the
+  // statement applies them in SQL. Generated endpoints, each in some breaker state with some
+  // attempts in flight and some deliveries due, must get what the written rules deal them. Which
+  // endpoints get one more when capacity runs out mid-round is random on both sides, so what is
+  // compared is each endpoint's count to within that one, and the multiset of counts exactly.
+  it("deals what endpointSlots and shareClaims deal, for generated endpoints, limits and breaker states", async () => {
+    const vendor = await createVendor(t.ctx);
+    const endpoint = fc.record({
+      due: fc.integer({ min: 0, max: 8 }),
+      // Mostly healthy endpoints with free slots, where the dealing between them shows.
+      inFlight: fc.constantFrom(0, 0, 0, 1, 2, 6),
+      consecutiveFailures: fc.constantFrom(0, 0, 0, 4, 5, 9),
+      circuit: fc.constantFrom("none", "none", "none", "open", "waited"),
+    });
+    const cases = fc.record({
+      endpoints: fc.array(endpoint, { minLength: 1, maxLength: 6 }),
+      limit: fc.integer({ min: 1, max: 12 }),
+      cap: fc.integer({ min: 1, max: 6 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ endpoints, limit, cap }) => {
+        const now = at(0);
+        const made = [];
+        for (const e of endpoints) {
+          const circuitOpenUntil = { none: null, open: at(1_000), waited: at(-1) }[e.circuit];
+          const { webhookId } = await endpointWithDue(
+            vendor.id,
+            e.due,
+            { consecutiveFailures: e.consecutiveFailures, circuitOpenUntil },
+            e.inFlight,
+          );
+          const slots = endpointSlots({
+            consecutiveFailures: e.consecutiveFailures,
+            circuitOpenUntil,
+            now,
+            policy: { failures: policy.breakerFailures, cooldownMs: 10_000 },
+            endpointConcurrency: cap,
+          });
+          made.push({ webhookId, free: Math.min(slots - e.inFlight, e.due) });
+        }
+        const written = new Map(shareClaims(made, limit).map((q) => [q.webhookId, q.n]));
+        const { claims } = await claimDue(t.ctx.db, now, LEASE_MS, {
+          limit,
+          endpointConcurrency: cap,
+          breakerFailures: policy.breakerFailures,
+        });
+        const dealt = new Map<string, number>();
+        for (const c of claims) dealt.set(c.webhookId, (dealt.get(c.webhookId) ?? 0) + 1);
+        for (const { webhookId, free } of made) {
+          const n = dealt.get(webhookId) ?? 0;
+          expect(n).toBeLessThanOrEqual(Math.max(0, free));
+          expect(Math.abs(n - (written.get(webhookId) ?? 0))).toBeLessThanOrEqual(1);
+        }
+        const counts = (m: Map<string, number>) =>
+          made.map((e) => m.get(e.webhookId) ?? 0).sort((a, b) => a - b);
+        expect(counts(dealt)).toEqual(counts(written));
+        await t.ctx.db.delete(webhooks).where(inArray(webhooks.id, created.splice(0)));
+      }),
+      { numRuns: 40, seed: 20261126 },
+    );
   });
 });
