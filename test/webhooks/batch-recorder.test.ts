@@ -304,7 +304,7 @@ describe("the one-statement claim", () => {
     await fc.assert(
       fc.asyncProperty(cases, async ({ endpoints, limit, cap }) => {
         const now = at(0);
-        const made = [];
+        const made: { webhookId: string; free: number }[] = [];
         for (const e of endpoints) {
           const circuitOpenUntil = { none: null, open: at(1_000), waited: at(-1) }[e.circuit];
           const { webhookId } = await endpointWithDue(
