@@ -131,12 +131,17 @@ describe("metrics and logs after real traffic", { timeout: 240_000 }, () => {
     expect(value(deliveries, 'vendor_api_outbox_backlog{stage="events"}')).toBe(0);
 
     // Logs: the attempt's outcome, and the caller's vendor and credential ids on request lines.
-    const logs = (pg ? (worker as ServerProcess).output() : "") + api.output();
-    const attempt = logs
-      .split("\n")
-      .filter((l) => l.includes('"msg":"webhook delivery attempt"'))
-      .map((l) => JSON.parse(l));
+    // A line reaches this process through a pipe, on its own schedule: the scrape that counted both
+    // attempts (written at the same moment as their lines, one batch) can be answered first.
+    const logsNow = () => (pg ? (worker as ServerProcess).output() : "") + api.output();
+    const attemptLines = () =>
+      logsNow()
+        .split("\n")
+        .filter((l) => l.includes('"msg":"webhook delivery attempt"'))
+        .map((l) => JSON.parse(l));
+    const attempt = await eventually(async () => attemptLines().length >= 2 && attemptLines(), 10_000);
     expect(attempt).toHaveLength(2);
+    const logs = logsNow();
     expect(attempt[0]).toMatchObject({ vendorId, outcome: "succeeded", statusCode: 200, attempt: 1 });
     const completed = api
       .output()
