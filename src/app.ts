@@ -40,6 +40,7 @@ import { buildSerializer } from "./http/serialization.ts";
 import { registerStrictQuery } from "./http/strict-query.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
+import { openVerifiedKeys } from "./modules/api-keys/verified-keys.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
 import { customerRoutes } from "./modules/customers/customers.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
@@ -128,6 +129,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const countUnrouted = (request: FastifyRequest, reply: FastifyReply) =>
     enforce(rateLimitStore, unrouted, addressKey(request), reply);
 
+  const verifiedKeys = await openVerifiedKeys(database, config.apiKeyCacheMs);
+  app.addHook("onClose", () => verifiedKeys.close());
+
   await app.register(
     async (api) => {
       registerNoStore(api);
@@ -135,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // gets a budget of its own (CONTRACT 8).
       registerFailedAuthenticationLimit(api, rateLimitStore, config.authFailuresPerMinute);
       registerAuthentication(api, {
-        apiKey: (key) => authenticateApiKey(ctx, key),
+        apiKey: (key) => authenticateApiKey(ctx, key, verifiedKeys),
         bearer: (token) => authenticateAccessToken(ctx, token),
       });
       registerCredentialRateLimit(api, rateLimitStore, config.rateLimitPerMinute);

@@ -36,6 +36,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** SIGTERM closes a kept-alive connection under its client once idle this long (graceful-close.ts). */
   readonly shutdownIdleCloseMs: number;
+  /** How long a verified API key is trusted from memory at most; 0 reads it on every request (verified-keys.ts). */
+  readonly apiKeyCacheMs: number;
   /**
    * Fastify's trustProxy: whether (and which) X-Forwarded-For hops to believe for the client
    * address. Behind a reverse proxy, without it every per-address limit sees the proxy's one
@@ -179,6 +181,7 @@ export function loadConfig(
     webhookBreakerCooldownMs: int("WEBHOOK_BREAKER_COOLDOWN_MS", 10_000, 1, 3_600_000),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
     shutdownIdleCloseMs: int("SHUTDOWN_IDLE_CLOSE_MS", 1_000, 0, 60_000),
+    apiKeyCacheMs: int("API_KEY_CACHE_SECONDS", 60, 0, 3_600) * 1_000,
     trustProxy,
     authFailuresPerMinute: int("AUTH_FAILURES_PER_MINUTE", Math.min(30, rateLimitPerMinute), 1, 1_000_000),
     oauthRateLimitPerMinute: int("OAUTH_RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000),

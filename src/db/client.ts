@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
+import { createPgListener } from "./pg-listener.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -24,8 +25,17 @@ export interface Database {
   readonly db: Db;
   /** Statements sent since start; tests use it to prove lists are not N+1. */
   readonly queryCount: () => number;
-  /** Run `fn` with a notification callback for `channel` (NOTIFY after commit). */
-  readonly listen: (channel: string, fn: (payload: string) => void) => Promise<() => Promise<void>>;
+  /**
+   * Calls `fn` with each notification on `channel` (NOTIFY, delivered on commit) until the returned
+   * function is called. On PostgreSQL the LISTEN connection can drop: `onLost` is then called, and
+   * `fn("")` once it is back (what was sent meanwhile is lost). PGlite's notifications are
+   * in-process and never lost.
+   */
+  readonly listen: (
+    channel: string,
+    fn: (payload: string) => void,
+    onLost?: () => void,
+  ) => Promise<() => Promise<void>>;
   readonly ping: () => Promise<void>;
   readonly close: () => Promise<void>;
   /** Only for PGlite: the raw instance, used by the migrator. */
@@ -33,8 +43,7 @@ export interface Database {
   readonly pool?: pg.Pool;
 }
 
-/** How the LISTEN connection names itself in pg_stat_activity. */
-export const LISTENER_APPLICATION_NAME = "vendor-api-listener";
+export { LISTENER_APPLICATION_NAME } from "./pg-listener.ts";
 
 /**
  * Bounds on waiting for PostgreSQL (CONTRACT 9: a frozen or partitioned database answers 503
@@ -107,59 +116,13 @@ export async function openDatabase(
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
+    const listener = createPgListener(target.url);
     return {
       kind: "pg",
       db,
       pool,
       queryCount: () => count,
-      async listen(channel, fn) {
-        // A dedicated connection, re-established whenever it drops (database restart, a
-        // terminated backend, a network cut): reconnect with backoff, LISTEN again, and call `fn`
-        // once, since notifications sent while it was down are lost.
-        let stopped = false;
-        let client: pg.Client | undefined;
-        let retry: NodeJS.Timeout | undefined;
-        const connect = async (): Promise<void> => {
-          const c = new pg.Client({
-            connectionString: target.url,
-            keepAlive: true,
-            application_name: LISTENER_APPLICATION_NAME,
-          });
-          let connected = false;
-          let lost = false;
-          const onLost = () => {
-            // Before it connected, the failed connect() itself schedules the next try.
-            if (!connected || lost || stopped) return;
-            lost = true;
-            c.end().catch(() => {});
-            scheduleReconnect(250);
-          };
-          c.on("error", onLost);
-          c.on("end", onLost);
-          c.on("notification", (msg) => {
-            if (msg.channel === channel) fn(msg.payload ?? "");
-          });
-          await c.connect();
-          connected = true;
-          await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-          client = c;
-        };
-        const scheduleReconnect = (delayMs: number) => {
-          if (stopped) return;
-          retry = setTimeout(() => {
-            connect().then(
-              () => fn(""),
-              () => scheduleReconnect(Math.min(delayMs * 2, 5_000)),
-            );
-          }, delayMs);
-        };
-        await connect();
-        return async () => {
-          stopped = true;
-          clearTimeout(retry);
-          await client?.end().catch(() => {});
-        };
-      },
+      listen: (channel, fn, onLost) => listener.listen(channel, { onNotify: fn, onLost }),
       async ping() {
         await pool.query("select 1");
       },

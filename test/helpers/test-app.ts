@@ -93,8 +93,8 @@ function leasePglite(client: PGlite): Database {
   });
   return {
     ...lease,
-    async listen(channel, fn) {
-      const unlisten = await lease.listen(channel, fn);
+    async listen(channel, fn, onLost) {
+      const unlisten = await lease.listen(channel, fn, onLost);
       const once = async () => {
         if (unlisteners.delete(once)) await unlisten();
       };

@@ -13,6 +13,7 @@ import {
   revokeApiKey as revokeApiKeyRow,
   touchApiKey,
 } from "./api-keys.repository.ts";
+import { forgetApiKey, type VerifiedKeys } from "./verified-keys.ts";
 
 export const API_KEY_PREFIX = "vk_";
 // Recording every use would turn each read into a write; once a minute is enough to show it.
@@ -55,15 +56,29 @@ export async function createApiKey(
   return { row, key };
 }
 
-/** The principal an API key stands for, or undefined for an unknown or revoked key. */
-export async function authenticateApiKey(ctx: ServiceContext, key: string): Promise<Principal | undefined> {
+/**
+ * The principal an API key stands for, or undefined for an unknown or revoked key. `verified`
+ * holds keys this process checked recently (verified-keys.ts); without it, every call reads the row.
+ */
+export async function authenticateApiKey(
+  ctx: ServiceContext,
+  key: string,
+  verified?: VerifiedKeys,
+): Promise<Principal | undefined> {
   if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return undefined;
   const hash = hashSecret(key);
-  const row = await findApiKeyByHash(ctx.db, hash);
-  // The lookup is by hash, so timing reveals nothing about the key; compare anyway, in constant time.
-  if (!row || row.revoked || !safeEqual(row.keyHash, hash)) return undefined;
+  let row = verified?.get(hash);
+  if (!row) {
+    const generation = verified?.generation() ?? 0;
+    row = await findApiKeyByHash(ctx.db, hash);
+    // The lookup is by hash, so timing reveals nothing about the key; compare anyway, in constant time.
+    if (!row || row.revoked || !safeEqual(row.keyHash, hash)) return undefined;
+    verified?.remember(row, generation);
+  }
   const now = ctx.now();
   if (row.lastUsedMs === null || now.getTime() - row.lastUsedMs > LAST_USED_RESOLUTION_MS) {
+    // Held in memory, the credential records the use too, so the next minute's requests skip it.
+    row.lastUsedMs = now.getTime();
     // Off the request path: a failed bookkeeping write must not fail the caller's request.
     touchApiKey(ctx.db, row.vendorId, row.id, now).catch(() => {});
   }
@@ -76,7 +91,10 @@ export async function authenticateApiKey(ctx: ServiceContext, key: string): Prom
 
 export async function revokeApiKey(ctx: ServiceContext, vendorId: string, id: string): Promise<boolean> {
   if (!isId(id)) return false;
-  return revokeApiKeyRow(ctx.db, vendorId, id, ctx.now());
+  const revoked = await revokeApiKeyRow(ctx.db, vendorId, id, ctx.now());
+  // Every process hears of it from the api_key_changes trigger on commit; this one forgets it now.
+  if (revoked) forgetApiKey(id);
+  return revoked;
 }
 
 /** The vendor's keys, newest first, without their hashes (the dashboard's list, the CLI's). */
