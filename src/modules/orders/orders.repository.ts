@@ -80,12 +80,17 @@ const firstPageJson = preparedStatement<{
   last_t: string | null;
 }>(
   "list_orders_first_page_json",
-  (p) => sql`with p as (${listOrderJsonQuery(sql`${p.vendorId}::text`, { limit: sql`${p.limit}::int + 1` })}),
+  // updated_at is formatted for the one row a cursor is made of, not for every row of the page.
+  (p) => sql`with p as (${listOrderJsonQuery(
+    sql`${p.vendorId}::text`,
+    { limit: sql`${p.limit}::int + 1` },
+    { updatedAt: "timestamp" },
+  )}),
     r as (select json, id, "updatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
     select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${p.limit}::int), '') as json,
            count(*)::int as n,
            max(id) filter (where rn = ${p.limit}::int) as last_id,
-           max("updatedAt") filter (where rn = ${p.limit}::int) as last_t
+           ${isoTimestamp(sql`max("updatedAt") filter (where rn = ${p.limit}::int)`)} as last_t
     from r`,
 );
 
@@ -93,6 +98,8 @@ const firstPageJson = preparedStatement<{
 export function listOrderJsonQuery(
   vendorId: string | SQL,
   filter: Omit<ListOrdersFilter, "limit"> & { limit: number | SQL },
+  /** "updatedAt" as ISO text (the default), or as the timestamp for a caller that formats one. */
+  options: { updatedAt: "iso" | "timestamp" } = { updatedAt: "iso" },
 ): SQL {
   const conditions = [sql`o.vendor_id = ${vendorId}`];
   if (filter.updatedSince)
@@ -113,7 +120,8 @@ export function listOrderJsonQuery(
       )})`,
     );
   if (filter.cursor) conditions.push(afterCursor(sql`o.updated_at`, sql`o.id`, filter.cursor, "desc"));
-  return sql`select ${orderJsonSql} as json, o.id as "id", ${isoTimestamp(sql`o.updated_at`)} as "updatedAt"
+  const updatedAt = options.updatedAt === "iso" ? isoTimestamp(sql`o.updated_at`) : sql`o.updated_at`;
+  return sql`select ${orderJsonSql} as json, o.id as "id", ${updatedAt} as "updatedAt"
         from orders o left join customers c on c.id = o.customer_id
         where ${sql.join(conditions, sql` and `)}
         order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
