@@ -40,13 +40,19 @@ export function registerAuthentication(app: FastifyInstance, authenticators: Aut
     request.principal = principal;
     // Who made the request, on every later log line of it (ids only, never the credential).
     const credential = principal.credential;
-    const log = request.log.child({
+    const bindings = {
       vendorId: principal.vendorId,
       credentialId: credential.kind === "api_key" ? credential.id : credential.grantId,
       credentialKind: credential.kind,
-    });
-    request.log = log;
-    reply.log = log;
+    };
+    // The request's own logger (pino's child made for it, shared with its reply) takes the
+    // bindings: cheaper than a child of that child on every authenticated request.
+    const log = request.log as typeof request.log & { setBindings?: (b: object) => void };
+    if (typeof log.setBindings === "function") {
+      log.setBindings(bindings);
+    } else {
+      request.log = reply.log = request.log.child(bindings);
+    }
   });
 }
 

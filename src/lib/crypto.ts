@@ -1,8 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { secureRandomBytes } from "./random.ts";
 
 /** A secret of `bytes` random bytes, base64url, with a recognisable prefix (vk_, vat_, …). */
 export function generateSecret(prefix: string, bytes = 32): string {
-  return `${prefix}${randomBytes(bytes).toString("base64url")}`;
+  return `${prefix}${secureRandomBytes(bytes).toString("base64url")}`;
 }
 
 /**

@@ -1,24 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { isCuid } from "@paralleldrive/cuid2";
+import { secureRandomByte } from "./random.ts";
 
 // Ids have the CUID2 shape (CONTRACT 1): a lowercase letter, then 23 lowercase letters or digits,
 // 24 characters like cuid2's default. They are drawn straight from the CSPRNG (about 120 bits, so
 // unguessable and collision-free in practice) instead of through cuid2's SHA-3 mixing, which
 // measured ~28 µs an id: an order create needs four (issue 12).
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
-const POOL_BYTES = 4096;
-let pool = randomBytes(POOL_BYTES);
-let offset = 0;
 
 /** A uniform integer in [0, n) (n <= 256), rejecting the bytes that would bias the modulo. */
 function uniform(n: number): number {
   const limit = 256 - (256 % n);
   for (;;) {
-    if (offset >= POOL_BYTES) {
-      pool = randomBytes(POOL_BYTES);
-      offset = 0;
-    }
-    const byte = pool[offset++] as number;
+    const byte = secureRandomByte();
     if (byte < limit) return byte % n;
   }
 }

@@ -1,0 +1,36 @@
+// Bytes from the operating system's CSPRNG, drawn 4 KiB at a time: one getrandom call then serves
+// a few hundred ids and tokens instead of one each (an order create needs five; each call cost
+// ~10 µs of a ~200 µs request). Node's own randomUUID batches the same way. Bytes handed out are
+// wiped from the batch, so a secret never lingers in it once issued.
+import { randomBytes } from "node:crypto";
+
+const BATCH_BYTES = 4096;
+let batch = Buffer.alloc(0);
+let offset = 0;
+
+function take(n: number): Buffer {
+  if (offset + n > batch.length) {
+    batch = randomBytes(BATCH_BYTES);
+    offset = 0;
+  }
+  const start = offset;
+  offset += n;
+  return batch.subarray(start, offset);
+}
+
+/** `n` bytes from the CSPRNG, a copy the caller owns. */
+export function secureRandomBytes(n: number): Buffer {
+  if (n > BATCH_BYTES / 4) return randomBytes(n);
+  const bytes = take(n);
+  const copy = Buffer.from(bytes);
+  bytes.fill(0);
+  return copy;
+}
+
+/** One byte from the CSPRNG (0-255). */
+export function secureRandomByte(): number {
+  const bytes = take(1);
+  const byte = bytes[0] as number;
+  bytes[0] = 0;
+  return byte;
+}
