@@ -67,9 +67,9 @@ export function registerGracefulClose(app: FastifyInstance, idleCloseMs: number)
     sweeper = setInterval(sweep, SWEEP_EVERY_MS);
     sweeper.unref();
   });
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
   app.addHook("onClose", async () => {
     clearInterval(sweeper);

@@ -68,10 +68,11 @@ export function registerJsonBody(scope: FastifyInstance): void {
     );
   });
   // Optional bodies: none at all is `{}`, validated by the route's schema like any other.
-  scope.addHook("preValidation", async (request) => {
+  scope.addHook("preValidation", (request, _reply, done) => {
     if (request.body === undefined && takesBody(request) && request.routeOptions.config.optionalBody) {
       request.body = {};
     }
+    done();
   });
 }
 

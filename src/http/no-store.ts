@@ -4,9 +4,9 @@
 import type { FastifyInstance } from "fastify";
 
 export function registerNoStore(scope: FastifyInstance): void {
-  scope.addHook("onSend", async (_request, reply, payload) => {
+  scope.addHook("onSend", (_request, reply, payload, done) => {
     reply.header("cache-control", "no-store");
     reply.header("x-content-type-options", "nosniff");
-    return payload;
+    done(null, payload);
   });
 }

@@ -38,19 +38,18 @@ function findString(value: unknown, bad: (s: string) => boolean): string | undef
 
 /** Adds the check to every route of `scope` (before schema validation). */
 export function registerRejectNul(scope: FastifyInstance): void {
-  scope.addHook("preValidation", async (request) => {
+  scope.addHook("preValidation", (request, _reply, done) => {
     // Path parameters are ids, which services check with isId(): malformed ones are 404 (CONTRACT 1).
     for (const part of [request.query, request.body]) {
       const field = findNul(part);
       if (field !== undefined)
-        throw fieldError("validation_failed", field, "must not contain the NUL character");
+        return done(fieldError("validation_failed", field, "must not contain the NUL character"));
       const unpaired = findLoneSurrogate(part);
       if (unpaired !== undefined)
-        throw fieldError(
-          "validation_failed",
-          unpaired,
-          "must be Unicode text (it holds an unpaired surrogate)",
+        return done(
+          fieldError("validation_failed", unpaired, "must be Unicode text (it holds an unpaired surrogate)"),
         );
     }
+    done();
   });
 }

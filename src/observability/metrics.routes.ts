@@ -11,10 +11,11 @@ export function registerMetrics(
   metrics: Metrics,
   config: Pick<Config, "metricsToken">,
 ): void {
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     // The route pattern, never the raw URL: ids would make a series per order.
     const route = request.routeOptions.url ?? "unmatched";
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.get("/metrics", { schema: { hide: true }, logLevel: "warn" }, async (request, reply) => {
     if (config.metricsToken) {
