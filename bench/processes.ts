@@ -38,10 +38,16 @@ export async function startServer(
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  // BENCH_CPU_PROF_DIR: each server writes a V8 CPU profile there when it exits (node --cpu-prof).
-  const profile = process.env.BENCH_CPU_PROF_DIR
-    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
-    : [];
+  // BENCH_CPU_PROF_DIR: each server writes a V8 CPU profile there when it exits (node --cpu-prof);
+  // BENCH_HEAP_PROF_DIR: a sampled allocation profile (node --heap-prof), who allocates what.
+  const profile = [
+    ...(process.env.BENCH_CPU_PROF_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+      : []),
+    ...(process.env.BENCH_HEAP_PROF_DIR
+      ? ["--heap-prof", `--heap-prof-dir=${process.env.BENCH_HEAP_PROF_DIR}`]
+      : []),
+  ];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", script, ...args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), ...env, HOST: "127.0.0.1", PUBLIC_URL: url },
