@@ -47,6 +47,8 @@ export async function startServer(
     ...(process.env.BENCH_HEAP_PROF_DIR
       ? ["--heap-prof", `--heap-prof-dir=${process.env.BENCH_HEAP_PROF_DIR}`]
       : []),
+    // Any other V8 or Node flags for the servers alone (--trace-gc is refused in NODE_OPTIONS).
+    ...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
   ];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", script, ...args], {
     cwd: ROOT,
