@@ -34,8 +34,8 @@ export async function recordAttemptBatch(
       status: r.outcome.status,
       next: r.outcome.status === "PENDING" ? r.outcome.nextAttemptAt.toISOString() : null,
       code: r.statusCode ?? null,
-      err: r.error === undefined ? null : noNul(r.error),
-      body: r.responseBody === undefined ? null : noNul(r.responseBody),
+      err: r.error ?? null,
+      body: r.responseBody ?? null,
       dur: r.durationMs,
       at: r.at.toISOString(),
       aid: newId(),
@@ -92,6 +92,3 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
         )
         select id from d`,
 );
-
-/** PostgreSQL text holds no NUL (a receiver may answer one): one bad byte must not sink a batch. */
-const noNul = (s: string) => (s.includes("\u0000") ? s.replaceAll("\u0000", "\uFFFD") : s);

@@ -99,7 +99,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           let size = 0;
           const statusCode = res.statusCode ?? 0;
           const complete = () => {
-            const bodyText = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
+            // PostgreSQL text holds no NUL, and a receiver may answer one: kept as U+FFFD, so the
+            // attempt is recorded on every path (a refused write would end in a resend).
+            const bodyText = Buffer.concat(chunks)
+              .subarray(0, RESPONSE_BODY_LIMIT)
+              .toString("utf8")
+              .replaceAll("\u0000", "\uFFFD");
             const retryAfter = res.headers["retry-after"];
             done(
               finish({

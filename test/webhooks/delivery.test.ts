@@ -117,6 +117,27 @@ describe("webhook delivery", () => {
     expect(delivery.attempts[0].responseBody).toBe("x".repeat(1024));
   });
 
+  it("an answer holding a NUL byte is logged (as U+FFFD) like any other, on every path that records it", async () => {
+    // PostgreSQL text holds no NUL: a 500 (recorded with the breaker, in a transaction) and a 404
+    // (recorded in a batch) whose bodies carry one must still be recorded, not fail and resend.
+    const { vendor, key } = await createVendorWithKey(t.ctx);
+    const r = await receiver((_req, i) => ({ status: i === 0 ? 500 : i === 1 ? 404 : 200, body: "a\u0000b" }));
+    const hook = await register(key, r.url, ["order.created"]);
+    await createOrder(key);
+    await r.waitFor(3);
+    await deliveriesSettled(t, vendor.id);
+    const [delivery] = await eventually(async () => {
+      const list = await deliveries(key, hook.id);
+      return list[0]?.status === "SUCCEEDED" && list;
+    });
+    expect(delivery.attempts.map((a: any) => [a.statusCode, a.responseBody])).toEqual([
+      [500, "a\uFFFDb"],
+      [404, "a\uFFFDb"],
+      [200, "a\uFFFDb"],
+    ]);
+    expect(r.requests).toHaveLength(3);
+  });
+
   it("a receiver that recovers gets the event on a retry, and the delivery SUCCEEDS", async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx);
     const r = await receiver((_req, i) => (i < 2 ? { status: 503 } : { status: 200 }));
