@@ -8,29 +8,30 @@ const BATCH_BYTES = 4096;
 let batch = Buffer.alloc(0);
 let offset = 0;
 
-function take(n: number): Buffer {
+/** Where the next `n` bytes start, drawing a new batch when this one has fewer left. */
+function reserve(n: number): number {
   if (offset + n > batch.length) {
     batch = randomBytes(BATCH_BYTES);
     offset = 0;
   }
   const start = offset;
   offset += n;
-  return batch.subarray(start, offset);
+  return start;
 }
 
 /** `n` bytes from the CSPRNG, a copy the caller owns. */
 export function secureRandomBytes(n: number): Buffer {
   if (n > BATCH_BYTES / 4) return randomBytes(n);
-  const bytes = take(n);
-  const copy = Buffer.from(bytes);
-  bytes.fill(0);
+  const start = reserve(n);
+  const copy = Buffer.from(batch.subarray(start, start + n));
+  batch.fill(0, start, start + n);
   return copy;
 }
 
-/** One byte from the CSPRNG (0-255). */
+/** One byte from the CSPRNG (0-255); ids take ~26 each, so no Buffer is made per byte. */
 export function secureRandomByte(): number {
-  const bytes = take(1);
-  const byte = bytes[0] as number;
-  bytes[0] = 0;
+  const at = reserve(1);
+  const byte = batch[at] as number;
+  batch[at] = 0;
   return byte;
 }

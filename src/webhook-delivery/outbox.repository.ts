@@ -107,8 +107,9 @@ export interface ClaimPolicy {
 }
 
 /**
- * `endpointsWithDueDeliveries`, `endpointSlots`, `shareClaims` and `claimDueDeliveries` in one
- * statement (one round trip per dispatcher turn), following the same rules:
+ * One statement per dispatcher turn: finds the endpoints with deliveries due, works out their
+ * slots as `endpointSlots` (circuit-breaker.ts) does, deals the capacity as `shareClaims`
+ * (fair-claims.ts) does, and claims. The rules, step by step:
  * - the endpoints with deliveries due are found by a skip scan of the PENDING index (one probe
  *   per endpoint with pending deliveries, whatever the backlog's size);
  * - each endpoint's webhook row is locked SKIP LOCKED (one claim per endpoint at a time, across

@@ -63,13 +63,17 @@ export async function openVerifiedKeys(database: Database, maxAgeMs: number): Pr
     byHash.clear();
     hashById.clear();
   };
+  const drop = (id: string) => {
+    const hash = hashById.get(id);
+    if (hash === undefined) return;
+    hashById.delete(id);
+    byHash.delete(hash);
+  };
   const self = {
+    /** A change to the key: reads already on their way may hold its old row, so none is kept. */
     forget(id: string) {
       generation++;
-      const hash = hashById.get(id);
-      if (hash === undefined) return;
-      hashById.delete(id);
-      byHash.delete(hash);
+      drop(id);
     },
   };
   caches.add(self);
@@ -93,7 +97,7 @@ export async function openVerifiedKeys(database: Database, maxAgeMs: number): Pr
       const held = byHash.get(keyHash);
       if (!held) return undefined;
       if (performance.now() - held.readAt > maxAgeMs) {
-        self.forget(held.credential.id);
+        drop(held.credential.id); // only its age: nothing changed, so reads on their way may keep it
         return undefined;
       }
       return held.credential;
