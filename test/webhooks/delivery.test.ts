@@ -121,7 +121,10 @@ describe("webhook delivery", () => {
     // PostgreSQL text holds no NUL: a 500 (recorded with the breaker, in a transaction) and a 404
     // (recorded in a batch) whose bodies carry one must still be recorded, not fail and resend.
     const { vendor, key } = await createVendorWithKey(t.ctx);
-    const r = await receiver((_req, i) => ({ status: i === 0 ? 500 : i === 1 ? 404 : 200, body: "a\u0000b" }));
+    const r = await receiver((_req, i) => ({
+      status: i === 0 ? 500 : i === 1 ? 404 : 200,
+      body: "a\u0000b",
+    }));
     const hook = await register(key, r.url, ["order.created"]);
     await createOrder(key);
     await r.waitFor(3);
