@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounded-client.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { createPgListener } from "./pg-listener.ts";
 import * as schema from "./schema/index.ts";
@@ -58,38 +59,6 @@ export interface DatabaseTimeouts {
   queryMs: number;
 }
 export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, queryMs: 4_000 };
-const QUERY_TIMEOUT_MESSAGE = "Query read timeout";
-
-/**
- * A pg client that drops its connection when a statement times out: the server may never answer
- * it, and later statements on the connection (a ROLLBACK, the next request) would queue behind it.
- */
-class BoundedClient extends pg.Client {
-  constructor(config: pg.ClientConfig) {
-    super(config);
-    // A connection dropped while the client is checked out must not crash the process: the
-    // statement in progress fails, and the pool discards the client when it comes back.
-    this.on("error", () => {});
-  }
-
-  override query(...args: unknown[]): never {
-    const dropOnTimeout = (err: unknown) => {
-      if (err instanceof Error && err.message === QUERY_TIMEOUT_MESSAGE) {
-        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-      }
-    };
-    const last = args[args.length - 1];
-    if (typeof last === "function") {
-      args[args.length - 1] = (err: unknown, ...rest: unknown[]) => {
-        dropOnTimeout(err);
-        return (last as (...a: unknown[]) => unknown)(err, ...rest);
-      };
-    }
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result instanceof Promise) result.catch(dropOnTimeout);
-    return result as never;
-  }
-}
 
 export async function openDatabase(
   target: DbTarget,
@@ -100,19 +69,23 @@ export async function openDatabase(
 
   if (target.kind === "pg") {
     const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
-    const pool = new pg.Pool({
+    // The client side of the query timeout (a server that never answers); statement_timeout below
+    // is the server side (a statement that runs too long).
+    const readDeadlines = new ReadDeadlines(timeouts.queryMs);
+    const config: pg.PoolConfig & BoundedClientConfig = {
       Client: BoundedClient as unknown as typeof pg.Client,
+      readDeadlines,
       connectionString: target.url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: timeouts.connectMs,
-      query_timeout: timeouts.queryMs,
       // The server gives up too (when it runs at all), and abandoned transactions end.
       statement_timeout: timeouts.queryMs,
       idle_in_transaction_session_timeout: 60_000,
       // A silent peer (partition, frozen host) is noticed on idle connections too.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-    });
+    };
+    const pool = new pg.Pool(config);
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
@@ -127,6 +100,7 @@ export async function openDatabase(
         await pool.query("select 1");
       },
       async close() {
+        readDeadlines.stop();
         await pool.end();
       },
     };
