@@ -104,28 +104,30 @@ export class BoundedClient extends pg.Client {
     this.on("error", () => {});
   }
 
-  override query(...args: unknown[]): never {
-    if (!this.deadlines) return (super.query as (...a: unknown[]) => never)(...args);
-    const last = args[args.length - 1];
-    if (typeof last === "function") {
-      // A bound function, not a closure: see answerThen.
-      args[args.length - 1] = answerThen.bind(this, last as Callback);
-      this.sent();
-      try {
-        return (super.query as (...a: unknown[]) => never)(...args);
-      } catch (err) {
-        this.answered(); // refused before it was sent (a malformed config): nothing to wait for
-        throw err;
+  // pg's query(config, values?, callback?): with a callback (pg-pool's query) or without (promise
+  // form: a checked-out client, as in transactions).
+  override query(config: unknown, values?: unknown, callback?: unknown): never {
+    const run = super.query as (c: unknown, v?: unknown, cb?: unknown) => unknown;
+    if (!this.deadlines) return run.call(this, config, values, callback) as never;
+    // A bound function, not a closure: see answerThen.
+    if (typeof callback === "function") callback = answerThen.bind(this, callback as Callback);
+    else if (typeof values === "function") values = answerThen.bind(this, values as Callback);
+    else {
+      const result = run.call(this, config, values);
+      // A submittable with a callback of its own returns itself and is not timed.
+      if (result instanceof Promise) {
+        this.sent();
+        result.then(this.onAnswer, this.onAnswer);
       }
+      return result as never;
     }
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    // Promise form (a checked-out client: transactions). A submittable with its own callback
-    // returns itself and is not timed.
-    if (result instanceof Promise) {
-      this.sent();
-      result.then(this.onAnswer, this.onAnswer);
+    this.sent();
+    try {
+      return run.call(this, config, values, callback) as never;
+    } catch (err) {
+      this.answered(); // refused before it was sent (a malformed config): nothing to wait for
+      throw err;
     }
-    return result as never;
   }
 
   /** Fails every outstanding statement with `reason` and drops the connection. */
