@@ -436,10 +436,32 @@ async function main(): Promise<void> {
         errors: 0,
       };
     };
-    const rows = endpoints.map((endpoint) => ({
-      endpoint: endpoint.name,
-      servers: targets.map(([name]) => ({ name, ...summary(`${endpoint.name}|${name}`) })),
-    }));
+    const rows = endpoints.map((endpoint) => {
+      const baseline = runs.get(`${endpoint.name}|${targets.find(([n]) => n.startsWith("baseline"))?.[0]}`);
+      return {
+        endpoint: endpoint.name,
+        servers: targets.map(([name]) => {
+          const own = runs.get(`${endpoint.name}|${name}`) ?? [];
+          return {
+            name,
+            ...summary(`${endpoint.name}|${name}`),
+            // Each round's ratio pairs two measurements taken back to back, so a slow spell of the
+            // shared machine (other VMs on the host) weighs on both sides of it alike.
+            roundRatios: baseline
+              ? own.map((m, i) => m.reqPerSec / (baseline[i]?.reqPerSec ?? Number.NaN))
+              : [],
+            roundCpuRatios: baseline
+              ? own.map((m, i) => {
+                  const b = baseline[i];
+                  return b
+                    ? (b.cpuMsPerReq + b.pgCpuMsPerReq) / (m.cpuMsPerReq + m.pgCpuMsPerReq)
+                    : Number.NaN;
+                })
+              : [],
+          };
+        }),
+      };
+    });
     const loadAfter = os.loadavg();
     printTable(rows, loadBefore, loadAfter, dispatcher);
     const results = {
@@ -529,7 +551,10 @@ async function measureDispatcherShare(
   }
 }
 
-type Row = { endpoint: string; servers: Array<Measurement & { name: string }> };
+type Row = {
+  endpoint: string;
+  servers: Array<Measurement & { name: string; roundRatios: number[]; roundCpuRatios: number[] }>;
+};
 
 function printTable(
   rows: Row[],
@@ -541,17 +566,21 @@ function printTable(
   console.log(
     `\n${BACKEND}; ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} round(s), median; app LOG_LEVEL=${APP_LOG_LEVEL}; load average ${before.map((l) => l.toFixed(2)).join(" ")} before, ${after.map((l) => l.toFixed(2)).join(" ")} after`,
   );
-  console.log("x baseline = req/s / the baseline's req/s in the same run\n");
   console.log(
-    "| endpoint | server | req/s | x baseline | p50 ms | p99 ms | RSS MB | Node CPU ms/req | PG CPU ms/req |",
+    "x baseline = the median over rounds of req/s / the baseline's req/s in the same round (each round's in brackets);\n" +
+      "x by CPU = the same for the baseline's Node + PostgreSQL CPU per request / the server's; req/s and CPU columns: medians\n",
   );
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "| endpoint | server | req/s | x baseline | x by CPU | p50 ms | p99 ms | RSS MB | Node CPU ms/req | PG CPU ms/req |",
+  );
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
-    const base = r.servers.find((s) => s.name.startsWith("baseline"));
     for (const m of r.servers) {
-      const ratio = base ? f(m.reqPerSec / base.reqPerSec, 2) : "-";
+      const each = m.roundRatios.length > 1 ? ` (${m.roundRatios.map((x) => f(x, 2)).join(", ")})` : "";
+      const ratio = m.roundRatios.length ? `${f(median(m.roundRatios), 2)}${each}` : "-";
+      const cpuRatio = m.roundCpuRatios.length ? f(median(m.roundCpuRatios), 2) : "-";
       console.log(
-        `| ${r.endpoint} | ${m.name} | ${f(m.reqPerSec)} | ${ratio} | ${f(m.p50Ms)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${f(m.pgCpuMsPerReq, 2)} |`,
+        `| ${r.endpoint} | ${m.name} | ${f(m.reqPerSec)} | ${ratio} | ${cpuRatio} | ${f(m.p50Ms)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${f(m.pgCpuMsPerReq, 2)} |`,
       );
     }
   }
