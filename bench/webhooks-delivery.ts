@@ -141,7 +141,7 @@ if (IN_PROCESS) {
           WORKER_PORT: String(workerPort),
           PORT: String(await freePort()),
         },
-        { quiet: true, healthPort: workerPort },
+        { quiet: !process.env.BENCH_NODE_FLAGS, healthPort: workerPort },
         ["--role", "worker"],
       );
     }),
