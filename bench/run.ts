@@ -309,6 +309,22 @@ async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: 
   );
 }
 
+/**
+ * One figure from each round's ratio. Rounds alternate which server goes first, and on this
+ * shared host the second measurement of a round runs measurably slower than the first (up to a
+ * third, either server), so a round alone favours whoever went first. The geometric mean of two
+ * consecutive rounds cancels that order effect; the median over such pairs keeps one slow spell
+ * of the host from deciding. An odd last round is left out of the pairs (all of them count for a
+ * single round).
+ */
+function pairedRatio(ratios: number[]): number {
+  if (ratios.length < 2) return ratios[0] ?? Number.NaN;
+  const pairs: number[] = [];
+  for (let i = 0; i + 1 < ratios.length; i += 2)
+    pairs.push(Math.sqrt((ratios[i] as number) * (ratios[i + 1] as number)));
+  return median(pairs);
+}
+
 function median(values: number[]): number {
   const s = [...values].sort((x, y) => x - y);
   const mid = Math.floor(s.length / 2);
@@ -567,7 +583,8 @@ function printTable(
     `\n${BACKEND}; ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} round(s), median; app LOG_LEVEL=${APP_LOG_LEVEL}; load average ${before.map((l) => l.toFixed(2)).join(" ")} before, ${after.map((l) => l.toFixed(2)).join(" ")} after`,
   );
   console.log(
-    "x baseline = the median over rounds of req/s / the baseline's req/s in the same round (each round's in brackets);\n" +
+    "x baseline = req/s / the baseline's req/s in the same round (each round's in brackets), summed up over pairs of rounds:\n" +
+      "  the geometric mean of a pair (one round with each server first), then the median over pairs;\n" +
       "x by CPU = the same for the baseline's Node + PostgreSQL CPU per request / the server's; req/s and CPU columns: medians\n",
   );
   console.log(
@@ -577,8 +594,8 @@ function printTable(
   for (const r of rows) {
     for (const m of r.servers) {
       const each = m.roundRatios.length > 1 ? ` (${m.roundRatios.map((x) => f(x, 2)).join(", ")})` : "";
-      const ratio = m.roundRatios.length ? `${f(median(m.roundRatios), 2)}${each}` : "-";
-      const cpuRatio = m.roundCpuRatios.length ? f(median(m.roundCpuRatios), 2) : "-";
+      const ratio = m.roundRatios.length ? `${f(pairedRatio(m.roundRatios), 2)}${each}` : "-";
+      const cpuRatio = m.roundCpuRatios.length ? f(pairedRatio(m.roundCpuRatios), 2) : "-";
       console.log(
         `| ${r.endpoint} | ${m.name} | ${f(m.reqPerSec)} | ${ratio} | ${cpuRatio} | ${f(m.p50Ms)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${f(m.pgCpuMsPerReq, 2)} |`,
       );
