@@ -76,9 +76,12 @@ describe("metrics and logs after real traffic", { timeout: 240_000 }, () => {
       env,
       "a long secret",
     );
-    expect(vendor.code, vendor.stderr).toBe(0);
+    // With --json a failing command answers on stdout; the server's last lines say what it saw.
+    const why = (r: { stdout: string; stderr: string }) =>
+      `${r.stdout}${r.stderr}\n--- server output ---\n${api.output().slice(-4_000)}`;
+    expect(vendor.code, why(vendor)).toBe(0);
     const created = await runCli(["api-key", "create", "--vendor", email, "--name", "k", "--json"], env);
-    expect(created.code, created.stderr).toBe(0);
+    expect(created.code, why(created)).toBe(0);
     const { id: keyId, key } = JSON.parse(created.stdout) as { id: string; key: string };
     const vendorId = JSON.parse(vendor.stdout).id as string;
     const headers = { "x-api-key": key, "content-type": "application/json" };
