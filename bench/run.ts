@@ -311,11 +311,11 @@ async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: 
 
 /**
  * One figure from each round's ratio. Rounds alternate which server goes first, and on this
- * shared host the second measurement of a round runs measurably slower than the first (up to a
- * third, either server), so a round alone favours whoever went first. The geometric mean of two
- * consecutive rounds cancels that order effect; the median over such pairs keeps one slow spell
- * of the host from deciding. An odd last round is left out of the pairs (all of them count for a
- * single round).
+ * shared host the order moved a round's ratio by a third and more (GET, one 9-round run: 0.71-0.95
+ * with the baseline first, 0.84-1.55 with the app first), so a round alone is biased by its order.
+ * The geometric mean of two consecutive rounds, one of each order, cancels that; the median over
+ * such pairs keeps one slow spell of the host from deciding. An odd last round is left out of the
+ * pairs (a single round counts alone).
  */
 function pairedRatio(ratios: number[]): number {
   if (ratios.length < 2) return ratios[0] ?? Number.NaN;
