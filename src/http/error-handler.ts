@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { QUERY_TIMEOUT_MESSAGE } from "../db/bounded-client.ts";
 import { AppError, type ErrorCode, errorCatalog, type FieldError } from "../errors.ts";
 import type { CatalogedRoute } from "./route-catalog.ts";
 import { toFieldErrors } from "./validation.ts";
@@ -91,7 +92,8 @@ function isDatabaseUnavailable(error: unknown): boolean {
       code === "57P03" || // cannot_connect_now
       code === "53300" || // too_many_connections
       code === "57014" || // query_canceled: statement_timeout
-      /timeout exceeded when trying to connect|Connection terminated|Query read timeout/i.test(e.message)
+      e.message === QUERY_TIMEOUT_MESSAGE || // our read deadline (db/bounded-client.ts)
+      /timeout exceeded when trying to connect|Connection terminated/i.test(e.message)
     ) {
       return true;
     }
