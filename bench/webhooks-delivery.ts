@@ -8,7 +8,10 @@
 // as `--role worker` processes of the app), BENCH_READ_RATE (GET /api/vendor/orders per second
 // against a `--role api` process during the latency run, default 100; 0 for none),
 // BENCH_THROUGHPUT=0 (skip the 20-writer run), WEBHOOK_ENDPOINT_CONCURRENCY (passed to the
-// dispatchers), BENCH_CPU_PROF_DIR (app processes write CPU profiles there).
+// dispatchers), BENCH_CPU_PROF_DIR (app processes write CPU profiles there), BENCH_WORKER_LOG_LEVEL
+// (the workers' LOG_LEVEL, default info: one line per attempt), BENCH_DRAIN_WARMUP (events
+// delivered before the drain, not counted, default 2000), BENCH_LATENCY_WARMUP (seconds of the
+// latency run's load before it is measured, default 3).
 //
 // Processes: this one holds the receiver (a node:http server answering 204), the event writers
 // (enqueueEvent in a transaction, the commit time taken when COMMIT returns) and the read load
@@ -17,7 +20,7 @@
 //
 // Drain: the backlog is queued while the endpoint's circuit is held open (as after an outage),
 // with the workers already running; the clock starts when the circuit closes (and a NOTIFY wakes
-// the workers), so process start-up is not counted.
+// the workers), so neither process start-up nor the workers' first deliveries (the warm-up) count.
 
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -52,6 +55,8 @@ const SECONDS = Number(env.BENCH_SECONDS ?? 10);
 const WORKERS = Number(env.BENCH_WORKERS ?? 1);
 const IN_PROCESS = env.BENCH_IN_PROCESS === "1";
 const READ_RATE = Number(env.BENCH_READ_RATE ?? 100);
+const LATENCY_WARMUP = Number(env.BENCH_LATENCY_WARMUP ?? 3);
+const DRAIN_WARMUP = Number(env.BENCH_DRAIN_WARMUP ?? 2000);
 const dispatcherEnv: Record<string, string> = {
   NODE_ENV: "production",
   SESSION_SECRET: "x".repeat(32),
@@ -137,7 +142,7 @@ if (IN_PROCESS) {
         "src/main.ts",
         {
           ...dispatcherEnv,
-          LOG_LEVEL: "info",
+          LOG_LEVEL: env.BENCH_WORKER_LOG_LEVEL ?? "info",
           WORKER_PORT: String(workerPort),
           PORT: String(await freePort()),
         },
@@ -241,12 +246,30 @@ const commits = async () =>
     ).rows[0]?.n,
   );
 
+// Not counted: DRAIN_WARMUP events delivered first, so the drain measures workers whose delivery
+// path is compiled and whose pools are connected, as a backlog meets them after an outage; the
+// queue is vacuumed again afterwards (as autovacuum would keep it).
+if (DRAIN_WARMUP > 0) {
+  await admin.query("update webhooks set circuit_open_until = null where id = $1", [webhookId]);
+  for (let i = 0; i < DRAIN_WARMUP; i += 20) {
+    await Promise.all(Array.from({ length: Math.min(20, DRAIN_WARMUP - i) }, () => emit()));
+  }
+  await waitForArrivals(DRAIN_WARMUP);
+  committedAt.clear();
+  arrivedAt.clear();
+  await admin.query("update webhooks set circuit_open_until = now() + interval '1 hour' where id = $1", [
+    webhookId,
+  ]);
+  await admin.query("vacuum analyze webhook_deliveries, webhook_attempts, events, webhooks");
+}
+
 // 0. Drain: BURST events queued behind the open circuit, then it closes.
 for (let i = 0; i < BURST; i += 100) {
   // No NOTIFY for the backlog: the workers would only wake to find the circuit open.
   await Promise.all(Array.from({ length: Math.min(100, BURST - i) }, () => emit(false)));
 }
 const cpu0 = await cpuNow();
+const self0 = process.cpuUsage();
 const x0 = await commits();
 const d0 = performance.now();
 await admin.query("update webhooks set circuit_open_until = null where id = $1", [webhookId]);
@@ -254,12 +277,14 @@ await admin.query("select pg_notify($1, '')", [EVENTS_CHANNEL]);
 await waitForArrivals(BURST);
 const d1 = performance.now();
 const drainCpu = await cpuSince(cpu0);
+const selfCpu = process.cpuUsage(self0);
 const drainCommits = (await commits()) - x0;
 console.log(
   `drain: ${BURST} queued events delivered in ${((d1 - d0) / 1000).toFixed(2)} s = ${(BURST / ((d1 - d0) / 1000)).toFixed(0)} events/s ` +
     `(${WORKERS} ${IN_PROCESS ? "in-process dispatchers" : "worker processes"}; ` +
     `${IN_PROCESS ? "" : `worker CPU ${((drainCpu.workers * 1000) / BURST).toFixed(3)} ms, `}` +
-    `PostgreSQL CPU ${((drainCpu.pg * 1000) / BURST).toFixed(3)} ms, ${(drainCommits / BURST).toFixed(2)} commits per delivery)`,
+    `PostgreSQL CPU ${((drainCpu.pg * 1000) / BURST).toFixed(3)} ms, ` +
+    `receiver (this process) ${((selfCpu.user + selfCpu.system) / 1000 / BURST).toFixed(3)} ms, ${(drainCommits / BURST).toFixed(2)} commits per delivery)`,
 );
 committedAt.clear();
 arrivedAt.clear();
@@ -315,24 +340,33 @@ if (READ_RATE > 0) {
     url: `${api.url}/api/vendor/orders`,
     headers: { "x-api-key": seeded.readKey },
     connections: 4,
-    duration: SECONDS,
+    duration: LATENCY_WARMUP + SECONDS,
     overallRate: READ_RATE,
   });
 }
-committedAt.clear();
-arrivedAt.clear();
-const total = RATE * SECONDS;
-const interval = 1000 / RATE;
-const start = performance.now();
-const writes: Promise<void>[] = [];
-for (let i = 0; i < total; i++) {
-  const due = start + i * interval;
-  const wait = due - performance.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  writes.push(emit());
+/** Events at RATE per second for `seconds`, each committed on its own; resolves once all arrived. */
+async function steadyEvents(seconds: number): Promise<number> {
+  committedAt.clear();
+  arrivedAt.clear();
+  const total = RATE * seconds;
+  const interval = 1000 / RATE;
+  const start = performance.now();
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    writes.push(emit());
+  }
+  await Promise.all(writes);
+  await waitForArrivals(total);
+  return start;
 }
-await Promise.all(writes);
-await waitForArrivals(total);
+// Not counted: the same load for LATENCY_WARMUP seconds first, so the figures are the steady state
+// (the API process's first requests and the workers' first claims after the drain run cold code).
+if (LATENCY_WARMUP > 0) await steadyEvents(LATENCY_WARMUP);
+const total = RATE * SECONDS;
+const start = await steadyEvents(SECONDS);
 const latencies = [...committedAt].map(([id, c]) => (arrivedAt.get(id) ?? NaN) - c).sort((a, b) => a - b);
 const readResult = await reads;
 console.log(
