@@ -79,7 +79,6 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'PENDING'`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
     index("webhook_deliveries_event_idx").on(t.eventId),
-    index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );
 
