@@ -11,10 +11,14 @@ import type { Executor } from "./client.ts";
 const dialect = new PgDialect();
 const names = new Set<string>();
 
-export type PreparedStatement<K extends string, R> = (
+export type PreparedStatement<K extends string, R> = ((
   db: Executor,
   values: Record<K, unknown>,
-) => Promise<R[]>;
+) => Promise<R[]>) & {
+  /** The SQL text and, in `$n` order, the value names it binds: for EXPLAIN in plan tests. */
+  readonly text: string;
+  readonly parameterNames: readonly K[];
+};
 
 /**
  * `build` gets a placeholder per value name (`p.vendorId`) and returns the statement; its shape
@@ -30,10 +34,12 @@ export function preparedStatement<R, K extends string = string>(
     get: (_, key) => sql.placeholder(String(key)),
   });
   const query = dialect.sqlToQuery(build(placeholders));
-  return async (db, values) => {
+  const run = async (db: Executor, values: Record<K, unknown>) => {
     const result = (await db._.session.prepareQuery(query, undefined, name, false).execute(values)) as {
       rows: R[];
     };
     return result.rows;
   };
+  const parameterNames = query.params.map((p) => (p as Placeholder<K>).name);
+  return Object.assign(run, { text: query.sql, parameterNames });
 }

@@ -1,8 +1,7 @@
 // The dispatcher's queries. Each function is one short transaction or statement: nothing here is
 // ever held open across a POST (STACK-NOTES: PGlite serializes every caller on one thread).
-import { asc, inArray, isNull, lt, sql } from "drizzle-orm";
+import { asc, inArray, isNull, lt, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { queryRows } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
@@ -152,9 +151,31 @@ export async function claimDue(
   return { claims, nextDueAt: nextDue ? new Date(nextDue) : undefined, heldBack: rows[0]?.heldBack ?? true };
 }
 
+// The endpoints with PENDING deliveries, found by a skip scan of webhook_deliveries_endpoint_due_idx:
+// one probe per endpoint, whatever the backlog's size. A recursive CTE named `pending`.
+const pendingEndpoints = sql`pending(webhook_id) as (
+      (select webhook_id from webhook_deliveries where status = 'PENDING' order by webhook_id limit 1)
+      union all
+      select (select d.webhook_id from webhook_deliveries d
+              where d.status = 'PENDING' and d.webhook_id > p.webhook_id
+              order by d.webhook_id limit 1)
+      from pending p where p.webhook_id is not null
+    )`;
+
+/** The earliest due time after `at` (a retry, or a lease that ends), read per pending endpoint. */
+const earliestFutureDue = (at: Placeholder) => sql`select min(f.at) as at from pending p cross join lateral (
+        select d.next_attempt_at as at from webhook_deliveries d
+        where d.webhook_id = p.webhook_id and d.status = 'PENDING'
+          and d.next_attempt_at > ${at}::timestamptz
+        order by d.webhook_id, d.next_attempt_at limit 1
+      ) f`;
+
 // Every index read below names the endpoint and orders by (webhook_id, next_attempt_at), so each
 // is a short range of webhook_deliveries_endpoint_due_idx, never a scan of the whole backlog.
-const claimStatement = preparedStatement<
+// There is deliberately no index on next_attempt_at alone: the planner took one for these reads
+// (webhook_id as a filter), and each then walked every other endpoint's due or leased rows
+// (test/webhooks/claim-plan.test.ts).
+export const claimStatement = preparedStatement<
   Omit<ClaimedDelivery, "claimToken" | "id"> & {
     id: string | null;
     nextDue: string | Date | null;
@@ -163,14 +184,7 @@ const claimStatement = preparedStatement<
   "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures"
 >(
   "webhook_claim_due",
-  (p) => sql`with recursive pending(webhook_id) as (
-      (select webhook_id from webhook_deliveries where status = 'PENDING' order by webhook_id limit 1)
-      union all
-      select (select d.webhook_id from webhook_deliveries d
-              where d.status = 'PENDING' and d.webhook_id > p.webhook_id
-              order by d.webhook_id limit 1)
-      from pending p where p.webhook_id is not null
-    ), due as (
+  (p) => sql`with recursive ${pendingEndpoints}, due as (
       select p.webhook_id from pending p
       cross join lateral (
         select 1 from webhook_deliveries d
@@ -232,8 +246,7 @@ const claimStatement = preparedStatement<
       or exists (select 1 from free f
                  where f.n <= (select count(*) from candidates x where x.webhook_id = f.id)) as "heldBack"
     from (
-      select min(next_attempt_at) as at from webhook_deliveries
-      where status = 'PENDING' and next_attempt_at > ${p.at}::timestamptz
+      ${earliestFutureDue(p.at)}
     ) n left join claimed c on true`,
 );
 
@@ -243,13 +256,16 @@ const claimStatement = preparedStatement<
  * its cap or its circuit open) are not counted: a finished attempt or the poll wakes for those.
  */
 export async function nextDueAt(db: Db, now: Date): Promise<Date | undefined> {
-  const [row] = await queryRows<{ at: string | Date | null }>(
-    db,
-    sql`select min(next_attempt_at) as at from webhook_deliveries
-        where status = 'PENDING' and next_attempt_at > ${now.toISOString()}::timestamptz`,
-  );
+  const [row] = await nextDueStatement(db, { at: now.toISOString() });
   return row?.at ? new Date(row.at) : undefined;
 }
+
+// Per endpoint, as claimDue reads it.
+const nextDueStatement = preparedStatement<{ at: string | Date | null }, "at">(
+  "webhook_next_due",
+  (p) => sql`with recursive ${pendingEndpoints}
+    ${earliestFutureDue(p.at)}`,
+);
 
 /** Retention: events (and, by cascade, their deliveries and attempts) older than `before`. */
 export async function pruneOlderThan(db: Db, before: Date): Promise<number> {

@@ -72,8 +72,8 @@ export const webhookDeliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
-    // Fair claims: each endpoint's due deliveries, and its count in flight, read per endpoint.
+    // Fair claims: each endpoint's due deliveries, its count in flight and its next due time, read
+    // per endpoint. No index on next_attempt_at alone: see outbox.repository.ts claimStatement.
     index("webhook_deliveries_endpoint_due_idx")
       .on(t.webhookId, t.nextAttemptAt)
       .where(sql`${t.status} = 'PENDING'`),
