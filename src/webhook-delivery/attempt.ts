@@ -19,6 +19,11 @@ export interface AttemptDeps {
   recorder?: BatchRecorder | undefined;
   /** Told every attempt's outcome once it is recorded (metrics and the attempt's log line). */
   report?: (claim: ClaimedDelivery, report: AttemptReport) => void;
+  /**
+   * Told when a POST has succeeded, before the attempt is recorded: its endpoint slot is free. A
+   * failure keeps the slot until its record commits, since that record may open the circuit.
+   */
+  sent?: (claim: ClaimedDelivery) => void;
 }
 
 export interface AttemptReport {
@@ -75,6 +80,7 @@ export async function runAttempt(deps: AttemptDeps, claim: ClaimedDelivery): Pro
   }
   const request = buildDeliveryRequest({ ...claim, deliveryId: claim.id }, now());
   const result = await deps.deliverer.post(claim.url, request.headers, request.body);
+  if (result.ok) deps.sent?.(claim);
   const at = now();
   const decision = decideOutcome({ result, attempt, retryDelaysMs: deps.retryDelaysMs, at });
   const health = result.ok ? "ok" : isEndpointFailure(result) ? "failing" : "neutral";

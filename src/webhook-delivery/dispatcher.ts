@@ -75,6 +75,12 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
     breaker,
     now,
     recorder: createBatchRecorder(db, { recordOne: (r) => recordAttempt(db, r, autoDisable) }),
+    sent(claim: ClaimedDelivery) {
+      // A success's endpoint slot is free from here (claimDue's `sent`): worth a claim if the
+      // last one left deliveries due.
+      sentUnrecorded.add(claim.id);
+      if (heldBack) wake();
+    },
     report(claim: ClaimedDelivery, r: AttemptReport) {
       deps.metrics?.attempt(r.outcome, r.durationMs, claim.eventCreatedAt, r.at);
       // One line per attempt: who, which endpoint, what happened (never the secret or the body).
@@ -98,7 +104,10 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   };
 
   let running = true;
+  /** Attempts claimed and not yet recorded: the POST in flight, or over and its record to come. */
   const inFlight = new Set<Promise<void>>();
+  /** The deliveries of `inFlight` whose POST is over (see ClaimPolicy.sent). */
+  const sentUnrecorded = new Set<string>();
   let wakeUp: (() => void) | undefined;
   let pendingWake = false;
   const wake = () => {
@@ -121,10 +130,11 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       )
       .finally(() => {
         inFlight.delete(p);
-        // A success frees a slot, worth a claim only if the last claim left deliveries due
-        // (capped, limited, or held by another claim); any other outcome may have scheduled a
-        // retry or changed the breaker, so the loop looks again.
-        if (heldBack || !succeeded || !running) wake();
+        sentUnrecorded.delete(claim.id);
+        // A recorded success frees this dispatcher's capacity (its endpoint slot was freed when
+        // the POST succeeded): worth a claim only if that capacity was what stopped the last claim.
+        // Any other outcome may have scheduled a retry or changed the breaker: the loop looks again.
+        if (!succeeded || !running || capacityBound) wake();
       });
     inFlight.add(p);
   }
@@ -133,6 +143,8 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   let nextDue: Date | null | undefined;
   /** Whether the last claim left deliveries due unclaimed (see claimDue). */
   let heldBack = true;
+  /** Whether the last claim took all this dispatcher's free capacity (`concurrency`). */
+  let capacityBound = true;
 
   async function tick(): Promise<boolean> {
     let worked = false;
@@ -159,8 +171,10 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         limit: free,
         endpointConcurrency: config.webhookEndpointConcurrency,
         breakerFailures: breaker.failures,
+        sent: [...sentUnrecorded],
       });
-      heldBack = claimed.heldBack || claimed.claims.length >= free;
+      capacityBound = claimed.claims.length >= free;
+      heldBack = claimed.heldBack || capacityBound;
       for (const claim of claimed.claims) launch(claim);
       // Fewer than asked: all that could be claimed was (the rest is capped, leased or not due),
       // so the loop sleeps, until the earliest future due time read in the same statement.

@@ -103,6 +103,13 @@ export interface ClaimPolicy {
   endpointConcurrency: number;
   /** Consecutive failures after which a closed-again circuit allows one probe at a time. */
   breakerFailures: number;
+  /**
+   * Deliveries this dispatcher claimed whose POST has succeeded and whose attempt is not recorded
+   * yet. They keep their lease (no one else may take them) but are no longer in flight to their
+   * endpoint, so they do not count against its cap: a slot is reused as soon as its POST ends,
+   * not a record's commit later. (A failure is not listed: its record may open the circuit.)
+   */
+  sent?: readonly string[];
 }
 
 /**
@@ -114,7 +121,7 @@ export interface ClaimPolicy {
  * - each endpoint's webhook row is locked SKIP LOCKED (one claim per endpoint at a time, across
  *   dispatchers), and under that lock its slots are worked out as `endpointSlots` does (none
  *   while the circuit is open, one probe when half-open, else the concurrency cap) less the
- *   attempts in flight (any dispatcher);
+ *   attempts in flight (leased by any dispatcher, less this one's `sent`);
  * - each endpoint's oldest due deliveries up to its free slots are locked SKIP LOCKED, and the
  *   capacity is dealt as `shareClaims` deals it: round by round (each endpoint's first, then
  *   second, ...), in a random order of endpoints within a round;
@@ -135,6 +142,7 @@ export async function claimDue(
     limit: policy.limit,
     cap: policy.endpointConcurrency,
     failures: policy.breakerFailures,
+    sent: JSON.stringify(policy.sent ?? []),
   });
   const nextDue = rows[0]?.nextDue;
   const claims = rows
@@ -181,7 +189,7 @@ export const claimStatement = preparedStatement<
     nextDue: string | Date | null;
     heldBack: boolean;
   },
-  "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures"
+  "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures" | "sent"
 >(
   "webhook_claim_due",
   (p) => sql`with recursive ${pendingEndpoints}, due as (
@@ -205,6 +213,7 @@ export const claimStatement = preparedStatement<
              select 1 from webhook_deliveries b
              where b.webhook_id = l.id and b.status = 'PENDING'
                and b.next_attempt_at > ${p.at}::timestamptz and b.claim_token is not null
+               and b.id <> all (select jsonb_array_elements_text(${p.sent}::jsonb))
              order by b.webhook_id, b.next_attempt_at limit ${p.cap}::int) f) as n
       from locked l
     ), candidates as (

@@ -256,6 +256,22 @@ describe("the one-statement claim", () => {
     expect(second).toEqual([]);
   });
 
+  it("frees an endpoint's slot when its POST ends, before the attempt is recorded, without taking the delivery again", async () => {
+    const vendor = await createVendor(t.ctx);
+    const capped = await endpointWithDue(vendor.id, 10);
+    const capPolicy = { ...policy, endpointConcurrency: 4 };
+    const first = (await claimDue(t.ctx.db, at(0), LEASE_MS, capPolicy)).claims.map((c) => c.id);
+    expect(first.sort()).toEqual(capped.deliveryIds.slice(0, 4).sort());
+    // All four POSTs in flight: the cap is reached.
+    expect((await claimDue(t.ctx.db, at(1), LEASE_MS, capPolicy)).claims).toEqual([]);
+    // Two of them answered; their records are still to come (the rows stay leased).
+    const sent = first.slice(0, 2);
+    const next = (await claimDue(t.ctx.db, at(2), LEASE_MS, { ...capPolicy, sent })).claims.map((c) => c.id);
+    expect(next.sort()).toEqual(capped.deliveryIds.slice(4, 6).sort());
+    // Another dispatcher knows nothing of those two: to it, four are in flight.
+    expect((await claimDue(t.ctx.db, at(3), LEASE_MS, capPolicy)).claims).toEqual([]);
+  });
+
   it("concurrent claims never take the same delivery", async () => {
     const vendor = await createVendor(t.ctx);
     for (let i = 0; i < 4; i++) await endpointWithDue(vendor.id, 12);

@@ -77,6 +77,7 @@ describe("the claim statement's reads", () => {
       limit: 10,
       cap: 4,
       failures: 5,
+      sent: "[]",
     };
     await t.database.db.execute(sql.raw(`prepare claim_plan as ${claimStatement.text}`));
     const [row] = await queryRows<{ "QUERY PLAN": unknown }>(
