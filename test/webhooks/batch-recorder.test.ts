@@ -4,8 +4,11 @@
 // anything another test file may have left pending in a shared database, and each test removes
 // its webhooks (and by cascade their deliveries) afterwards.
 import { eq, inArray, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Db } from "../../src/db/client.ts";
+import * as schema from "../../src/db/schema/index.ts";
 import { events, webhookAttempts, webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { type AttemptRecord, recordAttempt } from "../../src/webhook-delivery/attempts.repository.ts";
@@ -270,6 +273,33 @@ describe("the one-statement claim", () => {
     expect(next.sort()).toEqual(capped.deliveryIds.slice(4, 6).sort());
     // Another dispatcher knows nothing of those two: to it, four are in flight.
     expect((await claimDue(t.ctx.db, at(3), LEASE_MS, capPolicy)).claims).toEqual([]);
+  });
+
+  it("commits a claim without waiting for the WAL, and leaves the connection's next transactions durable", async () => {
+    const vendor = await createVendor(t.ctx);
+    await endpointWithDue(vendor.id, 2);
+    const setting = async (db: Pick<typeof t.ctx.db, "execute">) => {
+      const result = (await db.execute(
+        sql`select current_setting('synchronous_commit') as s`,
+      )) as unknown as {
+        rows: { s: string }[];
+      };
+      return result.rows[0]?.s;
+    };
+    // Inside the claim's own transaction the commit is asynchronous...
+    await t.ctx.db.transaction(async (tx) => {
+      expect((await claimDue(tx, at(0), LEASE_MS, { ...policy, limit: 1 })).claims).toHaveLength(1);
+      expect(await setting(tx)).toBe("off");
+    });
+    // ...and on the connection that ran it, the next statement is durable again.
+    const client = await t.database.pool?.connect();
+    const db = client ? (drizzle({ client, schema }) as unknown as Db) : t.ctx.db;
+    try {
+      expect((await claimDue(db, at(0), LEASE_MS, { ...policy, limit: 1 })).claims).toHaveLength(1);
+      expect(await setting(db)).toBe("on");
+    } finally {
+      client?.release();
+    }
   });
 
   it("concurrent claims never take the same delivery", async () => {
