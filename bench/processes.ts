@@ -139,6 +139,22 @@ export function rssOfTree(pid: number): number {
   return total;
 }
 
+/** The whole machine's CPU time so far, from /proc/stat, in clock ticks: busy, idle, waiting on I/O. */
+export function machineTicks(): { busy: number; idle: number; iowait: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+    .readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number) as number[];
+  return {
+    busy: (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0),
+    idle: idle ?? 0,
+    iowait: iowait ?? 0,
+  };
+}
+
 /** CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat. */
 export function cpuSecondsOf(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");

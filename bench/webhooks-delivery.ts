@@ -40,7 +40,7 @@ import { registerWebhook } from "../src/modules/webhooks/webhooks.service.ts";
 import { type Dispatcher, startDispatcher } from "../src/webhook-delivery/dispatcher.ts";
 import { EVENTS_CHANNEL, eventCtes, notifyWhenQueued } from "../src/webhook-delivery/enqueue.ts";
 import { systemResolver } from "../src/webhook-delivery/url-guard.ts";
-import { cpuSecondsOfTree, freePort, type Server, startServer } from "./processes.ts";
+import { cpuSecondsOfTree, freePort, machineTicks, type Server, startServer } from "./processes.ts";
 import { seedOrders } from "./seed.ts";
 
 const env = process.env;
@@ -268,6 +268,7 @@ for (let i = 0; i < BURST; i += 100) {
   // No NOTIFY for the backlog: the workers would only wake to find the circuit open.
   await Promise.all(Array.from({ length: Math.min(100, BURST - i) }, () => emit(false)));
 }
+const machine0 = machineTicks();
 const cpu0 = await cpuNow();
 const self0 = process.cpuUsage();
 const x0 = await commits();
@@ -277,6 +278,11 @@ await admin.query("select pg_notify($1, '')", [EVENTS_CHANNEL]);
 await waitForArrivals(BURST);
 const d1 = performance.now();
 const drainCpu = await cpuSince(cpu0);
+const machine1 = machineTicks();
+const machineAll =
+  machine1.busy + machine1.idle + machine1.iowait - (machine0.busy + machine0.idle + machine0.iowait);
+const share = (k: "busy" | "idle" | "iowait") =>
+  `${(((machine1[k] - machine0[k]) / machineAll) * 100).toFixed(0)} %`;
 const selfCpu = process.cpuUsage(self0);
 const drainCommits = (await commits()) - x0;
 console.log(
@@ -284,7 +290,8 @@ console.log(
     `(${WORKERS} ${IN_PROCESS ? "in-process dispatchers" : "worker processes"}; ` +
     `${IN_PROCESS ? "" : `worker CPU ${((drainCpu.workers * 1000) / BURST).toFixed(3)} ms, `}` +
     `PostgreSQL CPU ${((drainCpu.pg * 1000) / BURST).toFixed(3)} ms, ` +
-    `receiver (this process) ${((selfCpu.user + selfCpu.system) / 1000 / BURST).toFixed(3)} ms, ${(drainCommits / BURST).toFixed(2)} commits per delivery)`,
+    `receiver (this process) ${((selfCpu.user + selfCpu.system) / 1000 / BURST).toFixed(3)} ms, ${(drainCommits / BURST).toFixed(2)} commits per delivery; ` +
+    `machine ${share("busy")} busy, ${share("idle")} idle, ${share("iowait")} waiting on I/O)`,
 );
 committedAt.clear();
 arrivedAt.clear();
