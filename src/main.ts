@@ -87,6 +87,7 @@ async function main(): Promise<void> {
   else await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
+    genericPlans: role === "worker",
   });
   await runMigrations(database);
 

@@ -62,7 +62,20 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, queryMs: 4
 
 export async function openDatabase(
   target: DbTarget,
-  options: { poolSize?: number; timeouts?: DatabaseTimeouts } = {},
+  options: {
+    poolSize?: number;
+    timeouts?: DatabaseTimeouts;
+    /**
+     * PostgreSQL only: prepared statements (db/prepared.ts) get one generic plan per connection
+     * from their first execution, instead of PostgreSQL's default of five custom plans before it
+     * weighs a generic one. For a process whose prepared statements are all written for generic
+     * plans: the worker's (the dispatcher's claim is ~5 ms to plan, and a short drain over new
+     * pooled connections spent 20 % of its PostgreSQL CPU planning). Not the API's: with it
+     * pool-wide, the order list fell to 0.13× the baseline in the last two of six rounds of
+     * `npm run bench`, after the writes of the rounds before (bench/README.md).
+     */
+    genericPlans?: boolean;
+  } = {},
 ): Promise<Database> {
   let count = 0;
   const logger = { logQuery: () => void count++ };
@@ -84,12 +97,7 @@ export async function openDatabase(
       // A silent peer (partition, frozen host) is noticed on idle connections too.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      // Prepared statements (db/prepared.ts) are planned once per connection, not on each of their
-      // first five executions as well: PostgreSQL's default tries custom plans first, and each new
-      // pooled connection then spent ~5 ms planning the dispatcher's claim five times over (20 %
-      // of its PostgreSQL CPU in a short drain). Every prepared statement here is written for a
-      // generic plan; statements Drizzle sends unnamed are planned per execution either way.
-      options: "-c plan_cache_mode=force_generic_plan",
+      ...(options.genericPlans ? { options: "-c plan_cache_mode=force_generic_plan" } : {}),
     };
     const pool = new pg.Pool(config);
     // An idle client losing its connection must not crash the process; the pool replaces it.
