@@ -107,9 +107,12 @@ const port = (receiver.address() as AddressInfo).port;
 await admin.query(
   "delete from webhooks where vendor_id in (select id from vendors where email like 'bench-%@example.test')",
 );
-// Dead row versions of earlier runs slow every index read of the queue; PostgreSQL's autovacuum
-// would remove them, and it is off on the benchmark machine, so the run starts vacuumed.
-await admin.query("vacuum analyze webhook_deliveries, webhook_attempts, events, webhooks");
+// Dead row versions slow every index read of the queue; PostgreSQL's autovacuum would remove them,
+// and it is off on the benchmark machine, so each run below starts on a vacuumed queue.
+const vacuumQueue = () =>
+  admin.query("vacuum analyze webhook_deliveries, webhook_attempts, events, webhooks");
+// Those of earlier benchmark runs:
+await vacuumQueue();
 const vendor = await createVendor(ctx, {
   name: "Bench",
   email: `bench-${Date.now()}@example.test`,
@@ -260,7 +263,7 @@ if (DRAIN_WARMUP > 0) {
   await admin.query("update webhooks set circuit_open_until = now() + interval '1 hour' where id = $1", [
     webhookId,
   ]);
-  await admin.query("vacuum analyze webhook_deliveries, webhook_attempts, events, webhooks");
+  await vacuumQueue();
 }
 
 // 0. Drain: BURST events queued behind the open circuit, then it closes.
@@ -319,7 +322,7 @@ async function throughputRun() {
 // 2. Latency at a steady rate, with an API process serving reads of a 100-order list alongside.
 // The drain and throughput runs left two dead row versions per delivery in the queue's indexes:
 // vacuumed first, as autovacuum would have done by the time a queue is back to a steady rate.
-await admin.query("vacuum analyze webhook_deliveries, webhook_attempts, events, webhooks");
+await vacuumQueue();
 let api: Server | undefined;
 let reads: Promise<autocannon.Result> | undefined;
 if (READ_RATE > 0) {
@@ -355,7 +358,7 @@ if (READ_RATE > 0) {
   });
 }
 /** Events at RATE per second for `seconds`, each committed on its own; resolves once all arrived. */
-async function steadyEvents(seconds: number): Promise<number> {
+async function steadyEvents(seconds: number): Promise<void> {
   committedAt.clear();
   arrivedAt.clear();
   const total = RATE * seconds;
@@ -370,13 +373,12 @@ async function steadyEvents(seconds: number): Promise<number> {
   }
   await Promise.all(writes);
   await waitForArrivals(total);
-  return start;
 }
 // Not counted: the same load for LATENCY_WARMUP seconds first, so the figures are the steady state
 // (the API process's first requests and the workers' first claims after the drain run cold code).
 if (LATENCY_WARMUP > 0) await steadyEvents(LATENCY_WARMUP);
 const total = RATE * SECONDS;
-const start = await steadyEvents(SECONDS);
+await steadyEvents(SECONDS);
 const latencies = [...committedAt].map(([id, c]) => (arrivedAt.get(id) ?? NaN) - c).sort((a, b) => a - b);
 const readResult = await reads;
 console.log(
