@@ -22,6 +22,7 @@ import {
   fanOutEvents,
   nextDueAt,
   pruneOlderThan,
+  releaseClaims,
 } from "./outbox.repository.ts";
 import { type Resolver, systemResolver } from "./url-guard.ts";
 
@@ -58,6 +59,9 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   const concurrency = deps.concurrency ?? 32;
   // Longer than any attempt can take, so a lease never ends while its POST is in flight.
   const leaseMs = config.webhookTimeoutMs * 2 + 5_000;
+  // A delivery held in reserve goes out only while its lease leaves a whole attempt and a second
+  // to spare; past that it goes back to the queue instead.
+  const reserveMs = leaseMs - config.webhookTimeoutMs - 1_000;
   const deliverer: Deliverer = createDeliverer({
     timeoutMs: config.webhookTimeoutMs,
     allowPrivate: config.webhookAllowPrivateUrls,
@@ -76,9 +80,13 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
     now,
     recorder: createBatchRecorder(db, { recordOne: (r) => recordAttempt(db, r, autoDisable) }),
     sent(claim: ClaimedDelivery) {
-      // A success's endpoint slot is free from here (claimDue's `sent`): worth a claim if the
-      // last one left deliveries due.
+      // A success's endpoint slot is free from here (claimDue's `sent`). It goes straight to the
+      // endpoint's next delivery in reserve, if any; a claim then tops the reserve up, worth it
+      // if the last one left deliveries due.
       sentUnrecorded.add(claim.id);
+      sending.get(claim.webhookId)?.delete(claim.id);
+      const next = running ? fromReserve(claim.webhookId) : undefined;
+      if (next) launch(next);
       if (heldBack) wake();
     },
     report(claim: ClaimedDelivery, r: AttemptReport) {
@@ -119,8 +127,97 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   let lastFanOut = 0;
   let legacyLeft = false;
 
+  /**
+   * Deliveries leased in reserve (claimDue's `reserve`), per endpoint, oldest first, with the time
+   * of their claim. One goes out when a POST to its endpoint succeeds (the slot is handed on, so
+   * the endpoint's cap holds without a claim between the two POSTs); a POST that does not succeed,
+   * or the dispatcher's stop, gives the endpoint's reserve back to the queue. So a reserve is only
+   * kept for an endpoint this dispatcher is sending to: a POST of its own will end and settle it.
+   */
+  const reserves = new Map<string, { claim: ClaimedDelivery; claimedAt: number }[]>();
+  let reservedCount = 0;
+  /** Per endpoint, this dispatcher's attempts whose POST has not ended in a success yet. */
+  const sending = new Map<string, Set<string>>();
+
+  /** What claimDue needs to know of the reserve: per endpoint being sent to, how much it holds. */
+  function reserveHeld(): Record<string, number> {
+    const held: Record<string, number> = {};
+    for (const [webhookId, ids] of sending) if (ids.size > 0) held[webhookId] = 0;
+    for (const [webhookId, queue] of reserves) held[webhookId] = queue.length;
+    return held;
+  }
+
+  function hold(claim: ClaimedDelivery, claimedAt: number) {
+    const queue = reserves.get(claim.webhookId) ?? [];
+    queue.push({ claim, claimedAt });
+    reserves.set(claim.webhookId, queue);
+    reservedCount += 1;
+  }
+
+  /** The endpoint's oldest delivery in reserve whose lease leaves room for an attempt. */
+  function fromReserve(webhookId: string): ClaimedDelivery | undefined {
+    const queue = reserves.get(webhookId);
+    if (!queue) return undefined;
+    const expired: ClaimedDelivery[] = [];
+    let next: ClaimedDelivery | undefined;
+    while (!next && queue.length > 0) {
+      const held = queue.shift() as { claim: ClaimedDelivery; claimedAt: number };
+      reservedCount -= 1;
+      if (now().getTime() - held.claimedAt < reserveMs) next = held.claim;
+      else expired.push(held.claim);
+    }
+    if (queue.length === 0) reserves.delete(webhookId);
+    giveBack(expired);
+    return next;
+  }
+
+  /** Gives an endpoint's whole reserve (or every endpoint's) back to the queue. */
+  function releaseReserve(webhookId?: string): Promise<void> {
+    const ids = webhookId === undefined ? [...reserves.keys()] : [webhookId];
+    const claims = ids.flatMap((id) => (reserves.get(id) ?? []).map((h) => h.claim));
+    for (const id of ids) reserves.delete(id);
+    reservedCount -= claims.length;
+    return giveBack(claims);
+  }
+
+  /**
+   * Puts a claim's deliveries for one endpoint to work. The claim worked out that this dispatcher
+   * may have `allowed` POSTs in flight to it; since it asked, some of its POSTs may have ended and
+   * some reserve been handed on, so what is POSTing now is counted again, and the endpoint gets up
+   * to `allowed` in flight, its oldest deliveries first (the reserve it held, then the claim's);
+   * the rest waits in reserve. A reserve with no POST of this dispatcher's own in flight to hand it
+   * a slot goes back to the queue.
+   */
+  function settle(
+    webhookId: string,
+    allowed: number,
+    slots: ClaimedDelivery[],
+    reserve: ClaimedDelivery[],
+    claimedAt: number,
+  ) {
+    let room = allowed - (sending.get(webhookId)?.size ?? 0);
+    const fresh = [...slots, ...reserve].filter((c) => c.webhookId === webhookId);
+    for (const claim of fresh) hold(claim, claimedAt);
+    for (; room > 0; room--) {
+      const next = fromReserve(webhookId);
+      if (!next) break;
+      launch(next);
+    }
+    if (reserves.has(webhookId) && (sending.get(webhookId)?.size ?? 0) === 0) void releaseReserve(webhookId);
+  }
+
+  function giveBack(claims: ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return Promise.resolve();
+    // If this fails the rows stay leased and come back when their leases end (at-least-once).
+    return releaseClaims(db, claims, now())
+      .then(() => {})
+      .catch((err: unknown) => log?.error({ err }, "giving reserved deliveries back to the queue failed"));
+  }
+
   function launch(claim: ClaimedDelivery) {
     let succeeded = false;
+    const ids = sending.get(claim.webhookId) ?? new Set<string>();
+    sending.set(claim.webhookId, ids.add(claim.id));
     const p = runAttempt(attemptDeps, claim)
       .then((r) => {
         succeeded = r.outcome === "succeeded";
@@ -128,7 +225,11 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       .catch((err: unknown) =>
         log?.error({ err, deliveryId: claim.id }, "recording a delivery attempt failed"),
       )
+      // Recorded, so a failure's effect on the breaker is on the webhook row for the next claim.
+      .finally(() => (succeeded ? undefined : releaseReserve(claim.webhookId)))
       .finally(() => {
+        ids.delete(claim.id);
+        if (ids.size === 0 && sending.get(claim.webhookId) === ids) sending.delete(claim.webhookId);
         inFlight.delete(p);
         sentUnrecorded.delete(claim.id);
         // A recorded success frees this dispatcher's capacity (its endpoint slot was freed when
@@ -162,23 +263,33 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         legacyLeft = n === FAN_OUT_BATCH;
       }
     }
+    // Handed-on slots may take a dispatcher past its capacity for a moment (the attempt whose
+    // POST ended counts until its record commits): then it only tops its reserve up.
     const free = concurrency - inFlight.size;
-    if (running && free > 0) {
+    const reserveRoom = concurrency - reservedCount;
+    if (running && (free > 0 || reserveRoom > 0)) {
       // One statement: the endpoints with deliveries due, their slots, the fair share of `free`
-      // between them, and the claim (outbox.repository.ts claimDue). Each claimed delivery goes
-      // out at once.
-      const claimed = await claimDue(db, now(), leaseMs, {
+      // between them, a reserve for each endpoint in good health, and the claim
+      // (outbox.repository.ts claimDue). Each claimed delivery goes out at once.
+      const claimedAt = now();
+      const claimed = await claimDue(db, claimedAt, leaseMs, {
         limit: free,
         endpointConcurrency: config.webhookEndpointConcurrency,
         breakerFailures: breaker.failures,
         sent: [...sentUnrecorded],
+        posting: [...sending.values()].flatMap((ids) => [...ids]),
+        reserveLimit: reserveRoom,
+        reserved: [...reserves.values()].flatMap((queue) => queue.map((h) => h.claim)),
+        reserveHeld: reserveHeld(),
       });
       capacityBound = claimed.claims.length >= free;
       heldBack = claimed.heldBack || capacityBound;
-      for (const claim of claimed.claims) launch(claim);
+      for (const [webhookId, allowed] of claimed.slotsHeld) {
+        settle(webhookId, allowed, claimed.claims, claimed.reserve, claimedAt.getTime());
+      }
       // Fewer than asked: all that could be claimed was (the rest is capped, leased or not due),
       // so the loop sleeps, until the earliest future due time read in the same statement.
-      if (claimed.claims.length === free) worked = true;
+      if (free > 0 && claimed.claims.length === free) worked = true;
       else nextDue = claimed.nextDueAt ?? null;
     }
     if (running && now().getTime() - lastPrune > PRUNE_EVERY_MS) {
@@ -226,6 +337,8 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       wake();
       await unlisten();
       await loop;
+      // Nothing new goes out from here: the reserve is due again at once, for any dispatcher.
+      await releaseReserve();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),

@@ -5,6 +5,7 @@ import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
+import { EVENTS_CHANNEL } from "./enqueue.ts";
 
 /**
  * Turns up to `limit` undispatched events into one PENDING delivery per ACTIVE endpoint of the
@@ -86,7 +87,17 @@ export interface ClaimedDelivery {
 }
 
 export interface ClaimResult {
+  /** Deliveries to send now, one endpoint slot each. */
   claims: ClaimedDelivery[];
+  /** Deliveries leased in reserve (ClaimPolicy.reserveLimit), to send when a slot is handed on. */
+  reserve: ClaimedDelivery[];
+  /**
+   * For each endpoint with deliveries in `claims` or `reserve`: how many POSTs this dispatcher may
+   * have in flight to it now. The claim counted its POSTs in flight (of `ClaimPolicy.posting`, those
+   * still leased) and the endpoint's free slots; whichever of its POSTs ended or were handed on
+   * while the claim ran, it may fill up to that many, with `claims` and then `reserve`.
+   */
+  slotsHeld: Map<string, number>;
   /** The earliest future due time of a PENDING delivery (a retry, or a lease that ends). */
   nextDueAt: Date | undefined;
   /**
@@ -110,6 +121,26 @@ export interface ClaimPolicy {
    * not a record's commit later. (A failure is not listed: its record may open the circuit.)
    */
   sent?: readonly string[];
+  /** The deliveries this dispatcher is POSTing (for `ClaimResult.slotsHeld`). */
+  posting?: readonly string[];
+  /**
+   * The most deliveries to lease in reserve (0 by default: none). An endpoint in good health
+   * (circuit closed, no failure in a row) that this claim gives a slot, or that is in
+   * `reserveHeld`, gets up to its cap of its next due deliveries leased beyond its free slots,
+   * less what it holds already. They are not in flight: the dispatcher sends one only when a POST
+   * to the same endpoint succeeds and hands its slot on, so the endpoint's POSTs in flight never
+   * exceed the cap, while a backlog waits for no claim between one POST and the next. Other
+   * dispatchers count them as in flight (they cannot tell them apart), which errs on the safe side.
+   */
+  reserveLimit?: number;
+  /** The deliveries this dispatcher holds in reserve: not in flight to their endpoint. */
+  reserved?: readonly Pick<ClaimedDelivery, "id">[];
+  /**
+   * The endpoints this dispatcher has POSTs in flight to, each with how many deliveries it holds
+   * in reserve for it: only they, and endpoints given a slot now, may get a reserve (a reserve
+   * needs a POST of this dispatcher's own to hand it a slot).
+   */
+  reserveHeld?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -121,10 +152,12 @@ export interface ClaimPolicy {
  * - each endpoint's webhook row is locked SKIP LOCKED (one claim per endpoint at a time, across
  *   dispatchers), and under that lock its slots are worked out as `endpointSlots` does (none
  *   while the circuit is open, one probe when half-open, else the concurrency cap) less the
- *   attempts in flight (leased by any dispatcher, less this one's `sent`);
- * - each endpoint's oldest due deliveries up to its free slots are locked SKIP LOCKED, and the
- *   capacity is dealt as `shareClaims` deals it: round by round (each endpoint's first, then
- *   second, ...), in a random order of endpoints within a round;
+ *   attempts in flight (leased by any dispatcher, less this one's `sent` and `reserved`), counted
+ *   with a snapshot taken after the lock (migrations/0010);
+ * - each endpoint's oldest due deliveries up to its free slots, and then its reserve, are locked
+ *   SKIP LOCKED, and the capacity is dealt as `shareClaims` deals it: round by round (each
+ *   endpoint's first, then second, ...), in a random order of endpoints within a round; reserves
+ *   are dealt the same way out of `reserveLimit`, after every slot;
  * - the picked deliveries are leased (due time past the lease, a fresh claim token).
  */
 export async function claimDue(
@@ -133,21 +166,32 @@ export async function claimDue(
   leaseMs: number,
   policy: ClaimPolicy,
 ): Promise<ClaimResult> {
-  if (policy.limit <= 0) return { claims: [], nextDueAt: undefined, heldBack: true };
+  const reserveLimit = policy.reserveLimit ?? 0;
+  if (policy.limit <= 0 && reserveLimit <= 0) {
+    return { claims: [], reserve: [], slotsHeld: new Map(), nextDueAt: undefined, heldBack: true };
+  }
+  const reserved = policy.reserved ?? [];
   const token = newId();
   const rows = await claimStatement(db, {
     at: now.toISOString(),
     leaseEnd: new Date(now.getTime() + leaseMs).toISOString(),
     token,
-    limit: policy.limit,
+    limit: Math.max(0, policy.limit),
     cap: policy.endpointConcurrency,
     failures: policy.breakerFailures,
-    sent: JSON.stringify(policy.sent ?? []),
+    notPosting: JSON.stringify([...(policy.sent ?? []), ...reserved.map((r) => r.id)]),
+    posting: JSON.stringify(policy.posting ?? []),
+    reserveLimit,
+    held: JSON.stringify(policy.reserveHeld ?? {}),
   });
   const nextDue = rows[0]?.nextDue;
-  const claims = rows
-    .filter((r) => r.id !== null)
-    .map(({ nextDue: _, heldBack: __, ...r }) => ({
+  const claims: ClaimedDelivery[] = [];
+  const reserve: ClaimedDelivery[] = [];
+  const slotsHeld = new Map<string, number>();
+  for (const { nextDue: _, heldBack: __, reserve: inReserve, slotsHeld: held, ...r } of rows) {
+    if (r.id === null) continue;
+    slotsHeld.set(r.webhookId, held ?? 0);
+    (inReserve ? reserve : claims).push({
       ...r,
       id: r.id as string,
       data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
@@ -155,8 +199,15 @@ export async function claimDue(
         r.previousSecretExpiresAt === null ? null : new Date(r.previousSecretExpiresAt),
       eventCreatedAt: new Date(r.eventCreatedAt),
       claimToken: token,
-    }));
-  return { claims, nextDueAt: nextDue ? new Date(nextDue) : undefined, heldBack: rows[0]?.heldBack ?? true };
+    });
+  }
+  return {
+    claims,
+    reserve,
+    slotsHeld,
+    nextDueAt: nextDue ? new Date(nextDue) : undefined,
+    heldBack: rows[0]?.heldBack ?? true,
+  };
 }
 
 // The endpoints with PENDING deliveries, found by a skip scan of webhook_deliveries_endpoint_due_idx:
@@ -188,8 +239,19 @@ export const claimStatement = preparedStatement<
     id: string | null;
     nextDue: string | Date | null;
     heldBack: boolean;
+    reserve: boolean | null;
+    slotsHeld: number | null;
   },
-  "at" | "leaseEnd" | "token" | "limit" | "cap" | "failures" | "sent"
+  | "at"
+  | "leaseEnd"
+  | "token"
+  | "limit"
+  | "cap"
+  | "failures"
+  | "notPosting"
+  | "posting"
+  | "reserveLimit"
+  | "held"
 >(
   "webhook_claim_due",
   (p) => sql`with recursive ${pendingEndpoints}, due as (
@@ -204,34 +266,49 @@ export const claimStatement = preparedStatement<
       select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
       from due join webhooks w on w.id = due.webhook_id
       for no key update of w skip locked
-    ), free as (
-      select l.id, l.k,
+    ), slots as (
+      select l.id, l.k, l.consecutive_failures, l.circuit_open_until,
         (case when l.circuit_open_until > ${p.at}::timestamptz then 0
               when l.consecutive_failures >= ${p.failures}::int then 1
               else ${p.cap}::int end)
-        - (select count(*) from (
-             select 1 from webhook_deliveries b
-             where b.webhook_id = l.id and b.status = 'PENDING'
-               and b.next_attempt_at > ${p.at}::timestamptz and b.claim_token is not null
-               and b.id <> all (select jsonb_array_elements_text(${p.sent}::jsonb))
-             order by b.webhook_id, b.next_attempt_at limit ${p.cap}::int) f) as n
-      from locked l
+        - l.counted[1] as n, l.counted[2] as mine
+      from (
+        -- Counted after the lock, with a snapshot of its own (migrations/0010): a claim of the
+        -- same endpoint that committed just before this one took the lock is seen.
+        select l.*, webhook_in_flight(l.id, ${p.at}::timestamptz, ${p.notPosting}::jsonb,
+                                      ${p.posting}::jsonb, ${p.cap}::int) as counted
+        from locked l
+      ) l
+    ), free as (
+      -- s: deliveries to send now; r: to lease in reserve, for an endpoint in good health that
+      -- this dispatcher sends to (it has a POST in flight there, or gets a slot now); allowed: how
+      -- many POSTs this dispatcher may have in flight there (its own the count saw, and the free
+      -- slots), none while the circuit is open.
+      select f.id, f.k, f.s,
+        case when f.circuit_open_until > ${p.at}::timestamptz then 0
+             else f.mine + greatest(0, f.n) end as allowed,
+        case when f.consecutive_failures > 0 or f.circuit_open_until > ${p.at}::timestamptz
+               or (f.s = 0 and (${p.held}::jsonb -> f.id) is null) then 0
+             else least(greatest(0, ${p.cap}::int - coalesce((${p.held}::jsonb ->> f.id)::int, 0)),
+                        ${p.reserveLimit}::int) end as r
+      from (select s.*, greatest(0, least(s.n, ${p.limit}::int)) as s from slots s) f
     ), candidates as (
-      select x.id, x.next_attempt_at, f.id as webhook_id, f.k from free f cross join lateral (
+      select x.id, f.id as webhook_id, f.k, f.s,
+        row_number() over (partition by f.id order by x.next_attempt_at) as round
+      from free f cross join lateral (
         select d.id, d.next_attempt_at from webhook_deliveries d
         where d.webhook_id = f.id and d.status = 'PENDING'
           and d.next_attempt_at <= ${p.at}::timestamptz
         order by d.webhook_id, d.next_attempt_at
-        limit greatest(0, least(f.n, ${p.limit}::int))
+        limit f.s + f.r
         for update skip locked
       ) x
     ), picked as (
-      select c.id from (
-        select id, k, row_number() over (partition by webhook_id order by next_attempt_at) as round
-        from candidates
-      ) c
-      order by c.round, c.k
-      limit ${p.limit}::int
+      (select c.id, false as reserve from candidates c where c.round <= c.s
+       order by c.round, c.k limit ${p.limit}::int)
+      union all
+      (select c.id, true from candidates c where c.round > c.s
+       order by c.round, c.k limit ${p.reserveLimit}::int)
     ), claimed as (
       update webhook_deliveries d
       set next_attempt_at = ${p.leaseEnd}::timestamptz, claim_token = ${p.token}::text
@@ -243,17 +320,17 @@ export const claimStatement = preparedStatement<
         d.event_type as "eventType", e.data, w.id as "webhookId", w.url, w.status as "webhookStatus",
         w.secret, w.previous_secret as "previousSecret",
         w.previous_secret_expires_at as "previousSecretExpiresAt",
-        e.created_at as "eventCreatedAt", w.vendor_id as "vendorId"
+        e.created_at as "eventCreatedAt", w.vendor_id as "vendorId", picked.reserve
     )
     -- The earliest future due time too (what nextDueAt reads), so an idle dispatcher knows how
     -- long to sleep without another round trip: one row even when nothing was claimed.
     -- And whether anything due was left: an endpoint another claim held (SKIP LOCKED), one at
-    -- its cap or with more due than its free slots, or more candidates than the limit.
-    select c.*, n.at as "nextDue",
+    -- its cap or with more due than its free slots and reserve, or more candidates than the limits.
+    select c.*, (select f.allowed from free f where f.id = c."webhookId") as "slotsHeld", n.at as "nextDue",
       (select count(*) from due) > (select count(*) from locked)
       or (select count(*) from candidates) > (select count(*) from picked)
       or exists (select 1 from free f
-                 where f.n <= (select count(*) from candidates x where x.webhook_id = f.id)) as "heldBack"
+                 where f.s + f.r <= (select count(*) from candidates x where x.webhook_id = f.id)) as "heldBack"
     from (
       ${earliestFutureDue(p.at)}
     ) n
@@ -262,6 +339,39 @@ export const claimStatement = preparedStatement<
     -- while other dispatchers see it at once either way. Attempt records still wait.
     cross join (select set_config('synchronous_commit', 'off', true)) async
     left join claimed c on true`,
+);
+
+/**
+ * Gives leased deliveries back to the queue, due at `at`: a dispatcher's reserve that it will not
+ * send (a POST to the endpoint failed, the dispatcher stops, or the lease is too near its end to
+ * start a POST). Only rows its own claims still own are touched. Wakes the dispatchers when any
+ * came back. Returns how many did.
+ */
+export async function releaseClaims(
+  db: Db,
+  claims: readonly Pick<ClaimedDelivery, "id" | "claimToken">[],
+  at: Date,
+): Promise<number> {
+  if (claims.length === 0) return 0;
+  const [row] = await releaseStatement(db, {
+    ids: `{${claims.map((c) => c.id).join(",")}}`,
+    tokens: `{${[...new Set(claims.map((c) => c.claimToken))].join(",")}}`,
+    at: at.toISOString(),
+  });
+  return row?.n ?? 0;
+}
+
+// Claim tokens are fresh per claim, so a row another claim has taken since matches none of them.
+const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at">(
+  "webhook_release_claims",
+  (p) => sql`with released as (
+      update webhook_deliveries d set next_attempt_at = ${p.at}::timestamptz, claim_token = null
+      where d.id = any(${p.ids}::text[]) and d.claim_token = any(${p.tokens}::text[])
+        and d.status = 'PENDING'
+      returning d.id
+    )
+    select (select count(*) from released)::int as n,
+      (select pg_notify(${EVENTS_CHANNEL}, '') from (select 1 from released limit 1) q) as notified`,
 );
 
 /**

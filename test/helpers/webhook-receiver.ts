@@ -13,7 +13,14 @@ export interface ReceivedRequest {
 export type Responder = (
   req: ReceivedRequest,
   index: number,
-) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+) => {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  delayMs?: number;
+  /** The answer goes once this settles (a test holds a request open, then lets it go). */
+  until?: Promise<unknown>;
+};
 
 export interface Receiver {
   url: string;
@@ -74,7 +81,8 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? "");
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+      if (answer.until) void answer.until.finally(send);
+      else if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
       else send();
     });
   });

@@ -80,7 +80,11 @@ describe("the claim statement's reads", () => {
       limit: 100,
       cap: 4,
       failures: 5,
-      sent: "[]",
+      notPosting: "[]",
+      posting: "[]",
+      // With a reserve, as the dispatcher claims: each healthy endpoint's cap more, if due.
+      reserveLimit: 100,
+      held: "{}",
     };
     await t.database.db.execute(sql.raw(`prepare claim_plan as ${claimStatement.text}`));
     const [row] = await queryRows<{ "QUERY PLAN": unknown }>(
@@ -110,7 +114,8 @@ describe("the claim statement's reads", () => {
     // Nothing reads the whole table.
     expect(reads.filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
 
-    // And the claim itself took each due endpoint's cap and nothing of the retries. (On PGlite
+    // And the claim itself took each due endpoint's cap and as many again in reserve (the small
+    // one has 5 due), and nothing of the retries. (On PGlite
     // the database is shared with the worker's other files: their endpoints may be dealt some too.)
     const claimed = await queryRows<{ webhookId: string; n: number }>(
       t.database.db,
@@ -119,8 +124,8 @@ describe("the claim statement's reads", () => {
           group by webhook_id order by webhook_id`,
     );
     expect(claimed).toEqual([
-      { webhookId: "plan-backlog", n: 4 },
-      { webhookId: "plan-small", n: 4 },
+      { webhookId: "plan-backlog", n: 8 },
+      { webhookId: "plan-small", n: 5 },
     ]);
   });
 });

@@ -1,0 +1,223 @@
+// CONTRACT 7 under a backlog: an endpoint never has more than its cap of attempts in flight
+// (WEBHOOK_ENDPOINT_CONCURRENCY, across dispatchers), and a slot freed by a successful POST goes
+// straight to the next delivery, which the dispatcher's claim leased in reserve, without waiting
+// for another claim. A POST that fails, and a dispatcher that stops, give the reserve back to the
+// queue at once. Real receivers, real dispatchers, PGlite or the PostgreSQL of TEST_DATABASE_URL.
+import { and, eq, isNotNull } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config.ts";
+import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
+import { notifyDispatchers } from "../../src/webhook-delivery/enqueue.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import {
+  eventually,
+  type ReceivedRequest,
+  type Receiver,
+  sleep,
+  startReceiver,
+} from "../helpers/webhook-receiver.ts";
+
+let t: TestApp;
+const receivers: Receiver[] = [];
+const dispatchers: Dispatcher[] = [];
+const gates: Array<() => void> = [];
+
+beforeAll(async () => {
+  t = await startTestApp({
+    ownDatabase: true,
+    env: { WEBHOOK_RETRY_DELAYS_MS: "60000", WEBHOOK_TIMEOUT_MS: "5000" },
+  });
+});
+// Each test's dispatchers stop with it, so none takes the next test's deliveries.
+afterEach(async () => {
+  for (const open of gates.splice(0)) open();
+  await Promise.all(dispatchers.splice(0).map((d) => d.stop(500)));
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A receiver that holds every request until the test answers it: `answer(i)` lets the i-th go. */
+async function heldReceiver(status: (index: number) => number = () => 200) {
+  const held: Array<() => void> = [];
+  const r = await startReceiver((_req, index) => {
+    let release: () => void = () => {};
+    const until = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    held[index] = release;
+    gates.push(release);
+    return { status: status(index), until };
+  });
+  receivers.push(r);
+  return { receiver: r, answer: (index: number) => held[index]?.() };
+}
+
+async function dispatcher(overrides: Partial<Config>) {
+  const d = await startDispatcher({ config: { ...t.config, ...overrides }, database: t.database });
+  dispatchers.push(d);
+  return d;
+}
+
+/** A vendor with one webhook on `url` and `n` order.created events queued for it. */
+async function backlog(url: string, n: number) {
+  const { vendor, key } = await createVendorWithKey(t.ctx, "Backlog Bridal");
+  const res = await t.api.post("/api/vendor/webhooks", { url, events: ["order.created"] }, { key });
+  expect(res.status).toBe(201);
+  const createdAt = new Date();
+  await t.database.db.insert(events).values(
+    Array.from({ length: n }, (_, i) => ({
+      id: newId(),
+      vendorId: vendor.id,
+      type: "order.created",
+      data: { id: `queued-${i}` },
+      createdAt,
+    })),
+  );
+  await t.database.db.transaction((tx) => notifyDispatchers(tx));
+  return (res.body as { id: string }).id;
+}
+
+async function deliveries(webhookId: string) {
+  return t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId));
+}
+
+async function leased(webhookId: string) {
+  return t.database.db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.status, "PENDING"),
+        isNotNull(webhookDeliveries.claimToken),
+      ),
+    );
+}
+
+const deliveryIdOf = (r: ReceivedRequest) => r.headers["x-service-delivery"] as string;
+
+async function tokenOf(deliveryId: string) {
+  const [row] = await t.database.db
+    .select({ token: webhookDeliveries.claimToken })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row?.token;
+}
+
+describe("an endpoint's slots under a backlog", () => {
+  it("a success hands its slot to a delivery its claim leased in reserve: the cap holds, and no claim comes between the two POSTs", async () => {
+    const { receiver, answer } = await heldReceiver();
+    const hook = await backlog(receiver.url, 6);
+    await dispatcher({ webhookEndpointConcurrency: 2 });
+
+    await receiver.waitFor(2);
+    // The claim leased two deliveries to send and two more in reserve, and sent only two.
+    await eventually(async () => (await leased(hook)).length === 4, 5_000);
+    await sleep(200);
+    expect(receiver.requests).toHaveLength(2);
+
+    const first = receiver.requests[0] as ReceivedRequest;
+    const firstToken = await tokenOf(deliveryIdOf(first));
+    answer(0);
+    const [, , third] = await receiver.waitFor(3);
+    // The third POST is a delivery of the same claim as the first: it was already leased.
+    expect(await tokenOf(deliveryIdOf(third as ReceivedRequest))).toBe(firstToken);
+    await sleep(200);
+    expect(receiver.requests).toHaveLength(3);
+
+    for (let i = 1; i < 6; i++) {
+      answer(i);
+      await receiver.waitFor(Math.min(6, i + 3));
+    }
+    await eventually(async () => (await deliveries(hook)).every((d) => d.status === "SUCCEEDED"), 10_000);
+    expect(new Set(receiver.requests.map(deliveryIdOf)).size).toBe(6);
+    expect(receiver.requests).toHaveLength(6);
+  }, 30_000);
+
+  it("a POST that fails sends nothing in its place, and gives the endpoint's reserve back to the queue", async () => {
+    // The first answer is a 503; one failure opens the circuit for a minute.
+    const { receiver, answer } = await heldReceiver((i) => (i === 0 ? 503 : 200));
+    const hook = await backlog(receiver.url, 6);
+    await dispatcher({
+      webhookEndpointConcurrency: 2,
+      webhookBreakerFailures: 1,
+      webhookBreakerCooldownMs: 60_000,
+    });
+    await receiver.waitFor(2);
+    await eventually(async () => (await leased(hook)).length === 4, 5_000);
+
+    answer(0);
+    // Back in the queue, due now; only the second POST still holds a lease.
+    await eventually(async () => {
+      const rows = await leased(hook);
+      return rows.length === 1 && rows[0]?.id === deliveryIdOf(receiver.requests[1] as ReceivedRequest);
+    }, 5_000);
+    // The failed one waits for its retry (a minute); the four in reserve are due now.
+    const failed = deliveryIdOf(receiver.requests[0] as ReceivedRequest);
+    const queued = (await deliveries(hook)).filter(
+      (d) => d.status === "PENDING" && d.claimToken === null && d.id !== failed,
+    );
+    expect(queued).toHaveLength(4);
+    for (const d of queued) expect(d.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    // The second POST succeeds, but the circuit is open and nothing is held in reserve.
+    answer(1);
+    await sleep(500);
+    expect(receiver.requests).toHaveLength(2);
+  }, 30_000);
+
+  it("a dispatcher that stops gives its reserve back at once, instead of leaving it leased", async () => {
+    const { receiver, answer } = await heldReceiver();
+    const hook = await backlog(receiver.url, 6);
+    const d = await dispatcher({ webhookEndpointConcurrency: 2 });
+    dispatchers.splice(dispatchers.indexOf(d), 1);
+    await receiver.waitFor(2);
+    await eventually(async () => (await leased(hook)).length === 4, 5_000);
+
+    const stopped = d.stop(5_000);
+    await sleep(100);
+    answer(0);
+    answer(1);
+    await stopped;
+    const rows = await deliveries(hook);
+    expect(rows.filter((r) => r.status === "SUCCEEDED")).toHaveLength(2);
+    const queued = rows.filter((r) => r.status === "PENDING");
+    expect(queued).toHaveLength(4);
+    for (const r of queued) {
+      expect(r.claimToken).toBeNull();
+      expect(r.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+    expect(receiver.requests).toHaveLength(2);
+  }, 30_000);
+
+  it("two dispatchers draining one endpoint never have more than its cap in flight, and send each delivery once", async () => {
+    // The receiver counts the requests it holds open (each for 15 ms) and the most at once.
+    let open = 0;
+    let most = 0;
+    const receiver = await startReceiver(() => {
+      open += 1;
+      most = Math.max(most, open);
+      return {
+        status: 204,
+        until: sleep(15).then(() => {
+          open -= 1;
+        }),
+      };
+    });
+    receivers.push(receiver);
+    const hook = await backlog(receiver.url, 150);
+    await Promise.all([
+      dispatcher({ webhookEndpointConcurrency: 3 }),
+      dispatcher({ webhookEndpointConcurrency: 3 }),
+    ]);
+    await receiver.waitFor(150, 20_000);
+    await eventually(async () => (await deliveries(hook)).every((d) => d.status === "SUCCEEDED"), 10_000);
+    expect(new Set(receiver.requests.map(deliveryIdOf)).size).toBe(150);
+    expect(receiver.requests).toHaveLength(150);
+    expect(most).toBe(3);
+  }, 60_000);
+});
