@@ -34,10 +34,18 @@ export function preparedStatement<R, K extends string = string>(
     get: (_, key) => sql.placeholder(String(key)),
   });
   const query = dialect.sqlToQuery(build(placeholders));
+  // Drizzle's prepared query holds no values, only the text and the driver's config: one per
+  // session (the database's, or a transaction's) is built once and run with each call's values,
+  // instead of a new one with its configs and closures on every request.
+  const prepared = new WeakMap<object, { execute(values: Record<K, unknown>): Promise<unknown> }>();
   const run = async (db: Executor, values: Record<K, unknown>) => {
-    const result = (await db._.session.prepareQuery(query, undefined, name, false).execute(values)) as {
-      rows: R[];
-    };
+    const session = db._.session;
+    let statement = prepared.get(session);
+    if (!statement) {
+      statement = session.prepareQuery(query, undefined, name, false);
+      prepared.set(session, statement);
+    }
+    const result = (await statement.execute(values)) as { rows: R[] };
     return result.rows;
   };
   const parameterNames = query.params.map((p) => (p as Placeholder<K>).name);

@@ -166,8 +166,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
         specialRequests: optional(form.specialRequests),
       };
       const save = async () => {
-        const created = JSON.parse(await createOrder(ctx, vendorId, input as CreateOrderBody)) as OrderJson;
-        return { message: "Order created.", location: `/dashboard/orders/${created.id}` };
+        const { id } = await createOrder(ctx, vendorId, input as CreateOrderBody);
+        return { message: "Order created.", location: `/dashboard/orders/${id}` };
       };
       return saveForm(reply, config, formErrors(CreateOrderBody, input), save, (status, errors) =>
         showFormAgain(

@@ -52,8 +52,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       },
     },
     async (request, reply) => {
-      const json = await createOrder(ctx, principalOf(request).vendorId, request.body);
-      const { id } = JSON.parse(json) as { id: string };
+      const { id, json } = await createOrder(ctx, principalOf(request).vendorId, request.body);
       return sendJsonText(created(reply, `/api/vendor/orders/${id}`), json);
     },
   );

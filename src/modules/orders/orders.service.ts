@@ -87,7 +87,7 @@ export async function getOrder(ctx: ServiceContext, vendorId: string, id: string
 
 /**
  * Creates the order (linking or creating its customer) and emits order.created, and
- * customer.created for a new customer; returns its JSON. The work is one statement
+ * customer.created for a new customer; returns its id and JSON. The work is one statement
  * (insertOrderForCustomer), which is its own transaction (or part of the request's, with an
  * Idempotency-Key).
  */
@@ -95,7 +95,7 @@ export async function createOrder(
   ctx: ServiceContext,
   vendorId: string,
   input: CreateOrderBody,
-): Promise<string> {
+): Promise<{ id: string; json: string }> {
   // One statement, no transaction round trips around it: the stamp is taken from `now` in SQL,
   // never before the statement starts (lossless sync, README; db/sql.ts writeStampSql).
   const now = ctx.now();
@@ -132,7 +132,7 @@ export async function createOrder(
     (await insertOrderForCustomer(ctx.db, order, customer)) ??
     (await insertOrderForCustomer(ctx.db, order, customer));
   if (!json) throw new Error("order create found no customer to link to after a conflict");
-  return json;
+  return { id: order.id, json };
 }
 
 /** `type:status` pairs from which an order may move to `to` (the workflow, as data for SQL). */
