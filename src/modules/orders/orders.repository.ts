@@ -81,14 +81,9 @@ const firstPageJson = preparedStatement<{
 }>(
   "list_orders_first_page_json",
   // updated_at is formatted for the one row a cursor is made of, not for every row of the page.
-  // The vendor and the limit are sub-selects, values the planner does not see: a plan for the
-  // values (a small vendor, 101 rows) looked ten times cheaper than the generic one, so
-  // PostgreSQL kept planning this statement anew on every request (~3 ms of planning for a
-  // 5 ms statement). Hidden, both kinds of plan cost the same and it settles on the generic one
-  // (test/orders/list-plan.test.ts); the plan is the same index scan in order either way.
   (p) => sql`with p as (${listOrderJsonQuery(
-    sql`(select ${p.vendorId}::text)`,
-    { limit: sql`(select ${p.limit}::int + 1)` },
+    sql`${p.vendorId}::text`,
+    { limit: sql`${p.limit}::int + 1` },
     { updatedAt: "timestamp" },
   )}),
     r as (select json, id, "updatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
