@@ -282,11 +282,10 @@ export const claimStatement = preparedStatement<
     ), free as (
       -- s: deliveries to send now; r: to lease in reserve, for an endpoint in good health that
       -- this dispatcher sends to (it has a POST in flight there, or gets a slot now); allowed: how
-      -- many POSTs this dispatcher may have in flight there (its own the count saw, and the free
-      -- slots), none while the circuit is open.
+      -- many POSTs this dispatcher may have in flight there (its own the count saw, and the slots
+      -- it may take now), none while the circuit is open.
       select f.id, f.k, f.s,
-        case when f.circuit_open_until > ${p.at}::timestamptz then 0
-             else f.mine + greatest(0, f.n) end as allowed,
+        case when f.circuit_open_until > ${p.at}::timestamptz then 0 else f.mine + f.s end as allowed,
         case when f.consecutive_failures > 0 or f.circuit_open_until > ${p.at}::timestamptz
                or (f.s = 0 and (${p.held}::jsonb -> f.id) is null) then 0
              else least(greatest(0, ${p.cap}::int - coalesce((${p.held}::jsonb ->> f.id)::int, 0)),
