@@ -184,19 +184,12 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
    * Puts a claim's deliveries for one endpoint to work. The claim worked out that this dispatcher
    * may have `allowed` POSTs in flight to it; since it asked, some of its POSTs may have ended and
    * some reserve been handed on, so what is POSTing now is counted again, and the endpoint gets up
-   * to `allowed` in flight, its oldest deliveries first (the reserve it held, then the claim's);
-   * the rest waits in reserve. A reserve with no POST of this dispatcher's own in flight to hand it
-   * a slot goes back to the queue.
+   * to `allowed` in flight, its oldest deliveries first (the reserve it held, then the claim's:
+   * `fresh`, its slots before its reserve); the rest waits in reserve. A reserve with no POST of
+   * this dispatcher's own in flight to hand it a slot goes back to the queue.
    */
-  function settle(
-    webhookId: string,
-    allowed: number,
-    slots: ClaimedDelivery[],
-    reserve: ClaimedDelivery[],
-    claimedAt: number,
-  ) {
+  function settle(webhookId: string, allowed: number, fresh: ClaimedDelivery[], claimedAt: number) {
     let room = allowed - (sending.get(webhookId)?.size ?? 0);
-    const fresh = [...slots, ...reserve].filter((c) => c.webhookId === webhookId);
     for (const claim of fresh) hold(claim, claimedAt);
     for (; room > 0; room--) {
       const next = fromReserve(webhookId);
@@ -284,8 +277,14 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       });
       capacityBound = claimed.claims.length >= free;
       heldBack = claimed.heldBack || capacityBound;
+      const fresh = new Map<string, ClaimedDelivery[]>();
+      for (const claim of [...claimed.claims, ...claimed.reserve]) {
+        const list = fresh.get(claim.webhookId);
+        if (list) list.push(claim);
+        else fresh.set(claim.webhookId, [claim]);
+      }
       for (const [webhookId, allowed] of claimed.slotsHeld) {
-        settle(webhookId, allowed, claimed.claims, claimed.reserve, claimedAt.getTime());
+        settle(webhookId, allowed, fresh.get(webhookId) ?? [], claimedAt.getTime());
       }
       // Fewer than asked: all that could be claimed was (the rest is capped, leased or not due),
       // so the loop sleeps, until the earliest future due time read in the same statement.
