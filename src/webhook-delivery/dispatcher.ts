@@ -283,7 +283,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         if (list) list.push(claim);
         else fresh.set(claim.webhookId, [claim]);
       }
-      for (const [webhookId, allowed] of claimed.slotsHeld) {
+      for (const [webhookId, allowed] of claimed.allowed) {
         settle(webhookId, allowed, fresh.get(webhookId) ?? [], claimedAt.getTime());
       }
       // Fewer than asked: all that could be claimed was (the rest is capped, leased or not due),

@@ -97,7 +97,7 @@ export interface ClaimResult {
    * still leased) and the endpoint's free slots; whichever of its POSTs ended or were handed on
    * while the claim ran, it may fill up to that many, with `claims` and then `reserve`.
    */
-  slotsHeld: Map<string, number>;
+  allowed: Map<string, number>;
   /** The earliest future due time of a PENDING delivery (a retry, or a lease that ends). */
   nextDueAt: Date | undefined;
   /**
@@ -121,7 +121,7 @@ export interface ClaimPolicy {
    * not a record's commit later. (A failure is not listed: its record may open the circuit.)
    */
   sent?: readonly string[];
-  /** The deliveries this dispatcher is POSTing (for `ClaimResult.slotsHeld`). */
+  /** The deliveries this dispatcher is POSTing (for `ClaimResult.allowed`). */
   posting?: readonly string[];
   /**
    * The most deliveries to lease in reserve (0 by default: none). An endpoint in good health
@@ -168,7 +168,7 @@ export async function claimDue(
 ): Promise<ClaimResult> {
   const reserveLimit = policy.reserveLimit ?? 0;
   if (policy.limit <= 0 && reserveLimit <= 0) {
-    return { claims: [], reserve: [], slotsHeld: new Map(), nextDueAt: undefined, heldBack: true };
+    return { claims: [], reserve: [], allowed: new Map(), nextDueAt: undefined, heldBack: true };
   }
   const reserved = policy.reserved ?? [];
   const token = newId();
@@ -187,10 +187,10 @@ export async function claimDue(
   const nextDue = rows[0]?.nextDue;
   const claims: ClaimedDelivery[] = [];
   const reserve: ClaimedDelivery[] = [];
-  const slotsHeld = new Map<string, number>();
-  for (const { nextDue: _, heldBack: __, reserve: inReserve, slotsHeld: held, ...r } of rows) {
+  const allowed = new Map<string, number>();
+  for (const { nextDue: _, heldBack: __, reserve: inReserve, allowed: mayPost, ...r } of rows) {
     if (r.id === null) continue;
-    slotsHeld.set(r.webhookId, held ?? 0);
+    allowed.set(r.webhookId, mayPost ?? 0);
     (inReserve ? reserve : claims).push({
       ...r,
       id: r.id as string,
@@ -204,7 +204,7 @@ export async function claimDue(
   return {
     claims,
     reserve,
-    slotsHeld,
+    allowed,
     nextDueAt: nextDue ? new Date(nextDue) : undefined,
     heldBack: rows[0]?.heldBack ?? true,
   };
@@ -240,7 +240,7 @@ export const claimStatement = preparedStatement<
     nextDue: string | Date | null;
     heldBack: boolean;
     reserve: boolean | null;
-    slotsHeld: number | null;
+    allowed: number | null;
   },
   | "at"
   | "leaseEnd"
@@ -325,7 +325,7 @@ export const claimStatement = preparedStatement<
     -- long to sleep without another round trip: one row even when nothing was claimed.
     -- And whether anything due was left: an endpoint another claim held (SKIP LOCKED), one at
     -- its cap or with more due than its free slots and reserve, or more candidates than the limits.
-    select c.*, (select f.allowed from free f where f.id = c."webhookId") as "slotsHeld", n.at as "nextDue",
+    select c.*, (select f.allowed from free f where f.id = c."webhookId") as "allowed", n.at as "nextDue",
       (select count(*) from due) > (select count(*) from locked)
       or (select count(*) from candidates) > (select count(*) from picked)
       or exists (select 1 from free f
