@@ -150,6 +150,7 @@ describe("an endpoint's slots under a backlog", () => {
     });
     await receiver.waitFor(2);
     await eventually(async () => (await leased(hook)).length === 4, 5_000);
+    const firstClaim = await tokenOf(deliveryIdOf(receiver.requests[0] as ReceivedRequest));
 
     answer(0);
     // Back in the queue, due now; only the second POST still holds a lease.
@@ -164,10 +165,20 @@ describe("an endpoint's slots under a backlog", () => {
     );
     expect(queued).toHaveLength(4);
     for (const d of queued) expect(d.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
-    // The second POST succeeds, but the circuit is open and nothing is held in reserve.
+    // The second POST succeeds, and nothing is held in reserve to take its slot. (Its success
+    // closes the circuit again, so a later claim may send the queued deliveries: each under a
+    // claim token of its own, never the first claim's.)
+    const second = deliveryIdOf(receiver.requests[1] as ReceivedRequest);
     answer(1);
-    await sleep(500);
-    expect(receiver.requests).toHaveLength(2);
+    await eventually(
+      async () => (await deliveries(hook)).some((d) => d.id === second && d.status === "SUCCEEDED"),
+      5_000,
+    );
+    await sleep(300);
+    for (const later of receiver.requests.slice(2)) {
+      expect(deliveryIdOf(later)).not.toBe(failed);
+      expect(await tokenOf(deliveryIdOf(later))).not.toBe(firstClaim);
+    }
   }, 30_000);
 
   it("a dispatcher that stops gives its reserve back at once, instead of leaving it leased", async () => {
