@@ -1,7 +1,7 @@
 // `npm run bench`: the app (`npm start`: API and dispatcher in one process) against the one-statement
 // node:http baseline (bench/baseline-server.ts) on the same PostgreSQL data, for four endpoints;
 // then, unless BENCH_DISPATCHER=0, the dispatcher's CPU share measured apart. See bench/README.md.
-// Env: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (1),
+// Env: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_CONNECTIONS (50), BENCH_ROUNDS (2: one pair),
 // BENCH_DATABASE_URL (an existing database instead of a throwaway one), BENCH_ENDPOINTS
 // (list,create,status,customer), BENCH_APP_LOG_LEVEL (warn), BENCH_BACKEND (pg | pglite: the app
 // alone on embedded PGlite), BENCH_API_PROCESSES (N > 0: the app as N `--role api` processes via
@@ -18,7 +18,8 @@ const num = (name: string, fallback: number) => Number(process.env[name] || fall
 const DURATION = num("BENCH_DURATION", 10);
 const WARMUP = num("BENCH_WARMUP", 3);
 const CONNECTIONS = num("BENCH_CONNECTIONS", 50);
-const ROUNDS = num("BENCH_ROUNDS", 1);
+// Two by default: one round with each server first, the pair a ratio is taken from (README).
+const ROUNDS = num("BENCH_ROUNDS", 2);
 const APP_LOG_LEVEL = process.env.BENCH_APP_LOG_LEVEL || "warn";
 const BACKEND = process.env.BENCH_BACKEND === "pglite" ? "pglite" : "pg";
 const API_PROCESSES = num("BENCH_API_PROCESSES", 0);
