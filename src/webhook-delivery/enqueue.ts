@@ -86,8 +86,16 @@ export function eventRow<T extends EventName>(
              ${row.from ?? sql``}`;
 }
 
+/**
+ * A select-list item that NOTIFYs the dispatchers once (delivered at commit), and only when the
+ * CTE `rows` returned a row; `payload` may read that first row as `q`.
+ */
+export function notifyWhenAny(rows: string, payload: SQL = sql`''`): SQL {
+  return sql`(select pg_notify(${EVENTS_CHANNEL}, ${payload}) from (select * from ${sql.raw(rows)} limit 1) q) as notified`;
+}
+
 /** The select-list item that NOTIFYs the dispatchers once, and only when a delivery was queued. */
-export const notifyWhenQueued = sql`(select pg_notify(${EVENTS_CHANNEL}, q.event_id) from (select event_id from d limit 1) q) as notified`;
+export const notifyWhenQueued = notifyWhenAny("d", sql`q.event_id`);
 
 /** Wakes dispatchers after commit when deliveries were queued directly (redeliver, recover, test). */
 export async function notifyDispatchers(tx: Tx): Promise<void> {

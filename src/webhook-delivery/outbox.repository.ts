@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
-import { EVENTS_CHANNEL } from "./enqueue.ts";
+import { notifyWhenAny } from "./enqueue.ts";
 
 /**
  * Turns up to `limit` undispatched events into one PENDING delivery per ACTIVE endpoint of the
@@ -370,7 +370,7 @@ const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at
       returning d.id
     )
     select (select count(*) from released)::int as n,
-      (select pg_notify(${EVENTS_CHANNEL}, '') from (select 1 from released limit 1) q) as notified`,
+      ${notifyWhenAny("released")}`,
 );
 
 /**
