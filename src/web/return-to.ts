@@ -1,6 +1,7 @@
 // No open redirect through `return_to` (RFC 9700 4.11): only a same-origin path is followed.
 // "//evil.example" and "/\evil.example" are protocol-relative to browsers, so they are refused,
-// as is anything with a scheme or control characters.
+// as is anything with a scheme or control characters, and anything that becomes one of them once
+// its dot segments are resolved.
 export const DEFAULT_RETURN_TO = "/dashboard";
 /** A stand-in origin for parsing: only paths that stay on it are followed. */
 const SAME_ORIGIN = "http://same-origin.invalid";
@@ -20,5 +21,8 @@ export function safeReturnTo(value: unknown): string {
     return DEFAULT_RETURN_TO;
   }
   if (url.origin !== SAME_ORIGIN) return DEFAULT_RETURN_TO;
+  // Dot segments are resolved by the parser: "/.//evil.example" and "/a/..//evil.example" come
+  // out as "//evil.example", protocol-relative again, so the result is checked, not only the input.
+  if (url.pathname.startsWith("//")) return DEFAULT_RETURN_TO;
   return `${url.pathname}${url.search}${url.hash}`;
 }

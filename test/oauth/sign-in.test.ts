@@ -143,6 +143,10 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
     ["/\\evil.example", "/dashboard"],
     ["https://evil.example/", "/dashboard"],
     ["javascript:alert(1)", "/dashboard"],
+    // Dot segments the URL parser removes would leave a protocol-relative "//host" (issue 24).
+    ["/.//evil.example", "/dashboard"],
+    ["/%2e//evil.example/x", "/dashboard"],
+    ["/a/..//evil.example", "/dashboard"],
     ["/api/oauth/authorize?client_id=app_x&scope=a%20b", "/api/oauth/authorize?client_id=app_x&scope=a%20b"],
   ])("no open redirect: return_to=%s sends the vendor to %s after sign-in", async (returnTo, expected) => {
     const vendor = await createVendor(t.ctx);
@@ -154,6 +158,21 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
     expect(res.status).toBe(303);
     expect(res.location).toBe(expected);
   });
+
+  it.each(["/.//evil.example", "/%2e//evil.example/x", "/a/..//evil.example", "//evil.example"])(
+    "no open redirect: return_to=%s posted with the form sends the vendor to /dashboard",
+    async (returnTo) => {
+      const vendor = await createVendor(t.ctx);
+      const browser = new Browser(t.url);
+      const res = await browser.submit(await signInPage(browser), {
+        email: vendor.email,
+        password: TEST_PASSWORD,
+        return_to: returnTo,
+      });
+      expect(res.status).toBe(303);
+      expect(res.location).toBe("/dashboard");
+    },
+  );
 
   it("failures are throttled per account and address: past the limit even the right password from that address is refused with 429 and Retry-After", async () => {
     const vendor = await createVendor(t.ctx);
