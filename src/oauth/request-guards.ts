@@ -15,11 +15,18 @@ import { asParams } from "./params.ts";
 /** Longer than any value we issue or accept (redirect URIs are at most 2048, state is opaque). */
 export const MAX_PARAM_LENGTH = 8192;
 
+/**
+ * Parameters with no length bound: revocation answers 200 for any `token` (RFC 7009 2.2), an
+ * over-long one included; it is only hashed, never compared or stored, and the body limit bounds it.
+ */
+const UNBOUNDED_PARAMS = new Set(["token"]);
+
 /** The first parameter that holds NUL or is over-long, as an OAuth invalid_request. */
 export function checkParamValues(params: unknown): InvalidRequest | undefined {
   const nul = findNul(params);
   if (nul !== undefined) return new InvalidRequest(`${nul} must not contain the NUL character`);
   for (const [name, value] of Object.entries(asParams(params))) {
+    if (UNBOUNDED_PARAMS.has(name)) continue;
     for (const one of [value ?? ""].flat()) {
       if (one.length > MAX_PARAM_LENGTH) {
         return new InvalidRequest(`${name} must be at most ${MAX_PARAM_LENGTH} characters`);
