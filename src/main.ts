@@ -10,6 +10,7 @@ import { type Config, ConfigError, loadConfig, type Role } from "./config.ts";
 import { serviceContext } from "./context.ts";
 import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
+import { DataDirPermissionError } from "./db/data-dir-permissions.ts";
 import { runMigrations } from "./db/migrate.ts";
 import { assertPortFree, isPortError, PortUnavailableError } from "./http/port-check.ts";
 import { startHousekeeping } from "./maintenance/housekeeping.ts";
@@ -181,6 +182,7 @@ main().catch((err: unknown) => {
   if (
     err instanceof ConfigError ||
     err instanceof DataDirLockedError ||
+    err instanceof DataDirPermissionError ||
     err instanceof PortUnavailableError
   ) {
     console.error(err.message);

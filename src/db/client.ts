@@ -1,6 +1,5 @@
 // One way to reach the database whatever backs it: embedded PGlite under DATA_DIR (zero setup)
 // or PostgreSQL through `pg` when DATABASE_URL is set. Both become the same Drizzle type.
-import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounded-client.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
+import { restrictDataDir } from "./data-dir-permissions.ts";
 import { createPgListener } from "./pg-listener.ts";
 import * as schema from "./schema/index.ts";
 
@@ -123,7 +123,8 @@ export async function openDatabase(
   let lock: DirectoryLock | undefined;
   let client: PGlite;
   if (target.dataDir) {
-    fs.mkdirSync(target.dataDir, { recursive: true });
+    // 0700/0600 whatever the umask: the files hold every shop's data (data-dir-permissions.ts).
+    restrictDataDir(target.dataDir);
     // Two processes on one PGlite directory corrupt it silently (STACK-NOTES): refuse instead.
     lock = acquireDirectoryLock(target.dataDir);
     try {
