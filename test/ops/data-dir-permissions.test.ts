@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 /** Starts the server as a shell with umask 022 would: the child inherits the umask at spawn. */
-async function startUnderUmask022(dataDir: string): Promise<{ server: ServerProcess; env: NodeJS.ProcessEnv }> {
+async function startUnderUmask022(
+  dataDir: string,
+): Promise<{ server: ServerProcess; env: NodeJS.ProcessEnv }> {
   const port = await freePort();
   const env = childEnv({ DATA_DIR: dataDir, PORT: String(port) });
   const previous = process.umask(0o022);
