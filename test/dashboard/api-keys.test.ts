@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { Browser } from "../helpers/browser.ts";
-import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "../helpers/dashboard.ts";
+import {
+  confirmThrough,
+  flashOf,
+  follow,
+  postFrom,
+  signedInVendor,
+  XSS,
+  XSS_ESCAPED,
+} from "../helpers/dashboard.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
 const t = useTestApp();
@@ -48,7 +56,7 @@ describe("dashboard: API keys page", () => {
     const used = await browser.get(PAGE);
     expect(used.text).toMatch(/<td><time datetime="[^"]+">/);
 
-    const revoked = await postFrom(browser, PAGE, `${PAGE}/${summary?.id}/revoke`);
+    const revoked = await confirmThrough(browser, `${PAGE}/${summary?.id}/revoke`);
     const after = await follow(browser, revoked);
     expect(flashOf(after)?.text).toContain("API key revoked");
     expect(after.text).toContain(`<span class="badge">Revoked</span>`);
@@ -100,10 +108,13 @@ describe("dashboard: API keys page", () => {
     const created = await follow(owner.browser, await postFrom(owner.browser, PAGE, PAGE, { name: "Mine" }));
     const key = flashOf(created)?.secret ?? "";
     const [row] = await listApiKeysOfVendor(t.ctx, owner.vendor.id);
-    const res = await postFrom(other.browser, PAGE, `${PAGE}/${row?.id}/revoke`);
+    expect((await other.browser.get(`${PAGE}/${row?.id}/revoke`)).status).toBe(404);
+    const res = await postFrom(other.browser, PAGE, `${PAGE}/${row?.id}/revoke`, { confirmed: "yes" });
     expect(res.status).toBe(404);
     expect(res.text).toContain("not found");
-    expect((await postFrom(other.browser, PAGE, `${PAGE}/not-an-id/revoke`)).status).toBe(404);
+    expect(
+      (await postFrom(other.browser, PAGE, `${PAGE}/not-an-id/revoke`, { confirmed: "yes" })).status,
+    ).toBe(404);
     expect((await t.api.get("/api/vendor/orders", { key })).status).toBe(200);
     expect((await listApiKeysOfVendor(t.ctx, owner.vendor.id))[0]?.revokedAt).toBeNull();
   });

@@ -3,7 +3,15 @@ import { listApplications } from "../../src/modules/applications/applications.se
 import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
 import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
 import type { Browser } from "../helpers/browser.ts";
-import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "../helpers/dashboard.ts";
+import {
+  confirmThrough,
+  flashOf,
+  follow,
+  postFrom,
+  signedInVendor,
+  XSS,
+  XSS_ESCAPED,
+} from "../helpers/dashboard.ts";
 import {
   authorizeCode,
   type Client,
@@ -74,7 +82,7 @@ describe("dashboard: applications page", () => {
     const { client } = await register(browser, vendor.id);
     const rotated = await follow(
       browser,
-      await postFrom(browser, APPS, `${APPS}/${client.application.id}/rotate-secret`),
+      await confirmThrough(browser, `${APPS}/${client.application.id}/rotate-secret`),
     );
     const secret = flashOf(rotated)?.secret ?? "";
     expect(secret).toMatch(/^vcs_/);
@@ -94,7 +102,7 @@ describe("dashboard: applications page", () => {
     const tokens = await obtainTokens(t, client);
     const page = await follow(
       browser,
-      await postFrom(browser, APPS, `${APPS}/${client.application.id}/delete`),
+      await confirmThrough(browser, `${APPS}/${client.application.id}/delete`),
     );
     expect(flashOf(page)?.text).toContain("Application deleted");
     expect(page.text).toContain("No applications yet");
@@ -106,9 +114,16 @@ describe("dashboard: applications page", () => {
     const other = await signedInVendor(t);
     const { client } = await register(owner.browser, owner.vendor.id);
     for (const action of ["rotate-secret", "delete"]) {
-      const res = await postFrom(other.browser, APPS, `${APPS}/${client.application.id}/${action}`);
+      expect((await other.browser.get(`${APPS}/${client.application.id}/${action}`)).status).toBe(404);
+      const confirmed = { confirmed: "yes" };
+      const res = await postFrom(
+        other.browser,
+        APPS,
+        `${APPS}/${client.application.id}/${action}`,
+        confirmed,
+      );
       expect(res.status).toBe(404);
-      expect((await postFrom(other.browser, APPS, `${APPS}/nope/${action}`)).status).toBe(404);
+      expect((await postFrom(other.browser, APPS, `${APPS}/nope/${action}`, confirmed)).status).toBe(404);
     }
     const [still] = await listApplications(t.ctx, owner.vendor.id);
     expect(still?.clientSecretHash).toBe(client.application.clientSecretHash);
@@ -141,13 +156,16 @@ describe("dashboard: connected applications page", () => {
     expect(page.text).toMatch(/<td><time datetime="[^"]+">/);
     // The owner authorized nothing, and cannot revoke this vendor's grant.
     expect((await owner.browser.get(CONNECTED)).text).toContain("No application has access");
-    const denied = await postFrom(owner.browser, CONNECTED, `${CONNECTED}/${client.application.id}/revoke`);
+    expect((await owner.browser.get(`${CONNECTED}/${client.application.id}/revoke`)).status).toBe(404);
+    const denied = await postFrom(owner.browser, CONNECTED, `${CONNECTED}/${client.application.id}/revoke`, {
+      confirmed: "yes",
+    });
     expect(denied.status).toBe(404);
     expect((await t.api.get("/api/vendor/orders", { token: tokens.access_token })).status).toBe(200);
 
     const revoked = await follow(
       browser,
-      await postFrom(browser, CONNECTED, `${CONNECTED}/${client.application.id}/revoke`),
+      await confirmThrough(browser, `${CONNECTED}/${client.application.id}/revoke`),
     );
     expect(flashOf(revoked)?.text).toContain("Access revoked");
     expect(revoked.text).toContain("No application has access");

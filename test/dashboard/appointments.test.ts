@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { decodeEntities, type PageResponse } from "../helpers/browser.ts";
-import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
+import {
+  confirmThrough,
+  flashOf,
+  follow,
+  formFields,
+  signedInBrowser,
+  submitForm,
+} from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -28,9 +35,11 @@ const statusOf = async (key: string, id: string) =>
 /** The buttons shown in an appointment's row of the list. */
 function buttonsFor(page: PageResponse, id: string): string[] {
   const row = page.text.split(`<tr data-id="${id}">`)[1]?.split("</tr>")[0] ?? "";
-  return [...row.matchAll(/<button type="submit" name="status" value="([A-Z]+)"/g)].map(
+  const buttons = [...row.matchAll(/<button type="submit" name="status" value="([A-Z]+)"/g)].map(
     (m) => m[1] as string,
   );
+  // Cancelling is final: a link to its confirmation page, not a button that acts.
+  return row.includes(`href="/dashboard/appointments/${id}/cancel"`) ? [...buttons, "CANCELLED"] : buttons;
 }
 
 describe("dashboard appointments pages", () => {
@@ -86,10 +95,13 @@ describe("dashboard appointments pages", () => {
     expect(await statusOf(key, a)).toBe("COMPLETED");
     expect(buttonsFor(page, a)).toEqual([]);
 
-    page = await follow(
-      browser,
-      await submitForm(browser, page, `/dashboard/appointments/${b}/status`, { status: "CANCELLED" }),
-    );
+    // The old one-click form (a page still open) only leads to the confirmation.
+    const oneClick = await submitForm(browser, page, `/dashboard/appointments/${b}/status`, {
+      status: "CANCELLED",
+    });
+    expect(oneClick.location).toBe(`/dashboard/appointments/${b}/cancel`);
+    expect(await statusOf(key, b)).toBe("PROPOSED");
+    page = await follow(browser, await confirmThrough(browser, `/dashboard/appointments/${b}/cancel`));
     expect(flashOf(page)).toEqual({ kind: "success", text: "Appointment cancelled." });
     expect(await statusOf(key, b)).toBe("CANCELLED");
   });
@@ -119,7 +131,7 @@ describe("dashboard appointments pages", () => {
     expect(res.location).toBe(`/dashboard/appointments/${a}`);
     // Only our own pages are accepted as the place to return to.
     const evil = await submitForm(browser, page, `/dashboard/appointments/${a}/status`, {
-      status: "CANCELLED",
+      status: "COMPLETED",
       back: "https://evil.example/",
     });
     expect(evil.location).toBe("/dashboard/appointments");

@@ -48,7 +48,7 @@ describe("dashboard: malformed form input", () => {
           `${I}/applications/${id}/delete`,
           `${here}/deliveries/${id}/redeliver`,
         ]) {
-          expect((await postFrom(browser, `${I}/api-keys`, action)).status).toBe(404);
+          expect((await postFrom(browser, `${I}/api-keys`, action, { confirmed: "yes" })).status).toBe(404);
         }
       }
       expect((await browser.get(`${here}?cursor=${long.slice(0, 500)}`)).status).toBe(303);

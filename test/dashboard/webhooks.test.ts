@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listDeliveries, listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import type { Browser } from "../helpers/browser.ts";
-import { flashOf, follow, postFrom, signedInVendor, XSS, XSS_ESCAPED } from "../helpers/dashboard.ts";
+import {
+  confirmThrough,
+  flashOf,
+  follow,
+  postFrom,
+  signedInVendor,
+  XSS,
+  XSS_ESCAPED,
+} from "../helpers/dashboard.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, type Responder, startReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -130,12 +138,12 @@ describe("dashboard: webhooks pages", () => {
       disabledReason: null,
     });
 
-    const rotated = await follow(browser, await postFrom(browser, here, `${here}/rotate-secret`));
+    const rotated = await follow(browser, await confirmThrough(browser, `${here}/rotate-secret`));
     expect(flashOf(rotated)?.text).toContain("New signing secret");
     expect(flashOf(rotated)?.secret?.length).toBeGreaterThan(20);
     expect((await browser.get(here)).text).not.toContain(flashOf(rotated)?.secret);
 
-    const deleted = await follow(browser, await postFrom(browser, here, `${here}/delete`));
+    const deleted = await follow(browser, await confirmThrough(browser, `${here}/delete`));
     expect(flashOf(deleted)?.text).toContain("Webhook deleted");
     expect(deleted.text).toContain("No webhooks yet");
     expect((await browser.get(`${HOOKS}/${id}`)).status).toBe(404);
@@ -196,12 +204,15 @@ describe("dashboard: webhooks pages", () => {
     const forms: Array<[string, Record<string, string | string[]>]> = [
       ["edit", { url: "http://127.0.0.1:9/x", events: "order.created" }],
       ["status", { status: "DISABLED" }],
-      ["rotate-secret", {}],
+      ["rotate-secret", { confirmed: "yes" }],
       ["test", {}],
       ["recover", { since: "2020-01-01T00:00" }],
       [`deliveries/${delivery.id}/redeliver`, {}],
-      ["delete", {}],
+      ["delete", { confirmed: "yes" }],
     ];
+    for (const page of ["rotate-secret", "delete"]) {
+      expect((await other.browser.get(`${here}/${page}`)).status, page).toBe(404);
+    }
     for (const [action, form] of forms) {
       const res = await postFrom(other.browser, HOOKS, `${here}/${action}`, form);
       expect(res.status, action).toBe(404);

@@ -92,3 +92,15 @@ export function expectEscaped(page: PageResponse): void {
 export async function vendorSession(t: TestApp, vendor: { email: string }): Promise<Browser> {
   return signedInBrowser(t, vendor.email);
 }
+
+/**
+ * An irreversible action through its confirmation step, as a person does it: the confirmation
+ * page at `action` (a GET: it must change nothing), then its form, which posts `confirmed=yes`.
+ */
+export async function confirmThrough(browser: Browser, action: string): Promise<PageResponse> {
+  const page = await browser.get(action);
+  expect(page.status, page.text.slice(0, 300)).toBe(200);
+  const fields = formFields(page, action);
+  expect(fields.confirmed).toBe("yes");
+  return browser.post(action, fields);
+}

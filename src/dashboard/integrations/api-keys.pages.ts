@@ -7,15 +7,17 @@ import { notFound } from "../../errors.ts";
 import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../../modules/api-keys/api-keys.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
 import { field, fields } from "../../web/form.ts";
-import { actionButton, runAction } from "../../web/form-actions.ts";
+import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 
 const BASE = "/dashboard/integrations/api-keys";
 
-export async function apiKeyPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function apiKeyPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx, config } = deps;
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
     const keys = await listApiKeysOfVendor(ctx, vendorIdOf(request));
@@ -29,7 +31,7 @@ export async function apiKeyPages(app: FastifyInstance, { ctx, config }: Dashboa
 <td>${k.name}</td><td><code class="nowrap">${k.prefix}…</code></td>
 <td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">All scopes</span>`}</td>
 <td class="optional">${time(k.createdAt, page.timeZone)}</td><td>${time(k.lastUsedAt, page.timeZone)}</td>
-<td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : actionButton(page.csrf, `${BASE}/${k.id}/revoke`, "Revoke", { danger: true })}</td>
+<td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : confirmLink(`${BASE}/${k.id}/revoke`, "Revoke")}</td>
 </tr>`,
           )}</tbody></table></div>`;
     const body = html`${list}
@@ -55,13 +57,25 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
     });
   });
 
-  app.post<{ Params: { id: string } }>(
-    `${BASE}/:id/revoke`,
-    { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) =>
-      runAction(reply, { ctx, config }, { done: BASE }, async () => {
-        if (!(await revokeApiKey(ctx, vendorIdOf(request), request.params.id))) throw notFound("API key");
-        return { kind: "success", message: "API key revoked. Requests with it are refused from now on." };
-      }),
-  );
+  confirmedAction(app, deps, `${BASE}/:id/revoke`, {
+    confirmation: async (request) => {
+      const id = request.params.id;
+      const key = (await listApiKeysOfVendor(ctx, vendorIdOf(request))).find(
+        (k) => k.id === id && !k.revokedAt,
+      );
+      if (!key) throw notFound("API key");
+      return {
+        section: "api-keys",
+        title: `Revoke the API key “${key.name}”?`,
+        consequence: `Software using the key ${key.prefix}… is refused from its next request on.`,
+        button: "Revoke key",
+        back: BASE,
+      };
+    },
+    act: async (request) => {
+      if (!(await revokeApiKey(ctx, vendorIdOf(request), request.params.id ?? ""))) throw notFound("API key");
+      return { kind: "success", message: "API key revoked. Requests with it are refused from now on." };
+    },
+    done: () => BASE,
+  });
 }

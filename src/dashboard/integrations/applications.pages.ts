@@ -2,25 +2,28 @@
 // redirect URIs one per line, validated by the service), client ID, client secret shown once,
 // rotate secret, delete.
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { presentApplication } from "../../modules/applications/applications.presenter.ts";
 import {
   createApplication,
   deleteApplication,
+  getApplication,
   listApplications,
   rotateApplicationSecret,
 } from "../../modules/applications/applications.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
 import { field } from "../../web/form.ts";
-import { actionButton, runAction } from "../../web/form-actions.ts";
+import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 
 const BASE = "/dashboard/integrations/applications";
 
-export async function applicationPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function applicationPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx, config } = deps;
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
     const apps = (await listApplications(ctx, vendorIdOf(request))).map(presentApplication);
@@ -33,8 +36,8 @@ export async function applicationPages(app: FastifyInstance, { ctx, config }: Da
 <dl><dt>Client ID</dt><dd><code>${a.clientId}</code></dd>
 <dt>Redirect URIs</dt><dd><ul>${a.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
 <dt>Registered</dt><dd>${time(a.createdAt, page.timeZone)}</dd></dl>
-<div class="actions">${actionButton(page.csrf, `${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
-${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}</div>
+<div class="actions">${confirmLink(`${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
+${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
 </section>`,
           )}`;
     const body = html`${list}
@@ -69,31 +72,46 @@ ${actionButton(page.csrf, `${BASE}/${a.id}/delete`, "Delete", { danger: true })}
     });
   });
 
-  app.post<{ Params: { id: string } }>(
-    `${BASE}/:id/rotate-secret`,
-    { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) =>
-      runAction(reply, { ctx, config }, { done: BASE }, async () => {
-        const { application, clientSecret } = await rotateApplicationSecret(
-          ctx,
-          vendorIdOf(request),
-          request.params.id,
-        );
-        return {
-          kind: "success",
-          message: `New client secret for “${application.name}”; the old one no longer works.`,
-          secret: clientSecret,
-        };
-      }),
-  );
+  const named = async (request: FastifyRequest<{ Params: Record<string, string> }>) =>
+    getApplication(ctx, vendorIdOf(request), request.params.id ?? "");
 
-  app.post<{ Params: { id: string } }>(
-    `${BASE}/:id/delete`,
-    { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) =>
-      runAction(reply, { ctx, config }, { done: BASE }, async () => {
-        await deleteApplication(ctx, vendorIdOf(request), request.params.id);
-        return { kind: "success", message: "Application deleted; every token it held is void." };
-      }),
-  );
+  confirmedAction(app, deps, `${BASE}/:id/rotate-secret`, {
+    confirmation: async (request) => ({
+      section: "applications",
+      title: `Rotate the client secret of “${(await named(request)).name}”?`,
+      consequence:
+        "A new client secret is shown once; the current one stops working at once, so the application cannot refresh its tokens until it has the new one.",
+      button: "Rotate client secret",
+      back: BASE,
+    }),
+    act: async (request) => {
+      const { application, clientSecret } = await rotateApplicationSecret(
+        ctx,
+        vendorIdOf(request),
+        request.params.id ?? "",
+      );
+      return {
+        kind: "success",
+        message: `New client secret for “${application.name}”; the old one no longer works.`,
+        secret: clientSecret,
+      };
+    },
+    done: () => BASE,
+  });
+
+  confirmedAction(app, deps, `${BASE}/:id/delete`, {
+    confirmation: async (request) => ({
+      section: "applications",
+      title: `Delete the application “${(await named(request)).name}”?`,
+      consequence:
+        "Every shop that connected it loses the connection, and every token it holds stops working at once.",
+      button: "Delete application",
+      back: BASE,
+    }),
+    act: async (request) => {
+      await deleteApplication(ctx, vendorIdOf(request), request.params.id ?? "");
+      return { kind: "success", message: "Application deleted; every token it held is void." };
+    },
+    done: () => BASE,
+  });
 }

@@ -2,20 +2,22 @@
 // and last token issued; disconnecting one revokes every grant and token it holds for the vendor.
 import type { FastifyInstance } from "fastify";
 import { isScope, scopeDescriptions } from "../../auth/scopes.ts";
+import { notFound } from "../../errors.ts";
 import {
   disconnectApplication,
   lastTokenIssuedAt,
   listConnectedApplications,
 } from "../../modules/connections/connections.service.ts";
-import { actionButton, runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 
 const BASE = "/dashboard/integrations/connected-apps";
 
-export async function connectedAppPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function connectedAppPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx } = deps;
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
     const vendorId = vendorIdOf(request);
@@ -34,7 +36,7 @@ export async function connectedAppPages(app: FastifyInstance, { ctx, config }: D
 <td><ul class="scopes">${c.scopes.map((s) => html`<li>${isScope(s) ? scopeDescriptions[s] : s} <span class="badge">${s}</span></li>`)}</ul></td>
 <td class="optional">${time(c.connectedAt, page.timeZone)}</td>
 <td>${time(lastUse.get(c.applicationId), page.timeZone)}</td>
-<td>${actionButton(page.csrf, `${BASE}/${c.applicationId}/revoke`, "Revoke access", { danger: true })}</td>
+<td>${confirmLink(`${BASE}/${c.applicationId}/revoke`, "Revoke access")}</td>
 </tr>`,
           )}</tbody></table></div>`;
     return reply
@@ -42,13 +44,25 @@ export async function connectedAppPages(app: FastifyInstance, { ctx, config }: D
       .send(dashboardPage(page, "connected-apps", "Connected applications", body));
   });
 
-  app.post<{ Params: { id: string } }>(
-    `${BASE}/:id/revoke`,
-    { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) =>
-      runAction(reply, { ctx, config }, { done: BASE }, async () => {
-        await disconnectApplication(ctx, vendorIdOf(request), request.params.id);
-        return { kind: "success", message: "Access revoked: the application's tokens no longer work." };
-      }),
-  );
+  confirmedAction(app, deps, `${BASE}/:id/revoke`, {
+    confirmation: async (request) => {
+      const id = request.params.id;
+      const connected = (await listConnectedApplications(ctx, vendorIdOf(request))).find(
+        (c) => c.applicationId === id,
+      );
+      if (!connected) throw notFound("Connected application");
+      return {
+        section: "connected-apps",
+        title: `Revoke the access of “${connected.name}”?`,
+        consequence: "Its tokens stop working at once; to connect it again, someone must authorize it again.",
+        button: "Revoke access",
+        back: BASE,
+      };
+    },
+    act: async (request) => {
+      await disconnectApplication(ctx, vendorIdOf(request), request.params.id ?? "");
+      return { kind: "success", message: "Access revoked: the application's tokens no longer work." };
+    },
+    done: () => BASE,
+  });
 }

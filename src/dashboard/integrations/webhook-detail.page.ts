@@ -8,6 +8,7 @@ import { getWebhook, listDeliveries } from "../../modules/webhooks/webhooks.serv
 import { csrfField } from "../../web/browser-scope.ts";
 import { actionButton } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { confirmLink } from "../confirm-step.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 import { eventCheckboxes, healthCell, WEBHOOKS } from "./webhook-events-field.ts";
@@ -89,8 +90,8 @@ ${actionButton(page.csrf, `${base}/test`, "Send test event")}
 ${actionButton(page.csrf, `${base}/status`, enabled ? "Disable" : "Enable", {
   extra: html`<input type="hidden" name="status" value="${enabled ? "DISABLED" : "ACTIVE"}">`,
 })}
-${actionButton(page.csrf, `${base}/rotate-secret`, "Rotate secret")}
-${actionButton(page.csrf, `${base}/delete`, "Delete", { danger: true })}
+${confirmLink(`${base}/rotate-secret`, "Rotate secret")}
+${confirmLink(`${base}/delete`, "Delete")}
 </div>
 <h2>Delivery log</h2>
 ${deliveryLog(page.csrf, base, log.deliveries, payloads, page.timeZone)}

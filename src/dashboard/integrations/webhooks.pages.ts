@@ -2,7 +2,7 @@
 // shown once), and the actions on one webhook (edit, disable/enable, rotate secret, send a test,
 // delete, redeliver, recover). Its own page with the delivery log is in webhook-detail.page.ts.
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { allScopes } from "../../auth/scopes.ts";
 import { AppError, fieldError } from "../../errors.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
@@ -10,6 +10,7 @@ import type { EventType } from "../../modules/events/catalog.ts";
 import { webhookHealth } from "../../modules/webhooks/webhook-health.ts";
 import {
   deleteWebhook,
+  getWebhook,
   listWebhooks,
   recoverDeliveries,
   redeliver,
@@ -23,6 +24,7 @@ import { type Form, field, fields } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import { systemResolver, type UrlPolicy } from "../../webhook-delivery/url-guard.ts";
+import { confirmedAction } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
@@ -148,16 +150,30 @@ ${eventCheckboxes()}
     });
   });
 
-  app.post<IdParams>(`${WEBHOOKS}/:id/rotate-secret`, post, async (request, reply) =>
-    runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
-      const rotated = await rotateWebhookSecret(ctx, vendorIdOf(request), request.params.id, {});
+  const hookUrl = async (request: FastifyRequest<{ Params: Record<string, string> }>) =>
+    (await getWebhook(ctx, vendorIdOf(request), request.params.id ?? "")).url;
+  const detail = (request: FastifyRequest<{ Params: Record<string, string> }>) =>
+    `${WEBHOOKS}/${encodeURIComponent(request.params.id ?? "")}`;
+
+  confirmedAction(app, deps, `${WEBHOOKS}/:id/rotate-secret`, {
+    confirmation: async (request) => ({
+      section: "webhooks",
+      title: `Rotate the signing secret of ${await hookUrl(request)}?`,
+      consequence:
+        "A new secret is shown once. For the next 24 hours deliveries carry signatures with both secrets, so switch your receiver to the new one within that time.",
+      button: "Rotate secret",
+      back: detail(request),
+    }),
+    act: async (request) => {
+      const rotated = await rotateWebhookSecret(ctx, vendorIdOf(request), request.params.id ?? "", {});
       return {
         kind: "success",
         message: `New signing secret; the old one keeps signing until ${rotated.previousSecretExpiresAt ?? "now"}.`,
         secret: rotated.secret,
       };
-    }),
-  );
+    },
+    done: detail,
+  });
 
   app.post<IdParams>(`${WEBHOOKS}/:id/test`, post, async (request, reply) =>
     runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
@@ -166,12 +182,20 @@ ${eventCheckboxes()}
     }),
   );
 
-  app.post<IdParams>(`${WEBHOOKS}/:id/delete`, post, async (request, reply) =>
-    runAction(reply, { ctx, config }, { done: WEBHOOKS }, async () => {
-      await deleteWebhook(ctx, vendorIdOf(request), request.params.id);
-      return { kind: "success", message: "Webhook deleted." };
+  confirmedAction(app, deps, `${WEBHOOKS}/:id/delete`, {
+    confirmation: async (request) => ({
+      section: "webhooks",
+      title: `Delete the webhook ${await hookUrl(request)}?`,
+      consequence: "No more events are sent to it, and its delivery log is deleted with it.",
+      button: "Delete webhook",
+      back: detail(request),
     }),
-  );
+    act: async (request) => {
+      await deleteWebhook(ctx, vendorIdOf(request), request.params.id ?? "");
+      return { kind: "success", message: "Webhook deleted." };
+    },
+    done: () => WEBHOOKS,
+  });
 
   app.post<{ Params: { id: string; deliveryId: string } }>(
     `${WEBHOOKS}/:id/deliveries/:deliveryId/redeliver`,

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError } from "../../errors.ts";
 import {
+  formatInZone,
   fromLocalInput,
   startOfDay,
   startOfDayAfter,
@@ -43,6 +44,7 @@ import {
 import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
@@ -52,7 +54,6 @@ import { appointmentTimeOf, durationOf, humanize, showFormAgain, statusBadge } f
 const actions: Array<[AppointmentStatus, string, string]> = [
   ["CONFIRMED", "Confirm", "primary"],
   ["COMPLETED", "Complete", ""],
-  ["CANCELLED", "Cancel", "danger"],
 ];
 const done: Record<string, string> = {
   CONFIRMED: "confirmed",
@@ -64,13 +65,20 @@ function actionButtons(a: AppointmentJson, csrf: string, back: string): SafeHtml
   const moves = allowedAppointmentMoves(a.status);
   const allowed = actions.filter(([to]) => moves.includes(to));
   if (allowed.length === 0) return html``;
-  return html`<form method="post" action="/dashboard/appointments/${a.id}/status" class="inline">
+  // Cancelling is final: it goes through its confirmation page (confirm-step.ts).
+  const oneClick = allowed.filter(([to]) => to !== "CANCELLED");
+  return html`${
+    oneClick.length > 0
+      ? html`<form method="post" action="/dashboard/appointments/${a.id}/status" class="inline">
 ${csrfField(csrf)}<input type="hidden" name="back" value="${back}">
-${allowed.map(([to, label, cls]) => html`<button type="submit" name="status" value="${to}" class="${cls}">${label}</button> `)}
-</form>`;
+${oneClick.map(([to, label, cls]) => html`<button type="submit" name="status" value="${to}" class="${cls}">${label}</button> `)}
+</form>`
+      : ""
+  }${moves.includes("CANCELLED") ? confirmLink(`/dashboard/appointments/${a.id}/cancel`, "Cancel") : ""}`;
 }
 
-export async function appointmentPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx, config } = deps;
   app.get("/dashboard/appointments", { schema: { hide: true } }, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const limit = pageLimit(queryParam(request.query, "limit"));
@@ -241,11 +249,35 @@ ${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength
         if (!(status in done)) {
           throw new AppError("validation_failed", "Choose Confirm, Complete or Cancel.");
         }
+        // A cancellation only from its confirmation page: a post of the old one-click form lands there.
+        if (status === "CANCELLED")
+          return { kind: "error", message: "Confirm the cancellation below.", location: `${own}/cancel` };
         await updateAppointment(ctx, vendorId, id, { status: status as AppointmentStatus });
         return { kind: "success", message: `Appointment ${done[status]}.` };
       });
     },
   );
+
+  confirmedAction(app, deps, "/dashboard/appointments/:id/cancel", {
+    confirmation: async (request) => {
+      const vendorId = vendorIdOf(request);
+      const a = await getAppointment(ctx, vendorId, request.params.id ?? "");
+      const names = await customerNames(ctx, vendorId, [a.customerId]);
+      const timeZone = await vendorTimeZone(ctx, request);
+      return {
+        section: "appointments",
+        title: `Cancel the ${humanize(a.type).toLowerCase()} appointment of ${names.get(a.customerId) ?? "this customer"}?`,
+        consequence: `The appointment on ${formatInZone(new Date(a.date), timeZone)} is cancelled for good: a cancelled appointment cannot be confirmed again.`,
+        button: "Cancel appointment",
+        back: `/dashboard/appointments/${a.id}`,
+      };
+    },
+    act: async (request) => {
+      await updateAppointment(ctx, vendorIdOf(request), request.params.id ?? "", { status: "CANCELLED" });
+      return { kind: "success", message: "Appointment cancelled." };
+    },
+    done: (request) => `/dashboard/appointments/${encodeURIComponent(request.params.id ?? "")}`,
+  });
 }
 
 /** The list's views, computed on the shop's calendar (its time zone). */

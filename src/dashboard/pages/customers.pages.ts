@@ -10,6 +10,7 @@ import type { CustomerJson } from "../../modules/customers/customers.presenter.t
 import { CreateCustomerBody, UpdateCustomerBody } from "../../modules/customers/customers.schemas.ts";
 import {
   createCustomer,
+  eraseCustomer,
   getCustomer,
   listCustomers,
   updateCustomer,
@@ -21,13 +22,15 @@ import { toCsv } from "../../web/csv.ts";
 import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
 import { saveForm } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { type CustomerForm, customerEditForm, formFromCustomer, jsonField } from "./customer-form.ts";
 
-export async function customerPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function customerPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx, config } = deps;
   app.get("/dashboard/customers", { schema: { hide: true } }, async (request, reply) => {
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");
@@ -159,7 +162,8 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
       const { appointments } = await listAppointments(ctx, vendorId, { customerId: customer.id, limit: 50 });
       const pageCtx = await pageContext(ctx, request, reply);
       const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a>
-<a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a></div>
+<a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a>
+${confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer")}</div>
 <dl class="facts">
 <dt>E-mail</dt><dd>${customer.email ?? "–"}</dd>
 <dt>Phone</dt><dd>${customer.phone ?? "–"}</dd>
@@ -192,6 +196,24 @@ ${
       return sendPage(reply, 200, dashboardPage(pageCtx, "customers", customer.name, body));
     },
   );
+
+  confirmedAction(app, deps, "/dashboard/customers/:id/erase", {
+    confirmation: async (request) => {
+      const customer = await getCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
+      return {
+        section: "customers",
+        title: `Erase ${customer.name}?`,
+        consequence: `${customer.name}, their ${customer.counts.appointments} appointment(s), the inquiries sent from their e-mail and every event about them are deleted; their ${customer.counts.orders} order(s) stay, with no customer.`,
+        button: "Erase customer",
+        back: `/dashboard/customers/${customer.id}`,
+      };
+    },
+    act: async (request) => {
+      await eraseCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
+      return { kind: "success", message: "Customer erased." };
+    },
+    done: () => "/dashboard/customers",
+  });
 
   app.get<{ Params: { id: string } }>(
     "/dashboard/customers/:id/edit",

@@ -2,7 +2,7 @@
 // history timeline, the status form (only moves the workflow table allows) and the tracking link.
 
 import type { FastifyInstance } from "fastify";
-import type { FieldError } from "../../errors.ts";
+import { AppError, type FieldError } from "../../errors.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import type { OrderSchema as OrderJson, UpdateOrderStatusBody } from "../../modules/orders/orders.schemas.ts";
@@ -228,6 +228,13 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        // Nothing is preselected: a message alone never moves the order (issue 29.4).
+        if (field(form, "status") === "") {
+          throw new AppError(
+            "validation_failed",
+            "Choose the new status, or “no change” to add only a message.",
+          );
+        }
         const input = {
           status: field(form, "status"),
           message: optional(field(form, "message")),
@@ -370,6 +377,7 @@ ${
 ${csrfField(csrf)}
 <label for="status">New status</label>
 <select id="status" name="status" required>
+<option value="" selected>Choose…</option>
 ${moves.map((s) => html`<option value="${s}">${humanize(s)}</option>`)}
 <option value="${order.status}">${humanize(order.status)} (no change, add a message)</option>
 </select>
