@@ -238,7 +238,12 @@ describe("appointment status moves through PATCH and PUT (spec 3.1)", () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.duration).toBe(90);
-    expect((await eventsAbout(t, id)).map((e) => e.type)).toEqual(["appointment.confirmed"]);
+    // No second appointment.confirmed; the new duration is a change of the details.
+    expect((await eventsAbout(t, id)).map((e) => e.type)).toEqual([
+      "appointment.created",
+      "appointment.confirmed",
+      "appointment.updated",
+    ]);
   });
 
   it("CONFIRMED emits appointment.confirmed and CANCELLED appointment.cancelled, with the appointment as data", async () => {
@@ -255,16 +260,24 @@ describe("appointment status moves through PATCH and PUT (spec 3.1)", () => {
       { key },
     );
     const events = await eventsAbout(t, a.body.id);
-    expect(events.map((e) => e.type)).toEqual(["appointment.confirmed", "appointment.cancelled"]);
-    expect(events[0]?.data).toEqual(confirmed.body);
-    expect(events[1]?.data).toEqual(cancelled.body);
+    expect(events.map((e) => e.type)).toEqual([
+      "appointment.created",
+      "appointment.confirmed",
+      "appointment.cancelled",
+    ]);
+    expect(events[1]?.data).toEqual(confirmed.body);
+    expect(events[2]?.data).toEqual(cancelled.body);
   });
 
   it("a refused move emits nothing", async () => {
     const { key, customerId } = await vendorWithCustomer();
     const id = await appointmentIn(key, customerId, "COMPLETED");
     await t.api.patch(`/api/vendor/appointments/${id}`, { status: "CANCELLED" }, { key });
-    expect((await eventsAbout(t, id)).map((e) => e.type)).toEqual(["appointment.confirmed"]);
+    expect((await eventsAbout(t, id)).map((e) => e.type)).toEqual([
+      "appointment.created",
+      "appointment.confirmed",
+      "appointment.completed",
+    ]);
   });
 
   it("an update naming another vendor's customer or order is 400 unknown_reference", async () => {

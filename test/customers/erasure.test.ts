@@ -103,8 +103,15 @@ describe("DELETE /api/vendor/customers/{id}", () => {
     expect(order.body.status).toBe("IN_PRODUCTION");
     const events = await t.api.get("/api/vendor/events", { key: s.key });
     const types = events.body.events.map((e: { event: string }) => e.event).sort();
-    // Ana's order and customer events stay; Maria's order events stay without her.
-    expect(types).toEqual(["customer.created", "order.created", "order.created", "order.status_changed"]);
+    // Ana's order and customer events stay; Maria's order events stay without her; her erasure
+    // is announced by id (CONTRACT 10).
+    expect(types).toEqual([
+      "customer.created",
+      "customer.deleted",
+      "order.created",
+      "order.created",
+      "order.status_changed",
+    ]);
     for (const e of events.body.events) {
       if (e.data.id === s.orderId) expect(e.data.customerId).toBeNull();
     }
@@ -117,7 +124,10 @@ describe("DELETE /api/vendor/customers/{id}", () => {
     await t.api.delete(`/api/vendor/customers/${s.customerId}`, { key: s.key });
     const after = (await storedText(s.vendor.id)).toLowerCase();
     for (const text of PERSONAL) expect(after).not.toContain(text.toLowerCase());
-    expect(after).not.toContain(s.customerId.toLowerCase());
+    // Her id stays in one place only: the customer.deleted event that announces the erasure.
+    const announced = `{"id": "${s.customerId}"}`.toLowerCase();
+    expect(after.split(s.customerId.toLowerCase()).length - 1).toBe(1);
+    expect(after).toContain(announced);
     expect(after).toContain("ana costa");
     expect((await t.api.get(`/api/vendor/appointments/${s.appointmentId}`, { key: s.key })).status).toBe(404);
     expect((await t.api.get(`/api/vendor/inquiries/${s.inquiry.id}`, { key: s.key })).status).toBe(404);

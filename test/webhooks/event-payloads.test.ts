@@ -58,6 +58,23 @@ describe("delivered payloads", () => {
     expect(
       (await api.patch(`/api/vendor/appointments/${a2.body.id}`, { status: "CANCELLED" }, { key })).status,
     ).toBe(200);
+    expect(
+      (await api.patch(`/api/vendor/appointments/${a1.body.id}`, { duration: 90 }, { key })).status,
+    ).toBe(200);
+    expect(
+      (await api.patch(`/api/vendor/appointments/${a1.body.id}`, { status: "COMPLETED" }, { key })).status,
+    ).toBe(200);
+    expect(
+      (
+        await api.patch(
+          `/api/vendor/customers/${order.body.customerId}`,
+          { notes: "Prefers mornings" },
+          { key },
+        )
+      ).status,
+    ).toBe(200);
+    const leaving = await api.post("/api/vendor/customers", { name: "Rita Lopes" }, { key });
+    expect((await api.delete(`/api/vendor/customers/${leaving.body.id}`, { key })).status).toBe(204);
     const inquiry = await api.post(`/api/public/vendors/${vendor.id}/inquiries`, {
       name: "Ana Costa",
       email: "ana@example.com",
@@ -90,10 +107,10 @@ describe("delivered payloads", () => {
   it("a payload of the wrong shape for its event does not compile", () => {
     // Never called: tsc checks these lines (npm run typecheck), and each must be an error.
     const wrong = (tx: Tx) => [
+      // @ts-expect-error order.status_changed needs previousStatus, customerId, updatedAt… ({ id } alone is customer.deleted's)
       enqueueEvent(tx, {
         vendorId: "v",
         type: "order.status_changed",
-        // @ts-expect-error order.status_changed needs previousStatus, customerId, updatedAt…
         data: { id: "o" },
         createdAt: new Date(),
       }),

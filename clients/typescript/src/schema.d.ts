@@ -141,20 +141,20 @@ export interface paths {
         get: operations["getCustomer"];
         /**
          * Update a customer (PUT, same partial semantics)
-         * @description Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same.
+         * @description Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same. Emits customer.updated.
          */
         put: operations["replaceCustomer"];
         post?: never;
         /**
          * Erase a customer
-         * @description Erasure on the customer's request (the right to be forgotten). The customer, their appointments, the inquiries sent from their e-mail address and the stored event payloads about them are deleted; their orders stay for the shop's books with customerId and customer set to null. This cannot be undone.
+         * @description Erasure on the customer's request (the right to be forgotten). The customer, their appointments, the inquiries sent from their e-mail address and the stored event payloads about them are deleted; their orders stay for the shop's books with customerId and customer set to null and a new updatedAt. Emits customer.deleted, whose data is only the id. This cannot be undone.
          */
         delete: operations["eraseCustomer"];
         options?: never;
         head?: never;
         /**
          * Update a customer
-         * @description Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same.
+         * @description Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same. Emits customer.updated.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -174,7 +174,7 @@ export interface paths {
         put?: never;
         /**
          * Create an appointment
-         * @description Creates a PROPOSED appointment for an existing customer, optionally linked to one of that customer's orders. A customerId or orderId that is not the vendor's is 400 unknown_reference.
+         * @description Creates a PROPOSED appointment for an existing customer, optionally linked to one of that customer's orders. A customerId or orderId that is not the vendor's is 400 unknown_reference. Emits appointment.created.
          */
         post: operations["createAppointment"];
         delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
         get: operations["getAppointment"];
         /**
          * Update an appointment (PUT, same partial semantics)
-         * @description Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED or CANCELLED emits appointment.confirmed or appointment.cancelled.
+         * @description Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED, CANCELLED or COMPLETED emits appointment.confirmed, appointment.cancelled or appointment.completed; a change of date, duration, type, notes, customer or order emits appointment.updated.
          */
         put: operations["replaceAppointment"];
         post?: never;
@@ -207,7 +207,7 @@ export interface paths {
         head?: never;
         /**
          * Update an appointment
-         * @description Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED or CANCELLED emits appointment.confirmed or appointment.cancelled.
+         * @description Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED, CANCELLED or COMPLETED emits appointment.confirmed, appointment.cancelled or appointment.completed; a change of date, duration, type, notes, customer or order emits appointment.updated.
          */
         patch: operations["updateAppointment"];
         trace?: never;
@@ -637,6 +637,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.updated
+         * @description A customer's details changed. `data` is the customer after the change.
+         */
+        post: operations["customerUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.deleted
+         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.
+         */
+        post: operations["customerDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * appointment.created
+         * @description An appointment was booked. `data` is the appointment.
+         */
+        post: operations["appointmentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * appointment.updated
+         * @description An appointment's date, duration, type, notes, customer or order changed. `data` is the appointment after the change.
+         */
+        post: operations["appointmentUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "appointment.confirmed": {
         parameters: {
             query?: never;
@@ -671,6 +751,26 @@ export interface webhooks {
          * @description An appointment was cancelled. `data` is the appointment.
          */
         post: operations["appointmentCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "appointment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * appointment.completed
+         * @description An appointment took place (moved to COMPLETED). `data` is the appointment.
+         */
+        post: operations["appointmentCompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -806,6 +906,39 @@ export interface components {
             createdAt: string;
         };
         /**
+         * AppointmentCompletedEvent
+         * @description An appointment took place (moved to COMPLETED). `data` is the appointment.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "appointment.completed",
+         *       "data": {
+         *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+         *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "orderId": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "type": "FITTING",
+         *         "status": "COMPLETED",
+         *         "date": "2027-03-20T10:00:00.000Z",
+         *         "duration": 60,
+         *         "notes": "First fitting; bring the wedding shoes",
+         *         "createdAt": "2026-11-09T14:30:00.000Z",
+         *         "updatedAt": "2026-11-09T14:30:00.000Z"
+         *       },
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        AppointmentCompletedEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "appointment.completed";
+            data: components["schemas"]["Appointment"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
          * AppointmentConfirmedEvent
          * @description An appointment was confirmed. `data` is the appointment.
          * @example {
@@ -834,6 +967,39 @@ export interface components {
              * @enum {string}
              */
             event: "appointment.confirmed";
+            data: components["schemas"]["Appointment"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * AppointmentCreatedEvent
+         * @description An appointment was booked. `data` is the appointment.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "appointment.created",
+         *       "data": {
+         *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+         *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "orderId": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "type": "FITTING",
+         *         "status": "PROPOSED",
+         *         "date": "2027-03-20T10:00:00.000Z",
+         *         "duration": 60,
+         *         "notes": "First fitting; bring the wedding shoes",
+         *         "createdAt": "2026-11-09T14:30:00.000Z",
+         *         "updatedAt": "2026-11-09T14:30:00.000Z"
+         *       },
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        AppointmentCreatedEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "appointment.created";
             data: components["schemas"]["Appointment"];
             /** Format: date-time */
             createdAt: string;
@@ -878,6 +1044,39 @@ export interface components {
          * @enum {string}
          */
         AppointmentType: "CONSULTATION" | "FITTING" | "PICKUP";
+        /**
+         * AppointmentUpdatedEvent
+         * @description An appointment's date, duration, type, notes, customer or order changed. `data` is the appointment after the change.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "appointment.updated",
+         *       "data": {
+         *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+         *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "orderId": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "type": "FITTING",
+         *         "status": "CONFIRMED",
+         *         "date": "2027-03-20T10:00:00.000Z",
+         *         "duration": 90,
+         *         "notes": "First fitting; bring the wedding shoes",
+         *         "createdAt": "2026-11-09T14:30:00.000Z",
+         *         "updatedAt": "2026-11-09T14:30:00.000Z"
+         *       },
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        AppointmentUpdatedEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "appointment.updated";
+            data: components["schemas"]["Appointment"];
+            /** Format: date-time */
+            createdAt: string;
+        };
         /**
          * CreateAppointment
          * @example {
@@ -1046,7 +1245,7 @@ export interface components {
              */
             url: string;
             /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "appointment.confirmed" | "appointment.cancelled" | "inquiry.received")[];
+            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "inquiry.received")[];
         };
         /**
          * Customer
@@ -1159,6 +1358,37 @@ export interface components {
             createdAt: string;
         };
         /**
+         * CustomerDeletedEvent
+         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "customer.deleted",
+         *       "data": {
+         *         "id": "c7k2m9p4x1z8q3w6e5r0t2y4"
+         *       },
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        CustomerDeletedEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "customer.deleted";
+            /** @description The id of the erased customer; nothing personal */
+            data: {
+                /**
+                 * @description CUID2 identifier
+                 * @example tz4a98xxat96iws9zmbrgj3a
+                 */
+                id: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
          * CustomerList
          * @example {
          *       "customers": [
@@ -1195,6 +1425,51 @@ export interface components {
             customers: components["schemas"]["Customer"][];
             /** @description Cursor of the next page; null on the last page */
             nextCursor: string | null;
+        };
+        /**
+         * CustomerUpdatedEvent
+         * @description A customer's details changed. `data` is the customer after the change.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "customer.updated",
+         *       "data": {
+         *         "id": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "name": "Maria Silva",
+         *         "email": "maria.silva@example.com",
+         *         "phone": "+351 912 345 679",
+         *         "weddingDate": "2027-06-12",
+         *         "notes": "Prefers Saturday appointments",
+         *         "measurements": {
+         *           "bust": 86,
+         *           "waist": 68,
+         *           "hips": 94,
+         *           "height": 168
+         *         },
+         *         "preferences": {
+         *           "silhouette": "A-line",
+         *           "fabric": "lace",
+         *           "colors": [
+         *             "ivory",
+         *             "champagne"
+         *           ]
+         *         },
+         *         "createdAt": "2026-11-02T10:15:00.000Z",
+         *         "updatedAt": "2026-11-02T10:15:00.000Z"
+         *       },
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        CustomerUpdatedEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "customer.updated";
+            data: components["schemas"]["Customer"];
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * CustomerWithCounts
@@ -1413,7 +1688,7 @@ export interface components {
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
-        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["InquiryReceivedEvent"];
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
         /**
          * EventList
          * @example {
@@ -2114,7 +2389,7 @@ export interface components {
              */
             url?: string;
             /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "appointment.confirmed" | "appointment.cancelled" | "inquiry.received")[];
+            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "inquiry.received")[];
             /**
              * @description ACTIVE receives deliveries; DISABLED receives none
              * @enum {string}
@@ -7850,7 +8125,7 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "order.created" | "order.updated" | "order.status_changed" | "customer.created" | "appointment.confirmed" | "appointment.cancelled" | "inquiry.received";
+                type?: "order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "inquiry.received";
                 /** @description Only events at or after this instant. Incremental sync: pass the newest `createdAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `createdAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 since?: string;
             };
@@ -8962,6 +9237,364 @@ export interface operations {
             };
         };
     };
+    customerUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "customer.updated",
+                 *       "data": {
+                 *         "id": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *         "name": "Maria Silva",
+                 *         "email": "maria.silva@example.com",
+                 *         "phone": "+351 912 345 679",
+                 *         "weddingDate": "2027-06-12",
+                 *         "notes": "Prefers Saturday appointments",
+                 *         "measurements": {
+                 *           "bust": 86,
+                 *           "waist": 68,
+                 *           "hips": 94,
+                 *           "height": 168
+                 *         },
+                 *         "preferences": {
+                 *           "silhouette": "A-line",
+                 *           "fabric": "lace",
+                 *           "colors": [
+                 *             "ivory",
+                 *             "champagne"
+                 *           ]
+                 *         },
+                 *         "createdAt": "2026-11-02T10:15:00.000Z",
+                 *         "updatedAt": "2026-11-02T10:15:00.000Z"
+                 *       },
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "customer.updated";
+                    data: components["schemas"]["Customer"];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "customer.deleted",
+                 *       "data": {
+                 *         "id": "c7k2m9p4x1z8q3w6e5r0t2y4"
+                 *       },
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "customer.deleted";
+                    /** @description The id of the erased customer; nothing personal */
+                    data: {
+                        /**
+                         * @description CUID2 identifier
+                         * @example tz4a98xxat96iws9zmbrgj3a
+                         */
+                        id: string;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "appointment.created",
+                 *       "data": {
+                 *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+                 *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *         "orderId": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "type": "FITTING",
+                 *         "status": "PROPOSED",
+                 *         "date": "2027-03-20T10:00:00.000Z",
+                 *         "duration": 60,
+                 *         "notes": "First fitting; bring the wedding shoes",
+                 *         "createdAt": "2026-11-09T14:30:00.000Z",
+                 *         "updatedAt": "2026-11-09T14:30:00.000Z"
+                 *       },
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "appointment.created";
+                    data: components["schemas"]["Appointment"];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "appointment.updated",
+                 *       "data": {
+                 *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+                 *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *         "orderId": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "type": "FITTING",
+                 *         "status": "CONFIRMED",
+                 *         "date": "2027-03-20T10:00:00.000Z",
+                 *         "duration": 90,
+                 *         "notes": "First fitting; bring the wedding shoes",
+                 *         "createdAt": "2026-11-09T14:30:00.000Z",
+                 *         "updatedAt": "2026-11-09T14:30:00.000Z"
+                 *       },
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "appointment.updated";
+                    data: components["schemas"]["Appointment"];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     appointmentConfirmedWebhook: {
         parameters: {
             query?: never;
@@ -9116,6 +9749,93 @@ export interface operations {
                     id: string;
                     /** @constant */
                     event: "appointment.cancelled";
+                    data: components["schemas"]["Appointment"];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "appointment.completed",
+                 *       "data": {
+                 *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+                 *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *         "orderId": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "type": "FITTING",
+                 *         "status": "COMPLETED",
+                 *         "date": "2027-03-20T10:00:00.000Z",
+                 *         "duration": 60,
+                 *         "notes": "First fitting; bring the wedding shoes",
+                 *         "createdAt": "2026-11-09T14:30:00.000Z",
+                 *         "updatedAt": "2026-11-09T14:30:00.000Z"
+                 *       },
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "appointment.completed";
                     data: components["schemas"]["Appointment"];
                     /**
                      * Format: date-time

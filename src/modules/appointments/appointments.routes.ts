@@ -48,7 +48,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         operationId: "createAppointment",
         summary: "Create an appointment",
         description:
-          "Creates a PROPOSED appointment for an existing customer, optionally linked to one of that customer's orders. A customerId or orderId that is not the vendor's is 400 unknown_reference.",
+          "Creates a PROPOSED appointment for an existing customer, optionally linked to one of that customer's orders. A customerId or orderId that is not the vendor's is 400 unknown_reference. Emits appointment.created.",
         body: CreateAppointmentBody,
         response: {
           201: AppointmentSchema,
@@ -90,7 +90,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
             ? "Update an appointment"
             : "Update an appointment (PUT, same partial semantics)",
         description:
-          "Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED or CANCELLED emits appointment.confirmed or appointment.cancelled.",
+          "Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED, CANCELLED or COMPLETED emits appointment.confirmed, appointment.cancelled or appointment.completed; a change of date, duration, type, notes, customer or order emits appointment.updated.",
         params: IdParams,
         body: UpdateAppointmentBody,
         response: {

@@ -34,8 +34,24 @@ import {
 
 export const DEFAULT_PAGE_SIZE = 100;
 
-/** Spec 3.1 rule 3: the outcomes that are announced. */
-const statusEvents = { CONFIRMED: "appointment.confirmed", CANCELLED: "appointment.cancelled" } as const;
+/** The status moves that are announced (spec 3.1 rule 3, CONTRACT 10). */
+const statusEvents = {
+  CONFIRMED: "appointment.confirmed",
+  CANCELLED: "appointment.cancelled",
+  COMPLETED: "appointment.completed",
+} as const;
+
+/** A change of any of these is announced as appointment.updated (CONTRACT 10). */
+function detailsChanged(before: AppointmentRow, after: AppointmentRow): boolean {
+  return (
+    before.date.getTime() !== after.date.getTime() ||
+    before.duration !== after.duration ||
+    before.type !== after.type ||
+    before.notes !== after.notes ||
+    before.orderId !== after.orderId ||
+    before.customerId !== after.customerId
+  );
+}
 
 /**
  * The customer and order a body names must be the vendor's, and the order the customer's
@@ -87,7 +103,9 @@ export async function createAppointment(
       createdAt: now,
       updatedAt: now,
     });
-    return presentAppointment(row);
+    const data = presentAppointment(row);
+    await enqueueEvent(tx, { vendorId, type: "appointment.created", data, createdAt: now });
+    return data;
   });
 }
 
@@ -127,7 +145,8 @@ export async function getAppointment(
 
 /**
  * PATCH and PUT alike (CONTRACT 1). A status move is checked against the spec 3.1 table and
- * announces CONFIRMED and CANCELLED in the same transaction.
+ * announces CONFIRMED, CANCELLED and COMPLETED, a change of the details appointment.updated, in
+ * the same transaction.
  */
 export async function updateAppointment(
   ctx: ServiceContext,
@@ -159,6 +178,14 @@ export async function updateAppointment(
     const at = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
     changes.updatedAt = at;
     const row = await updateAppointmentRow(tx, vendorId, id, changes);
+    if (detailsChanged(current, row)) {
+      await enqueueEvent(tx, {
+        vendorId,
+        type: "appointment.updated",
+        data: presentAppointment(row),
+        createdAt: at,
+      });
+    }
     if (row.status !== from) await emitStatusEvent(tx, vendorId, row, at);
     return presentAppointment(row);
   });

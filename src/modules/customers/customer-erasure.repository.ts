@@ -30,7 +30,7 @@ export async function deleteCustomerInquiries(db: Executor, vendorId: string, em
  */
 export async function eraseCustomerFromEvents(db: Executor, vendorId: string, customer: ErasedCustomer) {
   const about = [
-    sql`(${events.type} = 'customer.created' and ${events.data}->>'id' = ${customer.id})`,
+    sql`(${events.type} like 'customer.%' and ${events.data}->>'id' = ${customer.id})`,
     sql`(${events.type} like 'appointment.%' and ${events.data}->>'customerId' = ${customer.id})`,
   ];
   if (customer.email) {

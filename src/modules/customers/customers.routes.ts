@@ -88,7 +88,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         operationId: method === "PATCH" ? "updateCustomer" : "replaceCustomer",
         summary: method === "PATCH" ? "Update a customer" : "Update a customer (PUT, same partial semantics)",
         description:
-          "Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same.",
+          "Partial update: fields left out are unchanged, null clears an optional field. PATCH and PUT behave the same. Emits customer.updated.",
         params: IdParams,
         body: UpdateCustomerBody,
         response: {
@@ -110,7 +110,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         operationId: "eraseCustomer",
         summary: "Erase a customer",
         description:
-          "Erasure on the customer's request (the right to be forgotten). The customer, their appointments, the inquiries sent from their e-mail address and the stored event payloads about them are deleted; their orders stay for the shop's books with customerId and customer set to null. This cannot be undone.",
+          "Erasure on the customer's request (the right to be forgotten). The customer, their appointments, the inquiries sent from their e-mail address and the stored event payloads about them are deleted; their orders stay for the shop's books with customerId and customer set to null and a new updatedAt. Emits customer.deleted, whose data is only the id. This cannot be undone.",
         params: IdParams,
         response: {
           204: Type.Null({ description: "Erased" }),

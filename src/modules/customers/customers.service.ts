@@ -193,7 +193,9 @@ export async function updateCustomer(
       if (input.preferences !== undefined) changes.preferences = input.preferences;
       // updated_at never moves backwards, even if clocks of two processes disagree.
       changes.updatedAt = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
-      await updateCustomerRow(tx, vendorId, id, changes);
+      const updated = await updateCustomerRow(tx, vendorId, id, changes);
+      const data = presentCustomer(updated);
+      await enqueueEvent(tx, { vendorId, type: "customer.updated", data, createdAt: changes.updatedAt });
     });
   } catch (error) {
     // A concurrent write took the e-mail between our check and our update: the index decides.
@@ -214,13 +216,17 @@ export async function updateCustomer(
 export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Customer");
   await ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so no row is older than it (lossless sync, README).
+    const now = ctx.now();
     const customer = await findCustomerForUpdate(tx, vendorId, id);
     if (!customer) throw notFound("Customer");
     await deleteCustomerAppointments(tx, vendorId, id);
     if (customer.email) await deleteCustomerInquiries(tx, vendorId, customer.email);
-    await detachOrdersFromCustomer(tx, vendorId, id);
+    // The orders change (their customer goes), so an updatedSince sync must see them again.
+    await detachOrdersFromCustomer(tx, vendorId, id, now);
     await eraseCustomerFromEvents(tx, vendorId, { id, email: customer.email });
     await deleteCustomerRow(tx, vendorId, id);
+    await enqueueEvent(tx, { vendorId, type: "customer.deleted", data: { id }, createdAt: now });
   });
 }
 

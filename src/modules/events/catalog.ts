@@ -19,6 +19,12 @@ export const WebhookTestPayloadSchema = Type.Object(
   { description: "A test delivery: the webhook it was sent to and a fixed message" },
 );
 
+/** The payload of `customer.deleted`: erasure leaves nothing personal, only the id that went. */
+export const CustomerDeletedPayloadSchema = Type.Object(
+  { id: Id },
+  { description: "The id of the erased customer; nothing personal", additionalProperties: false },
+);
+
 interface CatalogEntry {
   /** The read scope an OAuth subscriber needs besides webhooks:write; null: not subscribable. */
   scope: Scope | null;
@@ -50,6 +56,28 @@ export const eventCatalog = {
       "A new customer was created (directly, or by a new order with a new e-mail). `data` is the customer.",
     payload: CustomerSchema,
   },
+  "customer.updated": {
+    scope: "customers:read",
+    description: "A customer's details changed. `data` is the customer after the change.",
+    payload: CustomerSchema,
+  },
+  "customer.deleted": {
+    scope: "customers:read",
+    description:
+      "A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.",
+    payload: CustomerDeletedPayloadSchema,
+  },
+  "appointment.created": {
+    scope: "appointments:read",
+    description: "An appointment was booked. `data` is the appointment.",
+    payload: AppointmentSchema,
+  },
+  "appointment.updated": {
+    scope: "appointments:read",
+    description:
+      "An appointment's date, duration, type, notes, customer or order changed. `data` is the appointment after the change.",
+    payload: AppointmentSchema,
+  },
   "appointment.confirmed": {
     scope: "appointments:read",
     description: "An appointment was confirmed. `data` is the appointment.",
@@ -58,6 +86,11 @@ export const eventCatalog = {
   "appointment.cancelled": {
     scope: "appointments:read",
     description: "An appointment was cancelled. `data` is the appointment.",
+    payload: AppointmentSchema,
+  },
+  "appointment.completed": {
+    scope: "appointments:read",
+    description: "An appointment took place (moved to COMPLETED). `data` is the appointment.",
     payload: AppointmentSchema,
   },
   "inquiry.received": {

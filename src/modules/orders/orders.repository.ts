@@ -366,10 +366,21 @@ export async function setOrderDetails(
  * Erasure (CONTRACT 5): the customer's orders stay for the shop's books, without the customer and
  * without the contact details copied onto the order at creation.
  */
-export async function detachOrdersFromCustomer(db: Executor, vendorId: string, customerId: string) {
+export async function detachOrdersFromCustomer(
+  db: Executor,
+  vendorId: string,
+  customerId: string,
+  now: Date,
+) {
+  // updated_at never moves backwards, even if clocks of two processes disagree.
   await db
     .update(orders)
-    .set({ customerId: null, customerPhone: null, weddingDate: null })
+    .set({
+      customerId: null,
+      customerPhone: null,
+      weddingDate: null,
+      updatedAt: sql`greatest(${now.toISOString()}::timestamptz, ${orders.updatedAt} + interval '1 millisecond')`,
+    })
     .where(and(eq(orders.vendorId, vendorId), eq(orders.customerId, customerId)));
 }
 
