@@ -9,6 +9,11 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
+  /**
+   * What webhook POSTs say they come from: the PUBLIC_URL when it is set. Without it the URL is a
+   * guess from HOST and PORT, and a `--role worker` would advertise a port it does not serve (3000).
+   */
+  readonly webhookUserAgent: string;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
@@ -121,10 +126,8 @@ export function loadConfig(
   }
   const port = int("PORT", 3000, 0, 65535);
   const host = env.HOST || "127.0.0.1";
-  const publicUrl = (url("PUBLIC_URL", ["http:", "https:"]) ?? `http://${hostForUrl(host)}:${port}`).replace(
-    /\/+$/,
-    "",
-  );
+  const givenPublicUrl = url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, "");
+  const publicUrl = givenPublicUrl ?? `http://${hostForUrl(host)}:${port}`;
   const sessionSecret = env.SESSION_SECRET || undefined;
   if (nodeEnv === "production" && (!sessionSecret || sessionSecret.length < 32)) {
     problems.push("SESSION_SECRET must be set (at least 32 characters) when NODE_ENV=production");
@@ -162,6 +165,7 @@ export function loadConfig(
     port,
     host,
     publicUrl,
+    webhookUserAgent: `vendor-api-webhooks/1.0${givenPublicUrl ? ` (+${givenPublicUrl})` : ""}`,
     databaseUrl: url("DATABASE_URL", ["postgres:", "postgresql:"]),
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     logLevel,

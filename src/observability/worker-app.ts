@@ -1,6 +1,6 @@
 // The worker role's own small HTTP server (WORKER_PORT): /health, /ready and /metrics, so an
-// orchestrator can probe and scrape a process that serves no API. The API keeps PORT, so the
-// worker's PUBLIC_URL default (webhook User-Agent) still names the API.
+// orchestrator can probe and scrape a process that serves no API. The API keeps PORT; the webhook
+// User-Agent names PUBLIC_URL only when it is set (config.ts), never a port guessed from PORT.
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";

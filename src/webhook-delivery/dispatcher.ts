@@ -66,7 +66,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
     timeoutMs: config.webhookTimeoutMs,
     allowPrivate: config.webhookAllowPrivateUrls,
     resolver: deps.resolver ?? systemResolver,
-    userAgent: `vendor-api-webhooks/1.0 (+${config.publicUrl})`,
+    userAgent: config.webhookUserAgent,
   });
 
   const breaker = { failures: config.webhookBreakerFailures, cooldownMs: config.webhookBreakerCooldownMs };

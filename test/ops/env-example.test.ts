@@ -49,3 +49,22 @@ describe(".env.example", () => {
     expect(out.toString()).toBe("undefined");
   });
 });
+
+describe(".env.example is consistent", () => {
+  const names = example
+    .split("\n")
+    .map((line) => /^# ([A-Z][A-Z0-9_]+)=/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+
+  it("lists each variable once", () => {
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it("every value it shows is the default (issue 24 item 12: OAUTH_RATE_LIMIT_PER_MINUTE said 300 and 60)", () => {
+    const env = parseEnv(uncommented);
+    // Examples of a setting to add, not defaults (PUBLIC_URL's default is derived, not set).
+    for (const name of ["DATABASE_URL", "REDIS_URL", "PUBLIC_URL"]) delete env[name];
+    const tty = { stdoutIsTTY: false };
+    expect(loadConfig(env, {}, tty)).toEqual(loadConfig({ NODE_ENV: env.NODE_ENV }, {}, tty));
+  });
+});
