@@ -2,7 +2,7 @@
 // import its own and lower layers only; the two page surfaces (dashboard, OAuth) do not import each
 // other; and no import circle anywhere. Lowest first:
 //   1 foundation   lib/, auth/, db/, errors.ts, config.ts
-//   2 platform     webhook-delivery/ (outbox, dispatcher), maintenance/, context.ts,
+//   2 platform     webhook-delivery/ (outbox, dispatcher), mail/ (mail outbox, sender), maintenance/, context.ts,
 //                  observability/metrics.ts (the registry the dispatcher reports to)
 //   3 http kit     http/ (plugins and shared schemas), except the OpenAPI document;
 //                  observability/ (GET /metrics, the worker's probe server)
@@ -11,7 +11,7 @@
 //   6 surfaces     dashboard/, oauth/, docs/
 //   7 composition  app.ts, main.ts, cli.ts, cli/, http/openapi*.ts (assembles modules' schemas)
 const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
-const platform = "^src/(webhook-delivery|maintenance)/|^src/context[.]ts$|^src/observability/metrics[.]ts$";
+const platform = "^src/(webhook-delivery|mail|maintenance)/|^src/context[.]ts$|^src/observability/metrics[.]ts$";
 const httpKit = "^src/http/(?!openapi)|^src/observability/(?!metrics[.]ts$)";
 const modules = "^src/modules/";
 const web = "^src/web/";

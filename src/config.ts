@@ -68,6 +68,15 @@ export interface Config {
   /** PostgreSQL: waiting for a connection, and for a statement's answer, before answering 503. */
   readonly dbConnectTimeoutMs: number;
   readonly dbQueryTimeoutMs: number;
+  /**
+   * `smtp://` or `smtps://` with credentials in the URL; unset, each mail is written as an .eml
+   * file under DATA_DIR/mail/ instead (src/mail/transport.ts). Never logged.
+   */
+  readonly smtpUrl: string | undefined;
+  /** The From address of every mail (`Name <address>` or an address); shops' mail shows the shop's name. */
+  readonly mailFrom: string;
+  /** Waits between a mail's attempts; the last repeats until the mail is three days old. */
+  readonly mailRetryDelaysMs: readonly number[];
 }
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -142,6 +151,16 @@ export function loadConfig(
     problems.push("WEBHOOK_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
   }
 
+  const mailDelaysRaw = env.MAIL_RETRY_DELAYS_MS || "10000,60000,300000,1800000,3600000";
+  const mailRetryDelaysMs = mailDelaysRaw.split(",").map((s) => Number(s.trim()));
+  if (mailRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
+    problems.push("MAIL_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
+  }
+  const mailFrom = env.MAIL_FROM?.trim() || `vendor-api <no-reply@${mailDomain(publicUrl)}>`;
+  if (!/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom) || /[\r\n]/.test(mailFrom)) {
+    problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
+  }
+
   const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const raw = env[name];
     if (raw === undefined || raw === "") return fallback;
@@ -195,6 +214,10 @@ export function loadConfig(
     apiProcesses: int("API_PROCESSES", 1, 1, 64),
     dbConnectTimeoutMs: int("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 600_000),
     dbQueryTimeoutMs: int("DB_QUERY_TIMEOUT_MS", 4_000, 100, 3_600_000),
+    // Checked without echoing it: the URL carries the SMTP password.
+    smtpUrl: secretUrl(env.SMTP_URL, "SMTP_URL", ["smtp:", "smtps:"], problems),
+    mailFrom,
+    mailRetryDelaysMs,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -214,6 +237,22 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): boolean |
     return false;
   }
   return list;
+}
+
+/** A URL whose text must never reach a message (it holds credentials). */
+function secretUrl(raw: string | undefined, name: string, protocols: string[], problems: string[]) {
+  if (raw === undefined || raw === "") return undefined;
+  try {
+    if (protocols.includes(new URL(raw).protocol)) return raw;
+  } catch {}
+  problems.push(`${name} must be a ${protocols.join(" or ")} URL`);
+  return undefined;
+}
+
+/** The default sender's domain: PUBLIC_URL's host name, or localhost for a bare address. */
+function mailDomain(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  return /[a-z]/i.test(host) && !host.includes(":") ? host : "localhost";
 }
 
 function hostForUrl(host: string): string {

@@ -13,6 +13,7 @@ import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { DataDirPermissionError } from "./db/data-dir-permissions.ts";
 import { runMigrations } from "./db/migrate.ts";
 import { assertPortFree, isPortError, PortUnavailableError } from "./http/port-check.ts";
+import { startMailSender } from "./mail/sender.ts";
 import { startHousekeeping } from "./maintenance/housekeeping.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { buildWorkerApp } from "./observability/worker-app.ts";
@@ -109,6 +110,10 @@ async function main(): Promise<void> {
   if (role !== "api") {
     const dispatcher = await startDispatcher({ config, database, log: app.log, metrics });
     stoppers.push(() => dispatcher.stop(config.shutdownGraceMs));
+    // Mail goes out from the same processes as webhooks (src/mail/README.md).
+    const mail = await startMailSender({ config, database, log: app.log });
+    stoppers.push(() => mail.stop(config.shutdownGraceMs));
+    app.log.info({ mail: mail.description }, "mail sender started");
     const stopHousekeeping = startHousekeeping(database.db, () => new Date(), app.log);
     stoppers.push(async () => stopHousekeeping());
   }

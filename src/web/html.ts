@@ -1,31 +1,8 @@
-// Auto-escaping HTML: every value interpolated into an `html` template is escaped unless it is
-// itself the output of `html` (already safe). Pages are built only from these templates, so no
-// vendor- or client-supplied text (application names, URIs, e-mails) can inject markup.
-import escapeHtml from "escape-html";
+// The page kit's HTML: the auto-escaping `html` template (its home is src/lib/html.ts, shared with
+// mail bodies) and the frame every server-rendered page shares.
+import { html, SafeHtml } from "../lib/html.ts";
 
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
-
-function render(value: Interpolation): string {
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join("");
-  if (value === null || value === undefined || value === false) return "";
-  return escapeHtml(String(value));
-}
-
-export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
-  let out = strings[0] ?? "";
-  values.forEach((value, i) => {
-    out += render(value) + (strings[i + 1] ?? "");
-  });
-  return new SafeHtml(out);
-}
+export { html, SafeHtml } from "../lib/html.ts";
 
 const styles = `body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
 label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { date, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, id, updatedAt } from "./columns.ts";
+import { createdAt, id, ts, updatedAt } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
 export const customers = pgTable(
@@ -17,6 +17,8 @@ export const customers = pgTable(
     notes: text("notes"),
     measurements: jsonb("measurements").$type<Record<string, unknown>>(),
     preferences: jsonb("preferences").$type<Record<string, unknown>>(),
+    /** When the customer unsubscribed from the shop's mail (one-click, RFC 8058): no more mail. */
+    mailUnsubscribedAt: ts("mail_unsubscribed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

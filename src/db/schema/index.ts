@@ -3,6 +3,7 @@ export * from "./customers.ts";
 export * from "./events.ts";
 export * from "./idempotency.ts";
 export * from "./inquiries.ts";
+export * from "./mail.ts";
 export * from "./oauth.ts";
 export * from "./orders.ts";
 export * from "./password-resets.ts";

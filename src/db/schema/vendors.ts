@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 
 export const vendors = pgTable(
@@ -13,6 +13,8 @@ export const vendors = pgTable(
     contactEmail: text("contact_email"),
     /** IANA zone the dashboard and tracking page show times in and read typed dates in; the API stays UTC. */
     timeZone: text("time_zone").notNull().default("UTC"),
+    /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */
+    customerMail: boolean("customer_mail").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

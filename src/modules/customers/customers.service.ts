@@ -83,6 +83,7 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     notes: null,
     measurements: null,
     preferences: null,
+    mailUnsubscribedAt: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -118,6 +119,7 @@ export async function createCustomer(
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
+    mailUnsubscribedAt: null,
     createdAt: now,
     updatedAt: now,
   };

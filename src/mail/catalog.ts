@@ -1,0 +1,24 @@
+// The mail catalog: every kind of mail the service sends, by the name its outbox row keeps, with
+// the template that renders it. A new kind of mail is one template file and one line here;
+// `enqueueMail` then accepts exactly that kind's data.
+import type { MailTemplate } from "./template.ts";
+import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
+import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
+import { inquiryReceivedMail } from "./templates/inquiry.ts";
+
+export const mailCatalog = {
+  password_reset: passwordResetMail,
+  signup_confirm: signupConfirmMail,
+  signup_existing: signupExistingMail,
+  inquiry_received: inquiryReceivedMail,
+  order_status: orderStatusMail,
+  appointment_confirmed: appointmentConfirmedMail,
+  appointment_cancelled: appointmentCancelledMail,
+} as const;
+
+export type MailKind = keyof typeof mailCatalog;
+export type MailData<K extends MailKind> = (typeof mailCatalog)[K] extends MailTemplate<infer D> ? D : never;
+
+export function isMailKind(kind: string): kind is MailKind {
+  return Object.hasOwn(mailCatalog, kind);
+}
