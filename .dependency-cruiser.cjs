@@ -11,7 +11,8 @@
 //   6 surfaces     dashboard/, oauth/, docs/
 //   7 composition  app.ts, main.ts, cli.ts, cli/, http/openapi*.ts (assembles modules' schemas)
 const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
-const platform = "^src/(webhook-delivery|mail|maintenance)/|^src/context[.]ts$|^src/observability/metrics[.]ts$";
+const platform =
+  "^src/(webhook-delivery|mail|maintenance)/|^src/context[.]ts$|^src/observability/metrics[.]ts$";
 const httpKit = "^src/http/(?!openapi)|^src/observability/(?!metrics[.]ts$)";
 const modules = "^src/modules/";
 const web = "^src/web/";
