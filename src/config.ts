@@ -3,6 +3,7 @@
 import path from "node:path";
 
 export type Role = "all" | "api" | "worker";
+export type DatabasePoolMode = "session" | "transaction";
 
 export interface Config {
   readonly env: "development" | "production" | "test";
@@ -15,6 +16,16 @@ export interface Config {
    */
   readonly webhookUserAgent: string;
   readonly databaseUrl: string | undefined;
+  /**
+   * PostgreSQL itself, never a transaction pooler: LISTEN, migrations and anything else that needs
+   * a session of its own (defaults to `databaseUrl`).
+   */
+  readonly databaseDirectUrl: string | undefined;
+  /**
+   * `transaction`: `databaseUrl` is a transaction pooler (PgBouncer's pool_mode=transaction), so the
+   * pool sends no named prepared statements and no session settings (db/client.ts).
+   */
+  readonly databasePoolMode: DatabasePoolMode;
   readonly dataDir: string;
   readonly logLevel: LogLevel;
   /** JSON lines for machines; `pretty` (pino-pretty) for a person at a terminal. */
@@ -174,6 +185,19 @@ export function loadConfig(
     ["json", "pretty"] as const,
     nodeEnv === "development" && terminal.stdoutIsTTY ? "pretty" : "json",
   );
+  const databaseUrl = url("DATABASE_URL", ["postgres:", "postgresql:"]);
+  const databaseDirectUrl = url("DATABASE_DIRECT_URL", ["postgres:", "postgresql:"]);
+  const databasePoolMode = oneOf("DATABASE_POOL_MODE", ["session", "transaction"] as const, "session");
+  if (databaseDirectUrl && !env.DATABASE_URL) problems.push("DATABASE_DIRECT_URL needs DATABASE_URL");
+  if (databasePoolMode === "transaction" && !env.DATABASE_URL) {
+    problems.push("DATABASE_POOL_MODE=transaction needs DATABASE_URL (PGlite has no pooler)");
+  } else if (databasePoolMode === "transaction" && !env.DATABASE_DIRECT_URL) {
+    // Defaulting to DATABASE_URL here would LISTEN through the pooler, which hears nothing once
+    // its transaction ends: revoked API keys would be trusted for API_KEY_CACHE_SECONDS.
+    problems.push(
+      "DATABASE_POOL_MODE=transaction needs DATABASE_DIRECT_URL: PostgreSQL itself, for LISTEN and migrations",
+    );
+  }
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) {
     problems.push("METRICS_TOKEN must be at least 16 characters");
@@ -185,7 +209,9 @@ export function loadConfig(
     host,
     publicUrl,
     webhookUserAgent: `vendor-api-webhooks/1.0${givenPublicUrl ? ` (+${givenPublicUrl})` : ""}`,
-    databaseUrl: url("DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseUrl,
+    databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
+    databasePoolMode,
     dataDir: path.resolve(env.DATA_DIR || "./data"),
     logLevel,
     logFormat,

@@ -87,10 +87,15 @@ function answerThen(this: BoundedClient, callback: Callback, ...answer: unknown[
   return callback(...answer);
 }
 
-export type BoundedClientConfig = pg.ClientConfig & { readDeadlines?: ReadDeadlines };
+export type BoundedClientConfig = pg.ClientConfig & {
+  readDeadlines?: ReadDeadlines;
+  /** Send named statements unnamed: the pool is behind a transaction pooler (client.ts). */
+  unnamedStatements?: boolean;
+};
 
 export class BoundedClient extends pg.Client {
   private readonly deadlines: ReadDeadlines | undefined;
+  private readonly unnamed: boolean;
   /** Statements sent and not answered yet. */
   private outstanding = 0;
   /** When the oldest outstanding statement was sent, or the last answer came, whichever is later. */
@@ -100,6 +105,7 @@ export class BoundedClient extends pg.Client {
   constructor(config: BoundedClientConfig) {
     super(config);
     this.deadlines = config.readDeadlines;
+    this.unnamed = config.unnamedStatements === true;
     // A connection dropped while the client is checked out must not crash the process: the
     // statement in progress fails, and the pool discards the client when it comes back.
     this.on("error", () => {});
@@ -109,6 +115,10 @@ export class BoundedClient extends pg.Client {
   // form: a checked-out client, as in transactions).
   override query(config: unknown, values?: unknown, callback?: unknown): never {
     const run = super.query as (c: unknown, v?: unknown, cb?: unknown) => unknown;
+    // Behind a transaction pooler the next statement may reach another server connection, where
+    // a name prepared here means nothing or another statement: the same text, unnamed.
+    if (this.unnamed && (config as { name?: string } | null)?.name)
+      config = { ...(config as object), name: undefined };
     if (!this.deadlines) return run.call(this, config, values, callback) as never;
     // A bound function, not a closure: see answerThen.
     if (typeof callback === "function") callback = answerThen.bind(this, callback as Callback);

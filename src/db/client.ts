@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import type { DatabasePoolMode } from "../config.ts";
 import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounded-client.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { restrictDataDir } from "./data-dir-permissions.ts";
@@ -19,7 +20,17 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Repository functions take an executor: the database, or the transaction a service opened. */
 export type Executor = Db | Tx;
 
-export type DbTarget = { kind: "pglite"; dataDir: string | undefined } | { kind: "pg"; url: string };
+export type DbTarget =
+  | { kind: "pglite"; dataDir: string | undefined }
+  | {
+      kind: "pg";
+      /** What the pool connects to: PostgreSQL, or a pooler in front of it. */
+      url: string;
+      /** PostgreSQL itself, for LISTEN and migrations (a session of their own); defaults to `url`. */
+      directUrl?: string | undefined;
+      /** `transaction`: `url` is a transaction pooler (see TRANSACTION_POOLING below). */
+      poolMode?: DatabasePoolMode | undefined;
+    };
 
 export interface Database {
   readonly kind: "pglite" | "pg";
@@ -42,6 +53,8 @@ export interface Database {
   /** Only for PGlite: the raw instance, used by the migrator. */
   readonly pglite?: PGlite;
   readonly pool?: pg.Pool;
+  /** Only for PostgreSQL: PostgreSQL itself, for work that needs a session (migrations). */
+  readonly directUrl?: string;
 }
 
 export { LISTENER_APPLICATION_NAME } from "./pg-listener.ts";
@@ -59,6 +72,22 @@ export interface DatabaseTimeouts {
   queryMs: number;
 }
 export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, queryMs: 4_000 };
+
+/**
+ * What the pool leaves out when `url` is a transaction pooler (PgBouncer's pool_mode=transaction,
+ * DATABASE_POOL_MODE=transaction), where each transaction may run on another server connection:
+ * - named prepared statements (db/prepared.ts): the pool's clients send every statement unnamed
+ *   (BoundedClient), parsed and planned by PostgreSQL each time; PgBouncer 1.18 would run
+ *   a statement prepared on one server connection against another, which has none or another;
+ * - session settings sent at connection start (statement_timeout,
+ *   idle_in_transaction_session_timeout, the worker's plan_cache_mode): PgBouncer refuses unknown
+ *   startup parameters. Set the server side's timeouts in the pooler instead (PgBouncer's
+ *   connect_query, or ALTER ROLE ... SET); the client side's read deadline stays.
+ * What needs a session goes to `directUrl`: LISTEN (pg-listener.ts) and the migrations' advisory
+ * lock (migrate.ts). Advisory locks and settings scoped to a transaction (the idempotency key's
+ * pg_try_advisory_xact_lock, the claim's set_config(..., true)) work through either, and the
+ * service makes no temporary tables.
+ */
 
 export async function openDatabase(
   target: DbTarget,
@@ -85,29 +114,34 @@ export async function openDatabase(
     // The client side of the query timeout (a server that never answers); statement_timeout below
     // is the server side (a statement that runs too long).
     const readDeadlines = new ReadDeadlines(timeouts.queryMs);
+    const session = target.poolMode !== "transaction";
     const config: pg.PoolConfig & BoundedClientConfig = {
       Client: BoundedClient as unknown as typeof pg.Client,
       readDeadlines,
+      unnamedStatements: !session,
       connectionString: target.url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: timeouts.connectMs,
       // The server gives up too (when it runs at all), and abandoned transactions end.
-      statement_timeout: timeouts.queryMs,
-      idle_in_transaction_session_timeout: 60_000,
+      ...(session
+        ? { statement_timeout: timeouts.queryMs, idle_in_transaction_session_timeout: 60_000 }
+        : {}),
       // A silent peer (partition, frozen host) is noticed on idle connections too.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      ...(options.genericPlans ? { options: "-c plan_cache_mode=force_generic_plan" } : {}),
+      ...(options.genericPlans && session ? { options: "-c plan_cache_mode=force_generic_plan" } : {}),
     };
     const pool = new pg.Pool(config);
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
-    const listener = createPgListener(target.url);
+    const directUrl = target.directUrl ?? target.url;
+    const listener = createPgListener(directUrl);
     return {
       kind: "pg",
       db,
       pool,
+      directUrl,
       queryCount: () => count,
       listen: (channel, fn, onLost) => listener.listen(channel, { onNotify: fn, onLost }),
       async ping() {
@@ -174,8 +208,18 @@ export async function queryRows<T>(executor: Executor, statement: SQL): Promise<
   return result.rows;
 }
 
-export function targetFromConfig(config: { databaseUrl: string | undefined; dataDir: string }): DbTarget {
+export function targetFromConfig(config: {
+  databaseUrl: string | undefined;
+  databaseDirectUrl?: string | undefined;
+  databasePoolMode?: DatabasePoolMode;
+  dataDir: string;
+}): DbTarget {
   return config.databaseUrl
-    ? { kind: "pg", url: config.databaseUrl }
+    ? {
+        kind: "pg",
+        url: config.databaseUrl,
+        directUrl: config.databaseDirectUrl,
+        poolMode: config.databasePoolMode,
+      }
     : { kind: "pglite", dataDir: config.dataDir };
 }

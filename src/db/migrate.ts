@@ -18,8 +18,10 @@ export async function runMigrations(database: Database): Promise<void> {
   }
   if (!database.pool) throw new Error("runMigrations: no pool");
   // A connection of its own, without the pool's statement timeouts: a migration (or waiting for
-  // another process's) may take longer than any request should.
-  const { connectionString } = database.pool.options as { connectionString?: string };
+  // another process's) may take longer than any request should. To PostgreSQL itself, never
+  // through a transaction pooler: the advisory lock belongs to the session.
+  const connectionString =
+    database.directUrl ?? (database.pool.options as { connectionString?: string }).connectionString;
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

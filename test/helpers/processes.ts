@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { CHILD_BUILD_DIR, CHILD_NODE_FLAGS, migratedDataDir } from "./child-build.ts";
+import { withPoolerSettings } from "./pooler.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -46,7 +47,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("cli"), ...args], {
       cwd: repoRoot,
-      env: { ...process.env, NODE_ENV: "test", ...env },
+      env: withPoolerSettings({ ...process.env, NODE_ENV: "test", ...env }),
     });
     child.stdin.end(input ?? "");
     let stdout = "";
@@ -81,14 +82,14 @@ export interface ServerProcess {
 export function startServer(args: string[], env: NodeJS.ProcessEnv, port: number): ServerProcess {
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("main"), ...args], {
     cwd: repoRoot,
-    env: {
+    env: withPoolerSettings({
       ...process.env,
       NODE_ENV: "test",
       LOG_LEVEL: "info",
       PORT: String(port),
       HOST: "127.0.0.1",
       ...env,
-    },
+    }),
   });
   let output = "";
   const collect = (d: Buffer) => {

@@ -18,6 +18,7 @@ import { runMigrations } from "../../src/db/migrate.ts";
 import type { Resolver } from "../../src/webhook-delivery/url-guard.ts";
 import { type ApiClient, apiClient } from "./api-client.ts";
 import { migratedDataDirTar } from "./child-build.ts";
+import { pgTarget } from "./pooler.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
 export interface TestApp {
@@ -56,7 +57,7 @@ export interface TestAppOptions {
  */
 export async function openTestDatabase(url = process.env.TEST_DATABASE_URL): Promise<Database> {
   if (url) {
-    const database = await openDatabase({ kind: "pg", url });
+    const database = await openDatabase(pgTarget(url));
     if (!migrated.has(url)) {
       await runMigrations(database);
       migrated.add(url);
