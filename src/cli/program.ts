@@ -121,6 +121,7 @@ export function buildProgram(
     .requiredOption("--vendor <id|email>", "the vendor")
     .requiredOption("--name <name>", "the application's name, shown on the consent page")
     .requiredOption("--redirect-uri <uri>", "an exact redirect URI (repeatable)", collect)
+    .option("--public", "any shop may authorize it (default: only this vendor)")
     .addHelpText(
       "after",
       examples([
@@ -128,7 +129,16 @@ export function buildProgram(
       ]),
     )
     .action((o) =>
-      done({ command: "app create", vendor: o.vendor, name: o.name, redirectUris: o.redirectUri ?? [] }, o),
+      done(
+        {
+          command: "app create",
+          vendor: o.vendor,
+          name: o.name,
+          redirectUris: o.redirectUri ?? [],
+          public: o.public === true,
+        },
+        o,
+      ),
     );
   leaf(app, "list", "list a vendor's applications")
     .requiredOption("--vendor <id|email>", "the vendor")

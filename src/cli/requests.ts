@@ -13,7 +13,7 @@ export type CliRequest =
   | { command: "api-key create"; vendor: string; name: string; scopes: string[] }
   | { command: "api-key list"; vendor: string }
   | { command: "api-key revoke"; vendor: string; id: string }
-  | { command: "app create"; vendor: string; name: string; redirectUris: string[] }
+  | { command: "app create"; vendor: string; name: string; redirectUris: string[]; public?: boolean }
   | { command: "app list"; vendor: string }
   | { command: "app delete"; vendor: string; id: string }
   | { command: "webhook list"; vendor: string };

@@ -200,7 +200,14 @@ export const schemaExamples: Record<string, unknown> = {
     events: [{ id: event, event: "order.status_changed", data: statusChange, createdAt: moved }],
     nextCursor: null,
   },
-  Profile: { id: shopId, name: "Bella Bridal", email: "owner@bellabridal.example", createdAt: created },
+  Profile: {
+    id: shopId,
+    name: "Bella Bridal",
+    email: "owner@bellabridal.example",
+    createdAt: created,
+    timeZone: "Europe/Lisbon",
+    contactEmail: "hello@bellabridal.example",
+  },
   WebhookTestPayload: { webhookId: hook, message: "A test delivery from vendor-api" },
 };
 

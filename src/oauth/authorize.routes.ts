@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
+import { mayAuthorize } from "../modules/applications/applications.service.ts";
 import { alreadyGranted } from "../modules/connections/connections.service.ts";
 import { findVendor } from "../modules/vendors/vendors.service.ts";
 import { csrfToken, sendPage } from "../web/browser-scope.ts";
@@ -18,7 +19,7 @@ import {
 } from "./authorize/index.ts";
 import { createAuthorizationCode } from "./codes.ts";
 import { consentPage } from "./consent.page.ts";
-import { AccessDenied } from "./oauth.errors.ts";
+import { AccessDenied, type OAuthError, UnauthorizedClient } from "./oauth.errors.ts";
 import { asParams, type RawParams } from "./params.ts";
 
 const PATH = "/api/oauth/authorize";
@@ -98,12 +99,28 @@ export async function authorizeRoutes(
     }
   }
 
+  /** The error sent back to the client's redirect URI. */
+  function refuse(reply: FastifyReply, status: number, authz: AuthorizationRequest, reason: OAuthError) {
+    const location = redirectWith(authz.redirectUri, issuer, {
+      error: reason.error,
+      error_description: reason.description,
+      state: authz.state,
+    });
+    return reply.code(status).header("location", location).send();
+  }
+
+  const privateApplication = () =>
+    new UnauthorizedClient("This application is private to the shop that registered it");
+
   app.get(PATH, { schema: authorizeDocs }, async (request, reply) => {
     const params = asParams(request.query);
     const authz = await validate(params, reply, 302);
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(302).header("location", signInRedirect(params)).send();
+    if (!mayAuthorize(authz.application, session.vendorId)) {
+      return refuse(reply, 302, authz, privateApplication());
+    }
     // Consent remembered: scopes the vendor already granted this application are not asked again.
     if (await alreadyGranted(ctx, session.vendorId, authz.application.id, authz.scopes)) {
       const code = await createAuthorizationCode(ctx, session.vendorId, authz);
@@ -112,7 +129,10 @@ export async function authorizeRoutes(
         .header("location", redirectWith(authz.redirectUri, issuer, { code, state: authz.state }))
         .send();
     }
-    const vendor = await findVendor(ctx, session.vendorId);
+    const [vendor, publisher] = await Promise.all([
+      findVendor(ctx, session.vendorId),
+      findVendor(ctx, authz.application.vendorId),
+    ]);
     return sendPage(
       reply,
       200,
@@ -120,6 +140,7 @@ export async function authorizeRoutes(
         request: authz,
         params: carried(params),
         vendorName: vendor?.name ?? "",
+        publisherName: publisher?.name ?? "",
         csrf: csrfToken(reply),
       }),
     );
@@ -133,16 +154,10 @@ export async function authorizeRoutes(
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(303).header("location", signInRedirect(params)).send();
-
-    if (body.decision !== "allow") {
-      const denied = new AccessDenied();
-      const location = redirectWith(authz.redirectUri, issuer, {
-        error: denied.error,
-        error_description: denied.description,
-        state: authz.state,
-      });
-      return reply.code(303).header("location", location).send();
+    if (!mayAuthorize(authz.application, session.vendorId)) {
+      return refuse(reply, 303, authz, privateApplication());
     }
+    if (body.decision !== "allow") return refuse(reply, 303, authz, new AccessDenied());
     const code = await createAuthorizationCode(ctx, session.vendorId, authz);
     return reply
       .code(303)

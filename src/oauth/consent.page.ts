@@ -8,6 +8,8 @@ export function consentPage(input: {
   /** The validated request's parameters, carried back by the form and checked again on POST. */
   params: Record<string, string>;
   vendorName: string;
+  /** The shop that registered the application: who the vendor is trusting. */
+  publisherName: string;
   csrf: string;
 }): string {
   const { request, params } = input;
@@ -15,6 +17,7 @@ export function consentPage(input: {
   return layout(
     `Allow ${name}?`,
     html`<h1>Allow ${name} to access your account?</h1>
+<p class="publisher"><strong>${name}</strong> is published by <strong>${input.publisherName}</strong>.</p>
 <p>You are signed in as <strong>${input.vendorName}</strong>. <strong>${name}</strong> asks to:</p>
 <ul class="scopes">${request.scopes.map((s) => html`<li>${scopeDescriptions[s]} <span class="muted">(${s})</span></li>`)}</ul>
 <p class="muted">After you decide, you will be sent back to ${new URL(request.redirectUri).origin}.</p>

@@ -69,6 +69,13 @@ export class InvalidScope extends OAuthError {
   }
 }
 
+/** RFC 6749 4.1.2.1: this client may not ask this vendor (a private application of another shop). */
+export class UnauthorizedClient extends OAuthError {
+  constructor(description: string) {
+    super("unauthorized_client", description);
+  }
+}
+
 export class AccessDenied extends OAuthError {
   constructor(description = "The vendor denied the request") {
     super("access_denied", description);

@@ -27,9 +27,15 @@ const t = useTestApp();
 const APPS = "/dashboard/integrations/applications";
 const CONNECTED = "/dashboard/integrations/connected-apps";
 
-/** Registers an application through the page; returns it as the OAuth helpers' Client. */
+/**
+ * Registers a public application through the page (the tests authorize it as other shops);
+ * returns it as the OAuth helpers' Client.
+ */
 async function register(browser: Browser, vendorId: string, name = "Bridal POS", uris = REDIRECT_URI) {
-  const page = await follow(browser, await postFrom(browser, APPS, APPS, { name, redirectUris: uris }));
+  const page = await follow(
+    browser,
+    await postFrom(browser, APPS, APPS, { name, redirectUris: uris, public: "true" }),
+  );
   const flash = flashOf(page);
   expect(flash?.kind).toBe("success");
   const application = (await listApplications(t.ctx, vendorId))[0];

@@ -10,11 +10,13 @@ import type { TestApp } from "./test-app.ts";
 
 export const REDIRECT_URI = "https://client.example/callback";
 
+/** A public application of its own shop ("App Maker"), so any test vendor may authorize it. */
 export async function createClient(ctx: ServiceContext, redirectUris: string[] = [REDIRECT_URI]) {
   const owner = await createVendor(ctx, "App Maker");
   const { application, clientSecret } = await createApplication(ctx, owner.id, {
     name: "Bridal POS",
     redirectUris,
+    public: true,
   });
   return { clientId: application.clientId, clientSecret, application };
 }

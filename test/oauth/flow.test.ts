@@ -124,6 +124,7 @@ describe("authorization code flow through the sign-in and consent pages", () => 
     const { application } = await createApplication(t.ctx, owner.id, {
       name: '<script>alert("x")</script><img src=x>',
       redirectUris: [REDIRECT_URI],
+      public: true,
     });
     const vendor = await createVendor(t.ctx);
     const browser = await signedInBrowser(t, vendor.email);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { createVendor, createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
 const t = useTestApp();
 
 describe("GET /api/vendor/profile", () => {
-  it("answers { id, name, email, createdAt } of the key's vendor, and nothing else", async () => {
+  it("answers { id, name, email, createdAt, timeZone, contactEmail } of the key's vendor, and nothing else", async () => {
     await createVendor(t.ctx, "Someone Else");
     const { vendor, key } = await createVendorWithKey(t.ctx, "Atelier Lua");
     const res = await t.api.get("/api/vendor/profile", { key });
@@ -15,6 +16,19 @@ describe("GET /api/vendor/profile", () => {
       name: "Atelier Lua",
       email: vendor.email,
       createdAt: vendor.createdAt.toISOString(),
+      timeZone: "UTC",
+      contactEmail: null,
     });
+  });
+
+  it("carries the time zone and contact e-mail the shop set in its settings", async () => {
+    const { vendor, key } = await createVendorWithKey(t.ctx, "Atelier Lua");
+    await updateShopSettings(t.ctx, vendor.id, {
+      name: "Atelier Lua",
+      contactEmail: "hello@atelier-lua.example",
+      timeZone: "Europe/Lisbon",
+    });
+    const res = await t.api.get("/api/vendor/profile", { key });
+    expect(res.body).toMatchObject({ timeZone: "Europe/Lisbon", contactEmail: "hello@atelier-lua.example" });
   });
 });

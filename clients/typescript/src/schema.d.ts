@@ -2191,7 +2191,9 @@ export interface components {
          *       "id": "h6y2k8m1q9w3e5r7t0u4i8o2",
          *       "name": "Bella Bridal",
          *       "email": "owner@bellabridal.example",
-         *       "createdAt": "2026-11-02T10:15:00.000Z"
+         *       "createdAt": "2026-11-02T10:15:00.000Z",
+         *       "timeZone": "Europe/Lisbon",
+         *       "contactEmail": "hello@bellabridal.example"
          *     }
          */
         Profile: {
@@ -2201,7 +2203,10 @@ export interface components {
              */
             id: string;
             name: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description The owner's sign-in e-mail
+             */
             email: string;
             /**
              * Format: date-time
@@ -2209,6 +2214,13 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /**
+             * @description The shop's IANA time zone (its calendar days; the API's instants stay UTC)
+             * @example Europe/Lisbon
+             */
+            timeZone: string;
+            /** @description Where the shop's customers write to, as set in the dashboard; null when not set */
+            contactEmail: string | null;
         };
         /**
          * Recover
@@ -5948,7 +5960,9 @@ export interface operations {
                      *       "id": "h6y2k8m1q9w3e5r7t0u4i8o2",
                      *       "name": "Bella Bridal",
                      *       "email": "owner@bellabridal.example",
-                     *       "createdAt": "2026-11-02T10:15:00.000Z"
+                     *       "createdAt": "2026-11-02T10:15:00.000Z",
+                     *       "timeZone": "Europe/Lisbon",
+                     *       "contactEmail": "hello@bellabridal.example"
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];

@@ -10,6 +10,7 @@ import {
   getApplication,
   listApplications,
   rotateApplicationSecret,
+  setApplicationPublic,
 } from "../../modules/applications/applications.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
 import { field } from "../../web/form.ts";
@@ -35,8 +36,10 @@ export async function applicationPages(app: FastifyInstance, deps: DashboardDeps
 <h2>${a.name}</h2>
 <dl><dt>Client ID</dt><dd><code>${a.clientId}</code></dd>
 <dt>Redirect URIs</dt><dd><ul>${a.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
-<dt>Registered</dt><dd>${time(a.createdAt, page.timeZone)}</dd></dl>
-<div class="actions">${confirmLink(`${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
+<dt>Registered</dt><dd>${time(a.createdAt, page.timeZone)}</dd>
+<dt>Who may connect it</dt><dd data-visibility="${a.public ? "public" : "private"}">${a.public ? "Any shop (public)" : "Only this shop (private)"}</dd></dl>
+<div class="actions">${confirmLink(`${BASE}/${a.id}/${a.public ? "make-private" : "make-public"}`, a.public ? "Make private" : "Make public")}
+${confirmLink(`${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
 ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
 </section>`,
           )}`;
@@ -47,6 +50,7 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
 <label for="app-uris">Redirect URIs, one per line</label>
 <textarea id="app-uris" name="redirectUris" required placeholder="https://app.example/callback"></textarea>
 <p class="muted">https, or http on localhost / 127.0.0.1 / [::1]; no fragment. Compared exactly.</p>
+<label><input type="checkbox" name="public" value="true"> Public: any shop may connect it (otherwise only this shop)</label>
 <div class="actions"><button type="submit" class="primary">Register</button></div>
 </form>`;
     return reply
@@ -63,6 +67,7 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
       const { application, clientSecret } = await createApplication(ctx, vendorIdOf(request), {
         name: field(form, "name"),
         redirectUris,
+        public: field(form, "public") === "true",
       });
       return {
         kind: "success",
@@ -98,6 +103,33 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
     },
     done: () => BASE,
   });
+
+  for (const makePublic of [true, false]) {
+    confirmedAction(app, deps, `${BASE}/:id/${makePublic ? "make-public" : "make-private"}`, {
+      confirmation: async (request) => ({
+        section: "applications",
+        title: `Make “${(await named(request)).name}” ${makePublic ? "public" : "private"}?`,
+        consequence: makePublic
+          ? "Any shop may then connect it, seeing on the consent page that your shop publishes it."
+          : "Only your shop may connect it; every other shop that connected it loses the connection, and its tokens stop working at once.",
+        button: makePublic ? "Make public" : "Make private",
+        back: BASE,
+      }),
+      act: async (request) => {
+        const application = await setApplicationPublic(
+          ctx,
+          vendorIdOf(request),
+          request.params.id ?? "",
+          makePublic,
+        );
+        return {
+          kind: "success",
+          message: `“${application.name}” is now ${makePublic ? "public" : "private"}.`,
+        };
+      },
+      done: () => BASE,
+    });
+  }
 
   confirmedAction(app, deps, `${BASE}/:id/delete`, {
     confirmation: async (request) => ({

@@ -1,9 +1,10 @@
-import { index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
 /**
- * A third-party OAuth client (CONTRACT 6), registered by one vendor; any vendor may authorize it.
+ * An OAuth client (CONTRACT 6), registered by one vendor. Only that vendor may authorize it
+ * unless it is marked public (issue 28 item 7): a shop's own integration is not offered to others.
  * Secrets, codes and tokens are stored only as SHA-256 hashes: they carry 256 random bits.
  */
 export const applications = pgTable(
@@ -18,6 +19,8 @@ export const applications = pgTable(
     clientSecretHash: text("client_secret_hash").notNull(),
     /** Compared by exact string equality (RFC 9700 2.1, spec 5 rule 1). */
     redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+    /** Any shop may authorize a public application; a private one only the shop that registered it. */
+    public: boolean("public").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -7,6 +7,7 @@ export function presentApplication(row: ApplicationRow) {
     name: row.name,
     clientId: row.clientId,
     redirectUris: row.redirectUris,
+    public: row.public,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -13,7 +13,7 @@ export async function insertApplication(
   return inserted;
 }
 
-/** By client ID, whoever registered it: any vendor may authorize any application (CONTRACT 6). */
+/** By client ID, whoever registered it (whether this vendor may authorize it is the service's rule). */
 export async function findApplicationByClientId(
   db: Executor,
   clientId: string,
@@ -53,6 +53,21 @@ export async function updateApplicationSecret(
   const [row] = await db
     .update(applications)
     .set({ clientSecretHash, updatedAt: at })
+    .where(and(eq(applications.vendorId, vendorId), eq(applications.id, id)))
+    .returning();
+  return row;
+}
+
+export async function updateApplicationVisibility(
+  db: Executor,
+  vendorId: string,
+  id: string,
+  isPublic: boolean,
+  at: Date,
+): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .update(applications)
+    .set({ public: isPublic, updatedAt: at })
     .where(and(eq(applications.vendorId, vendorId), eq(applications.id, id)))
     .returning();
   return row;

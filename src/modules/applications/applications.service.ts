@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { revokeGrantsOfOtherShops } from "../connections/oauth.repository.ts";
 import {
   type ApplicationRow,
   deleteApplicationRow,
@@ -12,6 +13,7 @@ import {
   insertApplication,
   listApplications as listApplicationRows,
   updateApplicationSecret,
+  updateApplicationVisibility,
 } from "./applications.repository.ts";
 
 export type { ApplicationRow };
@@ -25,6 +27,8 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 export interface CreateApplicationInput {
   name: string;
   redirectUris: string[];
+  /** Any shop may authorize it; by default only the registering shop (issue 28 item 7). */
+  public?: boolean | undefined;
 }
 
 /**
@@ -72,6 +76,7 @@ export async function createApplication(
     clientId: generateSecret(CLIENT_ID_PREFIX, 16),
     clientSecretHash: hashSecret(clientSecret),
     redirectUris,
+    public: input.public ?? false,
     createdAt: now,
     updatedAt: now,
   });
@@ -110,6 +115,31 @@ export async function getApplication(
   const application = isId(id) ? await findApplicationById(ctx.db, vendorId, id) : undefined;
   if (!application) throw notFound("Application");
   return application;
+}
+
+/**
+ * Publishes the application to every shop, or makes it private again; then the grants other
+ * shops hold to it are revoked in the same transaction, so no shop keeps what it could no longer get.
+ */
+export async function setApplicationPublic(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  isPublic: boolean,
+): Promise<ApplicationRow> {
+  if (!isId(id)) throw notFound("Application");
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const application = await updateApplicationVisibility(tx, vendorId, id, isPublic, now);
+    if (!application) throw notFound("Application");
+    if (!isPublic) await revokeGrantsOfOtherShops(tx, application.id, vendorId, now);
+    return application;
+  });
+}
+
+/** Whether `vendorId` may authorize the application: its own, or a public one. */
+export function mayAuthorize(application: ApplicationRow, vendorId: string): boolean {
+  return application.public || application.vendorId === vendorId;
 }
 
 /** Deletes the application; its grants, codes and tokens go with it (ON DELETE CASCADE). */

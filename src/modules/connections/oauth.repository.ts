@@ -1,6 +1,6 @@
 // Grants, codes and tokens. Tokens are looked up by their SHA-256 hash; a token is live only
 // while its grant is (revoking a grant is how whole token families die, RFC 9700 4.14.2).
-import { and, desc, eq, gt, inArray, isNull, max } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, max, ne } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import {
   applications,
@@ -250,4 +250,23 @@ export async function lastTokenIssuedPerApplication(db: Executor, vendorId: stri
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthAccessTokens.grantId))
     .where(and(eq(oauthGrants.vendorId, vendorId), isNull(oauthGrants.revokedAt)))
     .groupBy(oauthGrants.applicationId);
+}
+
+/** Revokes the grants other shops hold to an application its owner made private. */
+export async function revokeGrantsOfOtherShops(
+  db: Executor,
+  applicationId: string,
+  ownerVendorId: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(oauthGrants)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(oauthGrants.applicationId, applicationId),
+        ne(oauthGrants.vendorId, ownerVendorId),
+        isNull(oauthGrants.revokedAt),
+      ),
+    );
 }

@@ -2,6 +2,18 @@ import { Type } from "@sinclair/typebox";
 import { Id, Timestamp } from "../../http/common-schemas.ts";
 
 export const ProfileSchema = Type.Object(
-  { id: Id, name: Type.String(), email: Type.String({ format: "email" }), createdAt: Timestamp },
+  {
+    id: Id,
+    name: Type.String(),
+    email: Type.String({ format: "email", description: "The owner's sign-in e-mail" }),
+    createdAt: Timestamp,
+    timeZone: Type.String({
+      description: "The shop's IANA time zone (its calendar days; the API's instants stay UTC)",
+      examples: ["Europe/Lisbon"],
+    }),
+    contactEmail: Type.Union([Type.String({ format: "email" }), Type.Null()], {
+      description: "Where the shop's customers write to, as set in the dashboard; null when not set",
+    }),
+  },
   { description: "The vendor the credential acts for" },
 );

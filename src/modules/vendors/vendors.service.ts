@@ -6,7 +6,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../sessions/sessions.repository.ts";
-import { presentVendor } from "./vendors.presenter.ts";
+import { presentProfile, presentVendor } from "./vendors.presenter.ts";
 import {
   findVendorByEmail,
   findVendorById,
@@ -62,7 +62,7 @@ export async function listVendors(ctx: ServiceContext) {
 export async function getProfile(ctx: ServiceContext, vendorId: string) {
   const row = await findVendorById(ctx.db, vendorId);
   if (!row) throw new AppError("not_found", "Vendor not found");
-  return presentVendor(row);
+  return presentProfile(row);
 }
 
 // A hash of a random password: verifying against it when the e-mail is unknown makes an unknown
