@@ -88,6 +88,8 @@ export interface Config {
   readonly mailFrom: string;
   /** Waits between a mail's attempts; the last repeats until the mail is three days old. */
   readonly mailRetryDelaysMs: readonly number[];
+  /** PostgreSQL: connections in each process's pool (plus one LISTEN connection per process). */
+  readonly databasePoolSize: number;
 }
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -244,6 +246,7 @@ export function loadConfig(
     smtpUrl: secretUrl(env.SMTP_URL, "SMTP_URL", ["smtp:", "smtps:"], problems),
     mailFrom,
     mailRetryDelaysMs,
+    databasePoolSize: int("DATABASE_POOL_SIZE", 10, 1, 1_000),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
   else await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
+    poolSize: config.databasePoolSize,
     genericPlans: role === "worker",
   });
   await runMigrations(database);

@@ -8,10 +8,12 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import type { DatabasePoolMode } from "../config.ts";
+import { DatabaseAvailability } from "./availability.ts";
 import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounded-client.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { restrictDataDir } from "./data-dir-permissions.ts";
 import { createPgListener } from "./pg-listener.ts";
+import { releaseClientsOfFailedTransactions } from "./pooled-transaction.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -49,6 +51,8 @@ export interface Database {
     onLost?: () => void,
   ) => Promise<() => Promise<void>>;
   readonly ping: () => Promise<void>;
+  /** Whether the database is reachable as this process last saw it (one log line per outage). */
+  readonly availability: DatabaseAvailability;
   readonly close: () => Promise<void>;
   /** Only for PGlite: the raw instance, used by the migrator. */
   readonly pglite?: PGlite;
@@ -71,6 +75,8 @@ export interface DatabaseTimeouts {
   /** Waiting for any statement's answer (client side: it also covers a stopped server). */
   queryMs: number;
 }
+/** Connections per process's pool unless DATABASE_POOL_SIZE says otherwise (README: connections). */
+export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, queryMs: 4_000 };
 
 /**
@@ -92,6 +98,7 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, queryMs: 4
 export async function openDatabase(
   target: DbTarget,
   options: {
+    /** PostgreSQL: connections in the pool (DATABASE_POOL_SIZE); one more is the LISTEN connection. */
     poolSize?: number;
     timeouts?: DatabaseTimeouts;
     /**
@@ -120,7 +127,7 @@ export async function openDatabase(
       readDeadlines,
       unnamedStatements: !session,
       connectionString: target.url,
-      max: options.poolSize ?? 10,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
       connectionTimeoutMillis: timeouts.connectMs,
       // The server gives up too (when it runs at all), and abandoned transactions end.
       ...(session
@@ -134,7 +141,13 @@ export async function openDatabase(
     const pool = new pg.Pool(config);
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on("error", () => {});
+    const availability = new DatabaseAvailability();
+    // A new connection is the database answering again after an outage (the connections of
+    // before it were dropped with it).
+    pool.on("connect", () => availability.answered());
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
+    // drizzle leaks the client of a transaction whose BEGIN fails: check it out ourselves.
+    releaseClientsOfFailedTransactions(db, pool);
     const directUrl = target.directUrl ?? target.url;
     const listener = createPgListener(directUrl);
     return {
@@ -146,7 +159,9 @@ export async function openDatabase(
       listen: (channel, fn, onLost) => listener.listen(channel, { onNotify: fn, onLost }),
       async ping() {
         await pool.query("select 1");
+        availability.answered();
       },
+      availability,
       async close() {
         readDeadlines.stop();
         await pool.end();
@@ -184,6 +199,7 @@ export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Data
   let count = 0;
   const logger = { logQuery: () => void count++ };
   const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
+  const availability = new DatabaseAvailability();
   return {
     kind: "pglite",
     db,
@@ -197,7 +213,9 @@ export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Data
     },
     async ping() {
       await client.query("select 1");
+      availability.answered();
     },
+    availability,
     close,
   };
 }
