@@ -11,6 +11,7 @@ import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { registerGuides } from "./docs/guides.ts";
 import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
+import { registerAvailabilityLog } from "./http/availability-log.ts";
 import {
   clientErrorHandler,
   escapeMalformedPath,
@@ -91,7 +92,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // (Fastify accepts a hop count at run time; its types leave number out.)
     trustProxy: config.trustProxy as boolean | string | string[],
     bodyLimit: BODY_LIMIT,
-    return503OnClosing: true,
+    // Requests that arrive while draining are refused by graceful-close.ts (problem+json with
+    // Retry-After), not with Fastify's own JSON.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     // Longer than any request line the HTTP parser lets through (16 KiB of headers), so a long id
     // reaches its route and is 404 like any unknown id instead of a framework error.
@@ -114,8 +117,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerRouteCatalog(app);
-  registerGracefulClose(app, config.shutdownIdleCloseMs);
-  registerErrorHandling(app, config.publicUrl);
+  registerGracefulClose(app, config.shutdownIdleCloseMs, config.publicUrl);
+  registerErrorHandling(app, config.publicUrl, database.availability);
+  registerAvailabilityLog(app, database.availability);
   await registerOpenApi(app, config);
   registerReferencePage(app);
   registerGuides(app);

@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { QUERY_TIMEOUT_MESSAGE } from "../db/bounded-client.ts";
+import type { DatabaseAvailability } from "../db/availability.ts";
+import { isDatabaseUnavailable, unavailableReason } from "../db/unavailable.ts";
 import { AppError, type ErrorCode, errorCatalog, type FieldError } from "../errors.ts";
 import type { CatalogedRoute } from "./route-catalog.ts";
 import { toFieldErrors } from "./validation.ts";
@@ -80,28 +81,31 @@ function classify(error: FastifyError): { code: ErrorCode; detail?: string; erro
   return { code: "internal_error" };
 }
 
-/** Drizzle wraps driver errors (DrizzleQueryError.cause), so look down the cause chain. */
-function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: string }).code;
-    if (
-      code === "ECONNREFUSED" ||
-      code === "ECONNRESET" ||
-      code === "ETIMEDOUT" ||
-      code === "57P01" || // admin_shutdown
-      code === "57P03" || // cannot_connect_now
-      code === "53300" || // too_many_connections
-      code === "57014" || // query_canceled: statement_timeout
-      e.message === QUERY_TIMEOUT_MESSAGE || // our read deadline (db/bounded-client.ts)
-      /timeout exceeded when trying to connect|Connection terminated/i.test(e.message)
-    ) {
-      return true;
-    }
-  }
-  return false;
+/** Seconds a client should wait before retrying a request refused for want of the database. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A request the database could not serve: 503 with Retry-After, one short log line (the reason,
+ * no stack, no SQL: an outage refuses thousands), and the outage's own one line when it begins
+ * (`availability`, logged by registerAvailabilityLog).
+ */
+export function refuseUnavailable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  availability: DatabaseAvailability | undefined,
+): void {
+  const reason = unavailableReason(error);
+  availability?.lost(reason);
+  request.log.warn({ reason }, "503: database unavailable");
+  reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
 }
 
-export function registerErrorHandling(app: FastifyInstance, publicUrl: string): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  publicUrl: string,
+  availability?: DatabaseAvailability,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       const { headers, ...extra } = error.extra;
@@ -112,8 +116,7 @@ export function registerErrorHandling(app: FastifyInstance, publicUrl: string): 
     if (code === "internal_error") {
       request.log.error({ err: error }, "unhandled error");
     } else if (code === "unavailable") {
-      request.log.error({ err: error }, "database unavailable");
-      reply.header("retry-after", "5");
+      refuseUnavailable(request, reply, error, availability);
     }
     return sendProblem(publicUrl, request, reply, code, detail, errors ? { errors } : {});
   });

@@ -8,14 +8,18 @@
 // later destroys those that stayed idle all along. A client that keeps the connection busy sends its next request
 // within that time (it was 50 ms, one sweep: a client process slowed by a loaded machine took
 // longer, wrote its request as the socket closed and saw ECONNRESET); that request is answered,
-// while closing, with 503 and `Connection: close` (Fastify's return503OnClosing), and answers of
-// requests still running carry `Connection: close` too. Only a connection idle for that long is
+// while closing, with 503 and `Connection: close` (a problem+json `unavailable` with Retry-After:
+// another instance can take it at once), and answers of requests still running carry
+// `Connection: close` too. Only a connection idle for that long is
 // closed under a client, the race every HTTP/1.1 server has with keep-alive. (At 0, the second
 // sweep closes it: the test apps' setting, whose own clients are done when they close.)
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
+import { sendProblem } from "./error-handler.ts";
 
 const SWEEP_EVERY_MS = 50;
+/** Retry-After of a request refused while draining: another instance (or this one restarted) takes it. */
+export const DRAINING_RETRY_AFTER_SECONDS = 1;
 
 interface Tracked {
   /** Requests on this socket not yet answered. */
@@ -28,7 +32,7 @@ interface Tracked {
   idleSince: number;
 }
 
-export function registerGracefulClose(app: FastifyInstance, idleCloseMs: number): void {
+export function registerGracefulClose(app: FastifyInstance, idleCloseMs: number, publicUrl: string): void {
   let closing = false;
   let sweeper: NodeJS.Timeout | undefined;
   const sockets = new Map<Socket, Tracked>();
@@ -66,6 +70,12 @@ export function registerGracefulClose(app: FastifyInstance, idleCloseMs: number)
     closing = true;
     sweeper = setInterval(sweep, SWEEP_EVERY_MS);
     sweeper.unref();
+  });
+  // Fastify's return503OnClosing is off (app.ts): its answer is plain JSON without Retry-After.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!closing) return done();
+    reply.header("retry-after", String(DRAINING_RETRY_AFTER_SECONDS));
+    sendProblem(publicUrl, request, reply, "unavailable", "The server is shutting down; retry the request");
   });
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");

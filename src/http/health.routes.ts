@@ -2,8 +2,9 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { unavailableReason } from "../db/unavailable.ts";
 import { problemResponses } from "./common-schemas.ts";
-import { sendProblem } from "./error-handler.ts";
+import { sendProblem, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./error-handler.ts";
 
 /** /ready answers within this, whatever the database does (a frozen one never answers). */
 export const READY_TIMEOUT_MS = 2_000;
@@ -52,8 +53,11 @@ export function registerHealthRoutes(
         await withTimeout(database.ping(), READY_TIMEOUT_MS);
         return { status: "ok" };
       } catch (err) {
-        request.log.warn({ err }, "readiness check failed");
-        reply.header("retry-after", "5");
+        // One short line per failed probe; the outage itself is logged once (availability-log.ts).
+        const reason = unavailableReason(err);
+        database.availability.lost(reason);
+        request.log.warn({ reason }, "readiness check failed");
+        reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         return sendProblem(publicUrl, request, reply, "unavailable", "The database does not answer");
       }
     },

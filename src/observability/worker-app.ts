@@ -17,7 +17,7 @@ export function buildWorkerApp(
   logger: FastifyInstance["log"],
 ) {
   const app = Fastify({ loggerInstance: logger, genReqId, forceCloseConnections: true });
-  registerErrorHandling(app, config.publicUrl);
+  registerErrorHandling(app, config.publicUrl, database.availability);
   registerHealthRoutes(app, database, config);
   registerMetrics(app, metrics, config);
   return app;

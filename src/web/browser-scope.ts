@@ -8,7 +8,9 @@ import csrf from "@fastify/csrf-protection";
 import formbody from "@fastify/formbody";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { AppError } from "../errors.ts";
+import { refuseUnavailable } from "../http/error-handler.ts";
 import { hashSecret } from "../lib/crypto.ts";
 import { errorPage, html, type SafeHtml } from "./html.ts";
 import { PageError } from "./page-error.ts";
@@ -164,6 +166,18 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
         reply,
         error.statusCode,
         errorPage("Bad request", "The request could not be processed."),
+      );
+    }
+    // The database down or restarting: 503 with Retry-After, as the API answers (CONTRACT 9).
+    if (isDatabaseUnavailable(error)) {
+      refuseUnavailable(request, reply, error, undefined);
+      return sendPage(
+        reply,
+        503,
+        errorPage(
+          "Temporarily unavailable",
+          "The service cannot reach its database. Try again in a few seconds.",
+        ),
       );
     }
     request.log.error({ err: error }, "unhandled error on a page");

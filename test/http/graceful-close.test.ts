@@ -8,11 +8,25 @@ import { sleep } from "../helpers/webhook-receiver.ts";
 function get(
   url: string,
   agent: http.Agent,
-): Promise<{ status: number; connection?: string } | { error: string }> {
+): Promise<
+  | { status: number; connection?: string; contentType?: string; retryAfter?: string; body: string }
+  | { error: string }
+> {
   return new Promise((resolve) => {
     const req = http.get(url, { agent }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      let body = "";
+      res.on("data", (d) => {
+        body += d;
+      });
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          connection: res.headers.connection,
+          contentType: res.headers["content-type"],
+          retryAfter: res.headers["retry-after"],
+          body,
+        }),
+      );
     });
     req.on("error", (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
   });
@@ -58,7 +72,7 @@ describe("closing the server (SIGTERM drain)", () => {
   // A client whose next request comes a moment after the drain began gets an answer, not a socket
   // closed under the request it is writing (CONTRACT 9; the race with a killed process is
   // sigterm-drain.test.ts): a connection is closed under its client only once idle for 1 s.
-  it("a kept-alive client pausing 300 ms into the drain is answered 503 with Connection: close", async () => {
+  it("a kept-alive client pausing 300 ms into the drain is answered 503 problem+json with Retry-After and Connection: close", async () => {
     const t = await startTestApp({ env: { SHUTDOWN_IDLE_CLOSE_MS: "1000" } });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -66,7 +80,14 @@ describe("closing the server (SIGTERM drain)", () => {
       const closed = t.app.close();
       // Six sweeps of the drain: the connection sat idle through all of them, and stays open.
       await sleep(300);
-      expect(await get(`${t.url}/health`, agent)).toEqual({ status: 503, connection: "close" });
+      const res = await get(`${t.url}/health`, agent);
+      expect(res).toMatchObject({
+        status: 503,
+        connection: "close",
+        contentType: expect.stringMatching(/^application\/problem\+json/),
+        retryAfter: expect.stringMatching(/^\d+$/),
+      });
+      expect(JSON.parse((res as { body: string }).body)).toMatchObject({ status: 503, code: "unavailable" });
       await closed;
     } finally {
       agent.destroy();
