@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type AppDeps, serviceContext } from "./context.ts";
 import { accountAccessRoutes } from "./dashboard/account-access.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
+import { forgotPasswordRoutes } from "./dashboard/forgot-password.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { registerGuides } from "./docs/guides.ts";
@@ -211,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await signIn.register(signInRoutes, { ctx, config, throttle });
       await signIn.register(accountAccessRoutes, { ctx, config });
+      await signIn.register(forgotPasswordRoutes, { ctx });
     });
     await pages.register(async (authorize) => {
       registerOAuthRequestGuards(authorize, rateLimitStore, {

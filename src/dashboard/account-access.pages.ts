@@ -13,13 +13,52 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
 <label for="name">Shop name</label>
 <input id="name" name="name" autocomplete="organization" required maxlength="100" value="${input.name ?? ""}">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${input.email ?? ""}">
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${input.email ?? ""}">
+<p class="muted">We mail this address a link; you choose your password when you open it.</p>
+<button type="submit">Create account</button>
+</form>
+<p class="muted">Already have an account? <a href="/login">Sign in</a></p>`,
+  );
+}
+
+export function signUpSentPage(): string {
+  return layout(
+    "Check your e-mail",
+    html`<h1>Check your e-mail</h1>
+<p role="status">We sent a message to the address you gave. Open the link in it within a day to confirm the address and choose your password.</p>
+<p class="muted">Nothing came? Look in the spam folder, or <a href="/signup">try again</a> in a few minutes.</p>`,
+  );
+}
+
+export function signupConfirmPage(input: {
+  csrf: string;
+  token: string;
+  name: string;
+  email: string;
+  error?: string;
+}): string {
+  return layout(
+    "Choose your password",
+    html`<h1>Choose your password</h1>
+${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
+<p>Your address <strong>${input.email}</strong> is confirmed. Choose a password for ${input.name}'s account.</p>
+<form method="post" action="/signup/confirm">
+<input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
+<input type="hidden" name="token" value="${input.token}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="10">
 <p class="muted">At least 10 characters.</p>
 <button type="submit">Create account</button>
-</form>
-<p class="muted">Already have an account? <a href="/login">Sign in</a></p>`,
+</form>`,
+  );
+}
+
+export function signupLinkInvalidPage(): string {
+  return layout(
+    "Link not valid",
+    html`<h1>Link not valid</h1>
+<p class="error" role="alert">This sign-up link was used or has expired.</p>
+<p><a href="/signup">Sign up again</a> or <a href="/login">sign in</a>.</p>`,
   );
 }
 
@@ -44,7 +83,7 @@ export function resetLinkInvalidPage(): string {
     "Link not valid",
     html`<h1>Link not valid</h1>
 <p class="error" role="alert">This password-reset link was used, replaced by a newer one, or has expired.</p>
-<p>Ask your vendor-api operator for a new link.</p>`,
+<p><a href="/forgot-password">Ask for a new link</a>.</p>`,
   );
 }
 

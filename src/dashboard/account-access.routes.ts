@@ -1,5 +1,6 @@
-// Sign-up (`/signup`, off with SIGNUP_ENABLED=false) and password reset by a one-time link
-// (`/reset-password?token=…`, made by `vendor-api vendor reset-password`), CONTRACT 9. Registered
+// Sign-up (`/signup`, off with SIGNUP_ENABLED=false; the address confirmed by a mailed link,
+// CONTRACT 10) and password reset by a one-time link (`/reset-password?token=…`, mailed from
+// /forgot-password or made by `vendor-api vendor reset-password`), CONTRACT 9. Registered
 // in the sign-in pages' scope: same per-address rate limit, CSRF on every POST, 303 after a POST.
 // The reset token travels in the link's query string by necessity; the page carries it on in a
 // hidden field, the request log redacts it (app.ts), and pages send Referrer-Policy: no-referrer.
@@ -7,12 +8,19 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { AppError } from "../errors.ts";
+import { consume } from "../http/rate-limit.ts";
 import {
   isPasswordResetLive,
   ResetLinkInvalid,
   resetPasswordWithLink,
 } from "../modules/vendors/password-reset.service.ts";
-import { createVendor } from "../modules/vendors/vendors.service.ts";
+import {
+  checkSignupInput,
+  confirmSignup,
+  findPendingSignup,
+  requestSignup,
+  SignupLinkInvalid,
+} from "../modules/vendors/signup.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { field, formOf } from "../web/form.ts";
 import { startSession } from "../web/session.ts";
@@ -21,7 +29,14 @@ import {
   resetLinkInvalidPage,
   resetPasswordPage,
   signUpPage,
+  signUpSentPage,
+  signupConfirmPage,
+  signupLinkInvalidPage,
 } from "./account-access.pages.ts";
+import { mailboxKey } from "./forgot-password.routes.ts";
+
+/** Sign-up mails (confirmation links or "already registered" notes) to one address in an hour. */
+export const SIGNUP_MAILS_PER_ADDRESS = { policy: "signup-mail", max: 3, windowMs: 60 * 60_000 };
 
 const labels: Record<string, string> = { email: "Email", name: "Shop name", token: "The link" };
 const fieldMessage = (err: AppError) =>
@@ -35,28 +50,63 @@ export async function accountAccessRoutes(
     app.get("/signup", { schema: { hide: true } }, async (_request, reply) =>
       sendPage(reply, 200, signUpPage({ csrf: csrfToken(reply) })),
     );
+    // The same answer, in about the same time, for a new and a registered address (signup.service.ts).
     app.post(
       "/signup",
       { schema: { hide: true }, preHandler: app.csrfProtection },
       async (request, reply) => {
         let name = "";
         let email = "";
-        let vendorId: string;
         try {
           const form = formOf(request);
           name = field(form, "name");
           email = field(form, "email");
-          const password = field(form, "password");
-          if (name.length > 100 || email.length > 320 || password.length > 1024) {
-            throw new AppError("validation_failed", "A field is too long.");
-          }
-          vendorId = (await createVendor(ctx, { name, email, password })).id;
+          const input = checkSignupInput({ name, email });
+          const mailbox = await consume(
+            app.rateLimitStore,
+            SIGNUP_MAILS_PER_ADDRESS,
+            mailboxKey(input.email),
+          );
+          await requestSignup(ctx, input, { mail: !mailbox?.exceeded });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           return sendPage(
             reply,
             400,
             signUpPage({ csrf: csrfToken(reply), name, email, error: fieldMessage(err) }),
+          );
+        }
+        return reply.code(303).header("location", "/signup/sent").send();
+      },
+    );
+    app.get("/signup/sent", { schema: { hide: true } }, async (_request, reply) =>
+      sendPage(reply, 200, signUpSentPage()),
+    );
+    app.get("/signup/confirm", { schema: { hide: true } }, async (request, reply) => {
+      const token = String((request.query as Record<string, unknown>).token ?? "");
+      const pending = await findPendingSignup(ctx, token);
+      if (!pending) return sendPage(reply, 400, signupLinkInvalidPage());
+      return sendPage(reply, 200, signupConfirmPage({ csrf: csrfToken(reply), token, ...pending }));
+    });
+    app.post(
+      "/signup/confirm",
+      { schema: { hide: true }, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        let token = "";
+        let vendorId: string;
+        try {
+          const form = formOf(request);
+          token = field(form, "token");
+          vendorId = (await confirmSignup(ctx, token, field(form, "password"))).id;
+        } catch (err) {
+          if (err instanceof SignupLinkInvalid) return sendPage(reply, 400, signupLinkInvalidPage());
+          if (!(err instanceof AppError)) throw err;
+          const pending = await findPendingSignup(ctx, token);
+          if (!pending) return sendPage(reply, 400, signupLinkInvalidPage());
+          return sendPage(
+            reply,
+            400,
+            signupConfirmPage({ csrf: csrfToken(reply), token, ...pending, error: fieldMessage(err) }),
           );
         }
         await startSession(ctx, config, request, reply, vendorId);

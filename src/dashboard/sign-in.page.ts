@@ -19,6 +19,7 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p class="muted"><a href="/forgot-password">Forgot password?</a></p>`,
   );
 }

@@ -48,7 +48,7 @@ export const mails = pgTable(
 
 /**
  * Sign-ups waiting for their address to be confirmed (CONTRACT 10): the account is made only when
- * the mailed link comes back. The token is kept as its SHA-256 only; the password as its hash.
+ * the mailed link comes back, and its password is chosen then. The token is kept as its SHA-256.
  */
 export const signupRequests = pgTable(
   "signup_requests",
@@ -56,7 +56,6 @@ export const signupRequests = pgTable(
     id: id(),
     name: text("name").notNull(),
     email: text("email").notNull(),
-    passwordHash: text("password_hash").notNull(),
     tokenHash: text("token_hash").notNull(),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),

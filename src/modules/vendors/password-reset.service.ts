@@ -1,9 +1,11 @@
 // Password reset by a one-time link (CONTRACT 9). An operator makes the link (`vendor-api vendor
-// reset-password`) and gives it to the shop; there is no e-mail sending. The link's token is
+// reset-password`) and gives it to the shop, or the shop asks for it by mail at /forgot-password
+// (forgot-password.service.ts). The link's token is
 // random (256 bits), stored only as its SHA-256, valid for one hour and for one use; a newer
 // link voids older ones. Using it sets the password and revokes every OAuth grant and every
 // dashboard session of the vendor, as a password change does (CONTRACT 6).
 import type { ServiceContext } from "../../context.ts";
+import type { Tx } from "../../db/client.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { newId } from "../../lib/ids.ts";
@@ -23,6 +25,8 @@ export async function createPasswordResetLink(
   ctx: ServiceContext,
   publicUrl: string,
   vendorRef: string,
+  /** Runs in the link's transaction (the forgot-password page mails the link there). */
+  withLink?: (tx: Tx, link: { vendorId: string; token: string }) => Promise<void>,
 ): Promise<{ vendorId: string; email: string; url: string; expiresAt: Date }> {
   const vendor = await findVendor(ctx, vendorRef);
   if (!vendor) throw notFound(`Vendor "${vendorRef}"`);
@@ -38,6 +42,7 @@ export async function createPasswordResetLink(
       createdAt: now,
       expiresAt,
     });
+    await withLink?.(tx, { vendorId: vendor.id, token });
   });
   return {
     vendorId: vendor.id,

@@ -6,6 +6,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../sessions/sessions.repository.ts";
+import { voidPasswordResetsOfVendor } from "./password-resets.repository.ts";
 import { presentProfile, presentVendor } from "./vendors.presenter.ts";
 import {
   findVendorByEmail,
@@ -111,7 +112,8 @@ export async function changeVendorPassword(
 /**
  * The new password hash, and in the same transaction every OAuth grant (so every access and
  * refresh token), every unused code and every dashboard session but `keepSessionId` revoked
- * (CONTRACT 6). A password change and a reset both end here.
+ * (CONTRACT 6), and every outstanding reset link voided (a link mailed before the change must not
+ * undo it, issue 24). A password change and a reset both end here.
  */
 export async function replacePassword(
   tx: Executor,
@@ -123,6 +125,7 @@ export async function replacePassword(
   await updateVendorPassword(tx, vendorId, passwordHash, now);
   await revokeGrantsOfVendor(tx, vendorId, now);
   await voidUnusedCodes(tx, { vendorId }, now);
+  await voidPasswordResetsOfVendor(tx, vendorId, now);
   // The dashboard keeps the session that made the change; every other one is signed out.
   if (keepSessionId) await deleteOtherSessionsOfVendor(tx, vendorId, keepSessionId);
   else await deleteSessionsOfVendor(tx, vendorId);

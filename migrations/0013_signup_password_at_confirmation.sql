@@ -1,0 +1,1 @@
+ALTER TABLE "signup_requests" DROP COLUMN "password_hash";

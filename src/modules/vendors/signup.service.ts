@@ -1,0 +1,127 @@
+// Sign-up with a confirmed address (CONTRACT 10). The form takes the shop's name and e-mail and
+// answers the same, in about the same time, whether or not the address has an account: a new
+// address gets a confirmation link (one day, one use, its token kept as a hash), a registered one
+// a note saying so (only its owner reads it). The account is made when the link comes back and
+// its password is chosen, so nobody can hold an address they cannot read.
+import type { ServiceContext } from "../../context.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError, fieldError } from "../../errors.ts";
+import { generateSecret, hashSecret } from "../../lib/crypto.ts";
+import { newId } from "../../lib/ids.ts";
+import { enqueueMail } from "../../mail/enqueue.ts";
+import { isPlausibleEmail } from "./forgot-password.service.ts";
+import {
+  consumeSignupRequest,
+  findLiveSignupRequest,
+  insertSignupRequest,
+} from "./signup-requests.repository.ts";
+import { findVendorByEmail } from "./vendors.repository.ts";
+import { createVendor } from "./vendors.service.ts";
+
+export const SIGNUP_TOKEN_PREFIX = "vsu_";
+export const SIGNUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface SignupInput {
+  name: string;
+  email: string;
+}
+
+/** Checks the form (what it says reveals nothing about accounts); throws validation_failed. */
+export function checkSignupInput(input: SignupInput): SignupInput {
+  const name = input.name.trim();
+  const email = input.email.trim();
+  if (!name || name.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  if (!isPlausibleEmail(email))
+    throw fieldError("validation_failed", "email", "must be a valid e-mail address");
+  return { name, email };
+}
+
+/**
+ * Mails the address a confirmation link, or, when it already has an account, a note saying so
+ * (`mail: false`: the address's mail budget is spent, so nothing is mailed). The same work either
+ * way: one lookup and one transaction of one or two inserts.
+ */
+export async function requestSignup(
+  ctx: ServiceContext,
+  input: SignupInput,
+  options: { mail: boolean } = { mail: true },
+): Promise<void> {
+  const { name, email } = checkSignupInput(input);
+  if (!options.mail) return;
+  const token = generateSecret(SIGNUP_TOKEN_PREFIX, 32);
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const existing = await findVendorByEmail(tx, email);
+    if (existing) {
+      await enqueueMail(tx, {
+        kind: "signup_existing",
+        to: existing.email,
+        data: {},
+        vendorId: existing.id,
+        createdAt: now,
+      });
+      return;
+    }
+    await insertSignupRequest(tx, {
+      id: newId(),
+      name,
+      email,
+      tokenHash: hashSecret(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SIGNUP_LINK_TTL_MS),
+    });
+    await enqueueMail(tx, {
+      kind: "signup_confirm",
+      to: email,
+      data: { shopName: name },
+      vendorId: null,
+      secret: token,
+      createdAt: now,
+    });
+  });
+}
+
+const looksLikeToken = (token: string) => token.startsWith(SIGNUP_TOKEN_PREFIX) && token.length <= 100;
+
+/** The pending sign-up the link names (shop name and e-mail), or undefined when it is not live. */
+export async function findPendingSignup(
+  ctx: ServiceContext,
+  token: string,
+): Promise<{ name: string; email: string } | undefined> {
+  if (!looksLikeToken(token)) return undefined;
+  const row = await findLiveSignupRequest(ctx.db, hashSecret(token), ctx.now());
+  return row ? { name: row.name, email: row.email } : undefined;
+}
+
+export class SignupLinkInvalid extends AppError {
+  constructor() {
+    super("validation_failed", "This sign-up link is not valid: it was used or has expired.", {
+      errors: [{ field: "token", message: "is used or expired" }],
+    });
+  }
+}
+
+/**
+ * Makes the account the link confirms, with this password, and returns the new vendor. The link
+ * is used up only if the account is made (a short password leaves it usable).
+ */
+export async function confirmSignup(ctx: ServiceContext, token: string, password: string) {
+  if (password.length < 10 || password.length > 1024) {
+    throw fieldError("validation_failed", "password", "must be 10-1024 characters");
+  }
+  if (!looksLikeToken(token)) throw new SignupLinkInvalid();
+  return ctx.db.transaction(async (tx) => {
+    const request = await consumeSignupRequest(tx, hashSecret(token), ctx.now());
+    if (!request) throw new SignupLinkInvalid();
+    // createVendor runs inside this transaction (its own becomes a savepoint): the link is used
+    // up only with the account made.
+    const inTx: ServiceContext = { db: tx as unknown as Db, now: ctx.now };
+    try {
+      return await createVendor(inTx, { name: request.name, email: request.email, password });
+    } catch (err) {
+      // Registered meanwhile (another link to the same address was used first).
+      if (err instanceof AppError) throw new SignupLinkInvalid();
+      throw err;
+    }
+  });
+}
