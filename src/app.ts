@@ -29,11 +29,10 @@ import { registerNoStore } from "./http/no-store.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import {
   addressKey,
+  credentialLimits,
   enforce,
   openRateLimitStore,
   registerAddressRateLimit,
-  registerCredentialRateLimit,
-  registerFailedAuthenticationLimit,
 } from "./http/rate-limit.ts";
 import { registerRejectNul } from "./http/reject-nul.ts";
 import { genReqId } from "./http/request-id.ts";
@@ -124,14 +123,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, config);
   registerReferencePage(app);
   registerGuides(app);
-  registerHealthRoutes(app, database, config);
+  const rateLimitStore = openRateLimitStore(
+    config.redisUrl,
+    config.redisKeyPrefix,
+    app.log,
+    config.redisWaitMs,
+  );
+  app.decorate("rateLimitStore", rateLimitStore);
+  app.addHook("onClose", () => rateLimitStore.close());
+  registerHealthRoutes(app, database, config, () => rateLimitStore.degradation());
   const metrics = deps.metrics ?? createMetrics(database);
   app.decorate("metrics", metrics);
   registerMetrics(app, metrics, config);
 
-  const rateLimitStore = openRateLimitStore(config.redisUrl, config.redisKeyPrefix, app.log);
-  app.decorate("rateLimitStore", rateLimitStore);
-  app.addHook("onClose", () => rateLimitStore.close());
   // Requests to no route under /api count against the client address (no credential is checked).
   const unrouted = { policy: "unrouted", max: config.rateLimitPerMinute };
   const countUnrouted = (request: FastifyRequest, reply: FastifyReply) =>
@@ -143,14 +147,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       registerNoStore(api);
-      // Failures count per client address before any lookup; only an authenticated credential
-      // gets a budget of its own (CONTRACT 8).
-      registerFailedAuthenticationLimit(api, rateLimitStore, config.authFailuresPerMinute);
-      registerAuthentication(api, {
-        apiKey: (key) => authenticateApiKey(ctx, key, verifiedKeys),
-        bearer: (token) => authenticateAccessToken(ctx, token),
-      });
-      registerCredentialRateLimit(api, rateLimitStore, config.rateLimitPerMinute);
+      // Failures count per client address, an authenticated credential against its own budget
+      // (CONTRACT 8).
+      registerAuthentication(
+        api,
+        {
+          apiKey: (key) => authenticateApiKey(ctx, key, verifiedKeys),
+          bearer: (token) => authenticateAccessToken(ctx, token),
+        },
+        credentialLimits(rateLimitStore, {
+          perMinute: config.rateLimitPerMinute,
+          failuresPerMinute: config.authFailuresPerMinute,
+        }),
+      );
       registerNotFound(api, config.publicUrl, countUnrouted);
       registerJsonBody(api);
       registerStrictQuery(api);
@@ -196,7 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   // Server-rendered pages (sign-in, OAuth consent; the dashboard joins them here): one scope with
   // cookies, form bodies, CSRF, page headers and HTML errors.
-  const throttle = new SignInThrottle({
+  const throttle = new SignInThrottle(rateLimitStore, {
     perAddress: config.signInFailuresPerAddress,
     perAccount: config.signInFailuresPerAccount,
     windowMs: 15 * 60 * 1000,

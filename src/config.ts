@@ -40,6 +40,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key, so deployments (or test runs) sharing one Redis never collide. */
   readonly redisKeyPrefix: string;
+  /** The longest a request waits for Redis's count before this process's memory counts it. */
+  readonly redisWaitMs: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryDelaysMs: readonly number[];
   readonly webhookAllowPrivateUrls: boolean;
@@ -224,6 +226,7 @@ export function loadConfig(
     rateLimitPerMinute,
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",
+    redisWaitMs: int("REDIS_WAIT_MS", 100, 1, 60_000),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1, 120_000),
     webhookRetryDelaysMs,
     webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),

@@ -4,6 +4,7 @@
 // port, a locked data directory) end in one line on stderr, before anything opens.
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { buildApp } from "./app.ts";
 import { type ControlSocket, startControlSocket } from "./cli/control-socket.ts";
 import { type Config, ConfigError, loadConfig, type Role } from "./config.ts";
@@ -50,6 +51,8 @@ async function runApiProcesses(config: Config, processes: number): Promise<void>
   });
   await runMigrations(database);
   await database.close();
+  // Without Redis the API processes count rate limits here, in one place (rate-limit-store.ts).
+  if (!config.redisUrl) new RateLimiterClusterMaster();
   let stopping = false;
   const children = Array.from({ length: processes }, () => cluster.fork());
   const exited = children.map((child) => new Promise<void>((resolve) => child.once("exit", () => resolve())));

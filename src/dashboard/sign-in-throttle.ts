@@ -6,8 +6,14 @@
 // stranger's address. Guessing one account from many addresses stays bounded per address
 // (perAddress failures per window each) and costs a slow password hash every time.
 // Only failures count, so legitimate sign-ins from one office address never lock each other out.
-// In memory, per process: it slows online guessing, on top of the slow password hash. (The
-// shared per-address request limit on the sign-in pages is a separate plugin.)
+// The counts live in the rate-limit store: shared by every process and instance through Redis
+// when REDIS_URL is set (or through the primary with API_PROCESSES), else in this process. (The
+// per-address request limit on the sign-in pages is a separate budget.)
+
+import { clientAddressKey } from "../http/client-address.ts";
+import type { Budget, RateLimitStore } from "../http/rate-limit-store.ts";
+import { hashSecret } from "../lib/crypto.ts";
+
 export interface ThrottleLimits {
   perAddress: number;
   perAccount: number;
@@ -16,62 +22,47 @@ export interface ThrottleLimits {
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 20, perAccount: 5, windowMs: 15 * 60 * 1000 };
 
-interface Window {
-  count: number;
-  resetAt: number;
-}
-
 export class SignInThrottle {
-  private readonly windows = new Map<string, Window>();
+  private readonly address: Budget;
+  private readonly account: Budget;
 
   constructor(
+    private readonly store: RateLimitStore,
     private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Seconds until the caller may try again, or 0 when the attempt may proceed. */
-  retryAfter(address: string, account: string): number {
-    const t = this.now();
-    const blocked = [
-      this.blockedFor(`ip:${address}`, this.limits.perAddress, t),
-      this.blockedFor(accountKey(address, account), this.limits.perAccount, t),
-    ];
-    return Math.max(...blocked);
+  ) {
+    this.address = { policy: "sign-in-failures", max: limits.perAddress, windowMs: limits.windowMs };
+    this.account = { policy: "sign-in-account-failures", max: limits.perAccount, windowMs: limits.windowMs };
   }
 
-  recordFailure(address: string, account: string): void {
-    this.bump(`ip:${address}`);
-    this.bump(accountKey(address, account));
+  /** Seconds until the caller may try again, or 0 when the attempt may proceed. */
+  async retryAfter(address: string, account: string): Promise<number> {
+    const [byAddress, byAccount] = await Promise.all([
+      this.store.peek(this.address, this.limits.windowMs, addressKey(address)),
+      this.store.peek(this.account, this.limits.windowMs, accountKey(address, account)),
+    ]);
+    const blockedFor = (count: { count: number; ttlMs: number }, limit: number) =>
+      count.count >= limit ? Math.max(1, Math.ceil(count.ttlMs / 1000)) : 0;
+    return Math.max(
+      blockedFor(byAddress, this.limits.perAddress),
+      blockedFor(byAccount, this.limits.perAccount),
+    );
+  }
+
+  async recordFailure(address: string, account: string): Promise<void> {
+    await Promise.all([
+      this.store.hit(this.address, this.limits.windowMs, addressKey(address)),
+      this.store.hit(this.account, this.limits.windowMs, accountKey(address, account)),
+    ]);
   }
 
   /** A successful sign-in clears the account's failures from that address (not the address's). */
-  recordSuccess(address: string, account: string): void {
-    this.windows.delete(accountKey(address, account));
-  }
-
-  private blockedFor(key: string, limit: number, t: number): number {
-    const w = this.windows.get(key);
-    if (!w || w.resetAt <= t) return 0;
-    return w.count >= limit ? Math.ceil((w.resetAt - t) / 1000) : 0;
-  }
-
-  private bump(key: string): void {
-    const t = this.now();
-    const w = this.windows.get(key);
-    if (!w || w.resetAt <= t) {
-      this.windows.set(key, { count: 1, resetAt: t + this.limits.windowMs });
-      this.prune(t);
-    } else {
-      w.count += 1;
-    }
-  }
-
-  /** Keeps memory bounded: expired windows are dropped as new ones open. */
-  private prune(t: number): void {
-    if (this.windows.size < 10_000) return;
-    for (const [key, w] of this.windows) if (w.resetAt <= t) this.windows.delete(key);
+  async recordSuccess(address: string, account: string): Promise<void> {
+    await this.store.forget(this.account, this.limits.windowMs, accountKey(address, account));
   }
 }
 
+const addressKey = (address: string) => `ip:${clientAddressKey(address)}`;
+// Lower-cased and trimmed so spellings of one e-mail share their count; hashed so that no e-mail
+// address sits in Redis.
 const accountKey = (address: string, account: string) =>
-  `account:${account.trim().toLowerCase()}|ip:${address}`;
+  `account:${hashSecret(account.trim().toLowerCase())}|${addressKey(address)}`;

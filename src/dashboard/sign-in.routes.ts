@@ -34,17 +34,17 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
     const again = (status: number, error: string) =>
       sendPage(reply, status, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
 
-    const wait = throttle.retryAfter(request.ip, email);
+    const wait = await throttle.retryAfter(request.ip, email);
     if (wait > 0) {
       reply.header("retry-after", String(wait));
       return again(429, "Too many failed sign-in attempts. Please wait a few minutes and try again.");
     }
     const vendor = await verifyVendorCredentials(ctx, email, password);
     if (!vendor) {
-      throttle.recordFailure(request.ip, email);
+      await throttle.recordFailure(request.ip, email);
       return again(401, "The e-mail or password is not correct.");
     }
-    throttle.recordSuccess(request.ip, email);
+    await throttle.recordSuccess(request.ip, email);
     await startSession(ctx, config, request, reply, vendor.id);
     rotateCsrfSecret(reply, config);
     return reply.code(303).header("location", returnTo).send();

@@ -1,7 +1,7 @@
 // Authentication and scope checks for /api/vendor routes (CONTRACT 3). A route declares the scope
 // it needs in `config.scope`; this hook runs before the body is read, so an unauthenticated
 // caller learns nothing about validation, and sets `request.principal` for the handler.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../auth/principal.ts";
 import type { Scope } from "../auth/scopes.ts";
 import { AppError } from "../errors.ts";
@@ -21,14 +21,33 @@ export interface Authenticators {
   bearer(token: string): Promise<Principal | undefined>;
 }
 
+/** Rate limits around authentication (rate-limit.ts `credentialLimits`); either may throw a 429. */
+export interface AuthenticationLimits {
+  /** After a failed authentication, before its 401 goes out. */
+  failed(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** After a credential authenticated, before its scope is checked. */
+  authenticated(principal: Principal, reply: FastifyReply): Promise<void>;
+}
+
 const REALM = 'Bearer realm="vendor-api"';
 
-export function registerAuthentication(app: FastifyInstance, authenticators: Authenticators): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  authenticators: Authenticators,
+  limits: AuthenticationLimits,
+): void {
   app.decorateRequest("principal", undefined);
   app.addHook("onRequest", async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
-    const principal = await resolvePrincipal(request, authenticators);
+    let principal: Principal;
+    try {
+      principal = await resolvePrincipal(request, authenticators);
+    } catch (err) {
+      await limits.failed(request, reply);
+      throw err;
+    }
+    await limits.authenticated(principal, reply);
     if (!principal.scopes.has(scope)) {
       throw new AppError("insufficient_scope", `This request needs the ${scope} scope`, {
         headers: {

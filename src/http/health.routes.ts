@@ -21,9 +21,14 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   database: Database,
   config: Pick<Config, "publicUrl" | "logLevel">,
+  /** Why the service runs degraded while it still serves (a dependency it can do without), if it does. */
+  degraded: () => string | undefined = () => undefined,
 ): void {
   const { publicUrl } = config;
-  const Status = Type.Object({ status: Type.String() });
+  const Status = Type.Object({
+    status: Type.String({ description: "ok, or degraded: serving, without something it can do without" }),
+    reason: Type.Optional(Type.String({ description: "What is missing, when degraded" })),
+  });
   // Probes come every few seconds: their request lines appear at debug (and trace) only.
   const logLevel = config.logLevel === "debug" || config.logLevel === "trace" ? config.logLevel : "warn";
   app.get(
@@ -51,7 +56,9 @@ export function registerHealthRoutes(
     async (request, reply) => {
       try {
         await withTimeout(database.ping(), READY_TIMEOUT_MS);
-        return { status: "ok" };
+        const reason = degraded();
+        // Still ready: taking the instance out of rotation would turn a degradation into an outage.
+        return reason ? { status: "degraded", reason } : { status: "ok" };
       } catch (err) {
         // One short line per failed probe; the outage itself is logged once (availability-log.ts).
         const reason = unavailableReason(err);

@@ -2,16 +2,17 @@
 // metadata (RFC 8414). The authorization endpoint is a browser page: see authorize.routes.ts.
 import formbody from "@fastify/formbody";
 import { Type } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
+import { authFailuresBudget, countFailedAuthentication } from "../http/rate-limit.ts";
 import { authenticateClientRequest } from "./client-auth.ts";
 import { exchangeAuthorizationCode } from "./grants/authorization-code.ts";
 import { exchangeRefreshToken } from "./grants/refresh-token.ts";
 import { authorizationServerMetadata } from "./metadata.ts";
 import { registerOAuthErrorHandler } from "./oauth.error-handler.ts";
-import { InvalidRequest, UnsupportedGrantType } from "./oauth.errors.ts";
-import { asParams, single } from "./params.ts";
+import { InvalidClient, InvalidRequest, UnsupportedGrantType } from "./oauth.errors.ts";
+import { asParams, type RawParams, single } from "./params.ts";
 import { registerOAuthRequestGuards } from "./request-guards.ts";
 import { revokeToken } from "./revocation.ts";
 
@@ -86,6 +87,18 @@ export async function oauthRoutes(
     policy: "oauth",
     maxPerMinute: config.oauthRateLimitPerMinute,
   });
+  // A failed client authentication counts against the address, as a failed API credential does
+  // (one budget for both); a client that authenticates is never refused because of others.
+  const failures = authFailuresBudget(config.authFailuresPerMinute);
+  const authenticateClient = async (request: FastifyRequest, reply: FastifyReply, body: RawParams) => {
+    try {
+      return await authenticateClientRequest(ctx, request.headers.authorization, body);
+    } catch (err) {
+      if (err instanceof InvalidClient)
+        await countFailedAuthentication(app.rateLimitStore, failures, request, reply);
+      throw err;
+    }
+  };
 
   app.post(
     "/api/oauth/token",
@@ -118,10 +131,10 @@ export async function oauthRoutes(
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const receivedAt = request.oauthReceivedAt ?? ctx.now();
       const body = asParams(request.body);
-      const client = await authenticateClientRequest(ctx, request.headers.authorization, body);
+      const client = await authenticateClient(request, reply, body);
       const grantType = single(body, "grant_type", (n) => new InvalidRequest(`${n} is given more than once`));
       if (grantType === undefined) throw new InvalidRequest("grant_type is required");
       if (grantType === "authorization_code") return exchangeAuthorizationCode(ctx, client, body);
@@ -147,7 +160,7 @@ export async function oauthRoutes(
     },
     async (request, reply) => {
       const body = asParams(request.body);
-      const client = await authenticateClientRequest(ctx, request.headers.authorization, body);
+      const client = await authenticateClient(request, reply, body);
       await revokeToken(ctx, client, body);
       return reply.code(200).send();
     },

@@ -1,13 +1,13 @@
 // What the OAuth endpoints check before any parameter reaches a query (CONTRACT 2, 6 and 8):
-// - every request counts against its client address ("oauth" budget) before the body is read,
-//   and, once the body or Basic header names a client, against that client_id ("oauth-client"),
-//   so neither a single address nor a botnet aiming at one client can guess freely;
+// - every request counts against its client address ("oauth" budget) before the body is read.
+//   Not against the client_id it names: a client_id is public, and ~300 wrong secrets a minute
+//   naming it closed a client's endpoints for everyone. Failed client authentications count per
+//   address instead (oauth.routes.ts), and a 256-bit secret is not guessed anyway;
 // - a U+0000 anywhere, or a value longer than any legitimate one, is refused as invalid_request
 //   (PostgreSQL text cannot hold NUL: it would surface as a 500 and log the statement).
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { enforce, type RateLimitStore, registerAddressRateLimit } from "../http/rate-limit.ts";
+import type { FastifyInstance } from "fastify";
+import { type RateLimitStore, registerAddressRateLimit } from "../http/rate-limit.ts";
 import { findNul } from "../http/reject-nul.ts";
-import { hashSecret } from "../lib/crypto.ts";
 import { PageError } from "../web/page-error.ts";
 import { InvalidRequest } from "./oauth.errors.ts";
 import { asParams } from "./params.ts";
@@ -36,35 +36,18 @@ export function checkParamValues(params: unknown): InvalidRequest | undefined {
   return undefined;
 }
 
-/** The client_id a request names, in the body, the query or the Basic header (not verified). */
-function claimedClientId(request: FastifyRequest): string | undefined {
-  for (const params of [request.body, request.query]) {
-    const id = asParams(params).client_id;
-    if (typeof id === "string" && id) return id;
-  }
-  const basic = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(request.headers.authorization ?? "");
-  if (!basic?.[1]) return undefined;
-  const decoded = Buffer.from(basic[1], "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  return colon > 0 ? decoded.slice(0, colon) : undefined;
-}
-
 export function registerOAuthRequestGuards(
   scope: FastifyInstance,
   store: RateLimitStore,
   options: { policy: string; maxPerMinute: number; asPage?: boolean },
 ): void {
   registerAddressRateLimit(scope, store, options);
-  const perClient = { policy: "oauth-client", max: options.maxPerMinute };
-  scope.addHook("preHandler", async (request, reply) => {
+  scope.addHook("preHandler", async (request) => {
     const problem = checkParamValues(request.query) ?? checkParamValues(request.body);
     // On the authorize page the client is not trusted yet: an error page, never a redirect.
     if (problem)
       throw options.asPage
         ? new PageError(400, "Invalid authorization request", problem.description)
         : problem;
-    const clientId = claimedClientId(request);
-    // Hashed: the key must not carry whatever a caller put there into Redis or memory as is.
-    if (clientId) await enforce(store, perClient, `c:${hashSecret(clientId)}`, reply);
   });
 }

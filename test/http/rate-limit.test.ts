@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ADDRESS_LIMIT_PER_MINUTE } from "../../src/http/rate-limit.ts";
+import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -57,6 +58,27 @@ describe("rate limit per credential (CONTRACT 8)", () => {
     expectHeaders(first, "auth-failures", LIMIT, LIMIT - 1);
     for (let i = 0; i < LIMIT; i++) await t.api.get("/api/vendor/orders", { key: `${bad}${i}` });
     expect((await t.api.get("/api/vendor/orders", { key: bad })).status).toBe(429);
+  });
+});
+
+describe("403 insufficient_scope (issue 24 item 7)", () => {
+  it("carries the credential's RateLimit headers and counts against its budget", async () => {
+    const { vendor } = await createVendorWithKey(t.ctx);
+    const { key } = await createApiKey(t.ctx, {
+      vendorId: vendor.id,
+      name: "narrow",
+      scopes: ["orders:read"],
+    });
+    for (const [path, remaining] of [
+      ["/api/vendor/customers", LIMIT - 1],
+      ["/api/vendor/webhooks", LIMIT - 2],
+    ] as const) {
+      const res = await t.api.get(path, { key });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe("insufficient_scope");
+      expectHeaders(res, "credential", LIMIT, remaining);
+    }
+    expectHeaders(await t.api.get("/api/vendor/orders", { key }), "credential", LIMIT, LIMIT - 3);
   });
 });
 

@@ -1,0 +1,236 @@
+// Where rate-limit counters live, counted by rate-limiter-flexible (docs/decisions/0002): our
+// policies, keys and headers (rate-limit.ts) sit on top, this file only says which counter
+// answers a request.
+//
+// - No REDIS_URL, one process: counters in this process's memory (RateLimiterMemory).
+// - No REDIS_URL, API_PROCESSES=N: counters in the primary process, asked over node:cluster's IPC
+//   (RateLimiterCluster; main.ts starts its RateLimiterClusterMaster), so N processes share one
+//   budget instead of each granting it in full.
+// - REDIS_URL: counters in Redis (RateLimiterRedis), shared by every process and instance.
+//
+// The shared counters are insured: a Redis (or primary) that does not answer within
+// REDIS_WAIT_MS (100 ms by default), refuses, or is disconnected costs a request that wait at most, and the request
+// is counted by this process's memory instead (RLWrapperTimeouts with an insurance limiter), with
+// the same headers. The first such failure marks the shared counters unreachable: one log line,
+// /ready says "degraded", and requests go straight to memory (no wait at all) while a probe pings
+// Redis every PROBE_INTERVAL_MS; its first answer brings them back, with one log line.
+import cluster from "node:cluster";
+import { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RLWrapperTimeouts,
+} from "rate-limiter-flexible";
+
+/** The longest a request waits for Redis before memory counts it (issue 25 item 2); REDIS_WAIT_MS. */
+export const DEFAULT_SHARED_WAIT_MS = 100;
+/** While the shared counters are unreachable, how often they are tried again. */
+const PROBE_INTERVAL_MS = 1_000;
+/** The primary process answers over local IPC; a busy machine may delay it more than Redis. */
+const CLUSTER_WAIT_MS = 500;
+
+export interface Budget {
+  /** Policy name in the RateLimit-Policy / RateLimit fields, and part of the counter's key. */
+  policy: string;
+  max: number;
+  windowMs?: number;
+}
+
+export interface Count {
+  /** Requests counted in the current window, this one included when it was counted. */
+  count: number;
+  /** Milliseconds until the window ends. */
+  ttlMs: number;
+}
+
+export type SharedState = "none" | "up" | "unreachable";
+
+export interface RateLimitStore {
+  /** Counts one request against `budget` under `key`. Never fails: memory counts when shared counters cannot. */
+  hit(budget: Budget, windowMs: number, key: string): Promise<Count>;
+  /** The current count without counting (0 when none). */
+  peek(budget: Budget, windowMs: number, key: string): Promise<Count>;
+  /** Forgets the key's count (a successful sign-in clears its failures). */
+  forget(budget: Budget, windowMs: number, key: string): Promise<void>;
+  /** "none" without shared counters; "unreachable" while memory stands in for them. */
+  sharedState(): SharedState;
+  /** Why the limits are degraded (for /ready), while the shared counters are unreachable. */
+  degradation(): string | undefined;
+  /** Resolves once the shared counters answer (tests wait for it; the service does not need to). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Log {
+  warn(obj: unknown, msg: string): void;
+  info(obj: unknown, msg: string): void;
+}
+
+interface Limiters {
+  /** Counts while the shared counters answer (insured by `memory`); undefined without them. */
+  shared: RateLimiterAbstract | undefined;
+  memory: RateLimiterMemory;
+}
+
+/**
+ * Opens the counters' store: Redis when a URL is given, the cluster's primary in a forked API
+ * process, else memory.
+ */
+export function openRateLimitStore(
+  redisUrl: string | undefined,
+  prefix: string,
+  log: Log,
+  waitMs = DEFAULT_SHARED_WAIT_MS,
+): RateLimitStore {
+  const redis = redisUrl ? connectRedis(redisUrl, waitMs) : undefined;
+  const viaPrimary = !redis && cluster.isWorker;
+  const kind = redis ? "Redis" : viaPrimary ? "the primary process" : undefined;
+  let state: SharedState = kind ? "up" : "none";
+  let probe: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const unreachable = (reason: string) => {
+    if (state !== "up" || closed) return;
+    state = "unreachable";
+    log.warn({ reason }, `${kind} unreachable: rate limits count in this process until it is back`);
+    scheduleProbe();
+  };
+  const back = () => {
+    if (state !== "unreachable") return;
+    state = "up";
+    clearTimeout(probe);
+    log.info({}, `${kind} back: rate limits are shared again`);
+  };
+  const scheduleProbe = () => {
+    clearTimeout(probe);
+    if (closed || !redis) return; // the primary cannot be pinged: its limiter is retried per request
+    probe = setTimeout(() => {
+      withTimeout(redis.ping(), waitMs).then(back, scheduleProbe);
+    }, PROBE_INTERVAL_MS);
+    probe.unref();
+  };
+  if (redis) {
+    // A connection that drops or is refused is noticed at once; one that freezes, on its first timeout.
+    redis.on("error", (err: Error) => unreachable(err.message));
+    redis.on("close", () => unreachable("connection closed"));
+    redis.on("ready", back);
+  }
+
+  const limiters = new Map<string, Limiters>();
+  const limitersFor = (budget: Budget, windowMs: number): Limiters => {
+    const id = `${budget.policy}|${budget.max}|${windowMs}`;
+    let found = limiters.get(id);
+    if (found) return found;
+    const options = {
+      keyPrefix: `${prefix}rl:${budget.policy}`,
+      points: budget.max,
+      duration: windowMs / 1000,
+    };
+    const memory = new RateLimiterMemory(options);
+    // Memory counts what the shared counters could not: the insurance marks them unreachable.
+    const insurance = insured(memory, () =>
+      unreachable(`no answer within ${redis ? waitMs : CLUSTER_WAIT_MS} ms`),
+    );
+    let shared: RateLimiterAbstract | undefined;
+    if (redis) {
+      shared = new RLWrapperTimeouts({
+        limiter: new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }),
+        timeoutMs: waitMs,
+        insuranceLimiter: insurance,
+      }) as unknown as RateLimiterAbstract;
+    } else if (viaPrimary) {
+      shared = new RLWrapperTimeouts({
+        limiter: new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_WAIT_MS * 2 }),
+        timeoutMs: CLUSTER_WAIT_MS,
+        insuranceLimiter: insurance,
+      }) as unknown as RateLimiterAbstract;
+    }
+    found = { shared, memory };
+    limiters.set(id, found);
+    return found;
+  };
+  const limiterOf = (budget: Budget, windowMs: number): RateLimiterAbstract => {
+    const { shared, memory } = limitersFor(budget, windowMs);
+    return shared && state === "up" ? shared : memory;
+  };
+
+  return {
+    async hit(budget, windowMs, key) {
+      let res: RateLimiterRes;
+      try {
+        res = await limiterOf(budget, windowMs).consume(key);
+      } catch (err) {
+        // A spent budget rejects with its result; anything else was already insured.
+        if (!(err instanceof RateLimiterRes)) throw err;
+        res = err;
+      }
+      return toCount(res, windowMs);
+    },
+    async peek(budget, windowMs, key) {
+      const res = await limiterOf(budget, windowMs).get(key);
+      return res ? toCount(res, windowMs) : { count: 0, ttlMs: windowMs };
+    },
+    async forget(budget, windowMs, key) {
+      await limiterOf(budget, windowMs).delete(key);
+    },
+    sharedState: () => state,
+    degradation: () =>
+      state === "unreachable" ? `${kind} does not answer: rate limits are counted per process` : undefined,
+    async ready() {
+      if (!redis || redis.status === "ready") return;
+      await new Promise<void>((resolve, reject) => {
+        redis.once("ready", () => resolve());
+        redis.once("end", () => reject(new Error("redis connection ended")));
+      });
+    },
+    async close() {
+      closed = true;
+      clearTimeout(probe);
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function connectRedis(url: string, waitMs: number): Redis {
+  const redis = new Redis(url, {
+    // While Redis is unreachable a command fails at once instead of queueing behind the outage.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // A frozen Redis (the connection open, nothing answering) still ends each command: later
+    // than the request's own bound, so that the command does not pile up for the whole freeze.
+    commandTimeout: waitMs * 10,
+    keepAlive: 10_000,
+    lazyConnect: true,
+  });
+  redis.connect().catch(() => {});
+  return redis;
+}
+
+/** `memory`, calling `onUse` whenever it stands in for the shared counters. */
+function insured(memory: RateLimiterMemory, onUse: () => void): RateLimiterMemory {
+  return new Proxy(memory, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        onUse();
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+function toCount(res: RateLimiterRes, windowMs: number): Count {
+  return { count: res.consumedPoints, ttlMs: res.msBeforeNext >= 0 ? res.msBeforeNext : windowMs };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
