@@ -13,6 +13,7 @@ import { registerGuides } from "./docs/guides.ts";
 import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerAvailabilityLog } from "./http/availability-log.ts";
+import { registerConditionalRequests } from "./http/conditional.ts";
 import {
   clientErrorHandler,
   escapeMalformedPath,
@@ -147,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       registerNoStore(api);
+      registerConditionalRequests(api);
       // Failures count per client address, an authenticated credential against its own budget
       // (CONTRACT 8).
       registerAuthentication(

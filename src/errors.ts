@@ -18,6 +18,7 @@ export const errorCatalog = {
   webhook_limit_reached: { status: 409, title: "Webhook limit reached" },
   customer_email_taken: { status: 409, title: "Customer e-mail already in use" },
   idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
+  precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },
   headers_too_large: { status: 431, title: "Request headers too large" },

@@ -67,6 +67,12 @@ export const errorRemedies: Record<ErrorCode, { cause: string; remedy: string }>
     cause: "A request with the same Idempotency-Key is still being processed.",
     remedy: "Wait for `Retry-After` seconds and retry with the same key: you then get the first answer.",
   },
+  precondition_failed: {
+    cause:
+      "The request's If-Match names an ETag the resource no longer has: it changed after you read it (another device, the dashboard, another integration).",
+    remedy:
+      "GET the resource again, apply your change to what it is now, and send the update with its new ETag in If-Match (or without If-Match to overwrite whatever is there).",
+  },
   payload_too_large: {
     cause: "The body exceeds the size limit.",
     remedy: "Send a smaller body; upload photos by URL rather than inline.",

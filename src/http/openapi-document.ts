@@ -246,6 +246,9 @@ const problemExamples: Record<ErrorCode, Json> = {
     existingId: exampleIds.maria,
   },
   idempotency_key_in_use: { detail: "A request with this Idempotency-Key is still being processed" },
+  precondition_failed: {
+    detail: "The resource changed since the ETag in If-Match: read it again, then apply your change to it",
+  },
   request_timeout: { detail: "The request body did not arrive in time" },
   headers_too_large: { detail: "The request headers are larger than the server accepts" },
   payload_too_large: { detail: "The body is larger than 1 MiB" },
@@ -274,7 +277,8 @@ const operationCodes: Record<string, ErrorCode[]> = {
   updateAppointment: ["unknown_reference", "invalid_transition"],
   replaceAppointment: ["unknown_reference", "invalid_transition"],
   deleteAppointment: ["appointment_not_deletable"],
-  updateOrderStatus: ["invalid_transition"],
+  updateOrderStatus: ["invalid_transition", "precondition_failed"],
+  updateOrder: ["precondition_failed"],
   createCustomer: ["customer_email_taken"],
   updateCustomer: ["customer_email_taken"],
   replaceCustomer: ["customer_email_taken"],
@@ -385,6 +389,12 @@ const headers: Json = {
     example: "true",
   },
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "string" }, example: "5" },
+  ETag: {
+    description:
+      "The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes), except the order list's first page: weak, from its orders' version stamps",
+    schema: { type: "string" },
+    example: '"q7Xw3mZs1YVJ0cGk2b9Tn4RaLh8EoUfD"',
+  },
   Location: {
     description: "The created resource's URL",
     schema: { type: "string" },
@@ -414,6 +424,7 @@ function successHeaders(path: string, method: string, status: string): Json {
   if (method === "post" && path.startsWith("/api/vendor/"))
     out["Idempotent-Replayed"] = headerRef("Idempotent-Replayed");
   if (status === "201" && path.startsWith("/api/vendor/")) out.Location = headerRef("Location");
+  if (method === "get" && status === "200" && path.startsWith("/api/vendor/")) out.ETag = headerRef("ETag");
   return out;
 }
 
@@ -678,6 +689,12 @@ function finishOperation(path: string, method: string, operation: Json): Json {
     else if (media && operationExamples[`${operationId} ${status}`] !== undefined)
       media.example = operationExamples[`${operationId} ${status}`];
     responses[status] = finished;
+  }
+  if (method === "get" && responses["200"] && path.startsWith("/api/vendor/")) {
+    responses["304"] = {
+      description: "Not Modified: If-None-Match names the current ETag (no body)",
+      headers: { "X-Request-Id": headerRef("X-Request-Id"), ETag: headerRef("ETag") },
+    };
   }
   if (path.startsWith("/api/") && !isOAuthProtocol) {
     const common: Json = { "X-Request-Id": headerRef("X-Request-Id") };

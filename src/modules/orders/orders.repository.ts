@@ -53,6 +53,8 @@ export interface OrderJsonPage {
   json: string;
   /** The last order of the page when another page follows, else undefined. */
   next: { id: string; updatedAt: string } | undefined;
+  /** What the page is made of (firstOrderPageVersion gives the same without building the page). */
+  version: string;
 }
 
 /**
@@ -70,14 +72,24 @@ export async function firstOrderPageJson(
   return {
     json: row.json,
     next: row.n > limit && row.last_id && row.last_t ? { id: row.last_id, updatedAt: row.last_t } : undefined,
+    version: row.version,
   };
 }
+
+/**
+ * What a first page is made of, as one hash: each row's id and version stamps (the order's
+ * updated_at, which every change to the order or its history moves, and its customer's, whose
+ * name and contact the order shows), in page order, the row beyond the page included (it decides
+ * nextCursor). Over `r` (id, "updatedAt", "customerUpdatedAt", rn).
+ */
+const pageVersionSql = sql`md5(coalesce(string_agg(id || '|' || "updatedAt"::text || '|' || coalesce("customerUpdatedAt"::text, ''), ',' order by rn), ''))`;
 
 const firstPageJson = preparedStatement<{
   json: string;
   n: number;
   last_id: string | null;
   last_t: string | null;
+  version: string;
 }>(
   "list_orders_first_page_json",
   // updated_at is formatted for the one row a cursor is made of, not for every row of the page.
@@ -86,12 +98,32 @@ const firstPageJson = preparedStatement<{
     { limit: sql`${p.limit}::int + 1` },
     { updatedAt: "timestamp" },
   )}),
-    r as (select json, id, "updatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
+    r as (select json, id, "updatedAt", "customerUpdatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
     select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${p.limit}::int), '') as json,
            count(*)::int as n,
            max(id) filter (where rn = ${p.limit}::int) as last_id,
-           ${isoTimestamp(sql`max("updatedAt") filter (where rn = ${p.limit}::int)`)} as last_t
+           ${isoTimestamp(sql`max("updatedAt") filter (where rn = ${p.limit}::int)`)} as last_t,
+           ${pageVersionSql} as version
     from r`,
+);
+
+/** The first page's version alone: the same rows, no JSON built (a poll that changed nothing). */
+export async function firstOrderPageVersion(db: Executor, vendorId: string, limit: number): Promise<string> {
+  const [row] = await firstPageVersion(db, { vendorId, limit });
+  if (!row) throw new Error("first page version: no answer");
+  return row.version;
+}
+
+const firstPageVersion = preparedStatement<{ version: string }>(
+  "list_orders_first_page_version",
+  (p) => sql`with r as (
+      select o.id, o.updated_at as "updatedAt", c.updated_at as "customerUpdatedAt",
+             row_number() over (order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}) as rn
+      from orders o left join customers c on c.id = o.customer_id
+      where o.vendor_id = ${p.vendorId}::text
+      order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
+      limit ${p.limit}::int + 1)
+    select ${pageVersionSql} as version from r`,
 );
 
 /** The statement behind listOrderJson (a limit given as SQL is the page's limit + 1 already). */
@@ -121,7 +153,10 @@ export function listOrderJsonQuery(
     );
   if (filter.cursor) conditions.push(afterCursor(sql`o.updated_at`, sql`o.id`, filter.cursor, "desc"));
   const updatedAt = options.updatedAt === "iso" ? isoTimestamp(sql`o.updated_at`) : sql`o.updated_at`;
-  return sql`select ${orderJsonSql} as json, o.id as "id", ${updatedAt} as "updatedAt"
+  // The customer's stamp for a page's version (firstPageJson); unused, and so not read, elsewhere.
+  const customerStamp =
+    options.updatedAt === "timestamp" ? sql`, c.updated_at as "customerUpdatedAt"` : sql``;
+  return sql`select ${orderJsonSql} as json, o.id as "id", ${updatedAt} as "updatedAt"${customerStamp}
         from orders o left join customers c on c.id = o.customer_id
         where ${sql.join(conditions, sql` and `)}
         order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
@@ -130,6 +165,15 @@ export function listOrderJsonQuery(
 
 export async function findOrderJson(db: Executor, vendorId: string, id: string): Promise<string | undefined> {
   const [row] = await queryRows<{ json: string }>(db, findOrderJsonQuery(vendorId, id));
+  return row?.json;
+}
+
+/** The order's JSON with its row locked until the transaction ends (an If-Match comparison). */
+export async function lockOrderJson(db: Executor, vendorId: string, id: string): Promise<string | undefined> {
+  const [row] = await queryRows<{ json: string }>(
+    db,
+    sql`${findOrderJsonQuery(vendorId, id)} for update of o`,
+  );
   return row?.json;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { notModified, underIfMatch } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import { sendJsonText } from "../../http/json-text.ts";
 import {
@@ -13,7 +14,14 @@ import {
   UpdateOrderBody,
   UpdateOrderStatusBody,
 } from "./orders.schemas.ts";
-import { createOrder, getOrder, listOrders, updateOrder, updateOrderStatus } from "./orders.service.ts";
+import {
+  createOrder,
+  getOrder,
+  listOrdersConditional,
+  lockedOrderJson,
+  updateOrder,
+  updateOrderStatus,
+} from "./orders.service.ts";
 
 const tags = ["Orders"];
 
@@ -32,7 +40,14 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       },
     },
     async (request, reply) => {
-      const json = await listOrders(ctx, principalOf(request).vendorId, request.query);
+      const { json, etag } = await listOrdersConditional(
+        ctx,
+        principalOf(request).vendorId,
+        request.query,
+        request.headers["if-none-match"],
+      );
+      if (etag !== undefined) reply.header("etag", etag);
+      if (json === undefined) return notModified(reply, etag as string);
       return sendJsonText(reply, json);
     },
   );
@@ -78,7 +93,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
   app.patch(
     "/orders/:id",
     {
-      config: { scope: "orders:write" },
+      config: { scope: "orders:write", ifMatch: true },
       schema: {
         tags,
         operationId: "updateOrder",
@@ -91,7 +106,14 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       },
     },
     async (request, reply) => {
-      const json = await updateOrder(ctx, principalOf(request).vendorId, request.params.id, request.body);
+      const { vendorId } = principalOf(request);
+      const { id } = request.params;
+      const json = await underIfMatch(
+        ctx,
+        request,
+        () => lockedOrderJson(ctx, vendorId, id),
+        () => updateOrder(ctx, vendorId, id, request.body),
+      );
       return sendJsonText(reply, json);
     },
   );
@@ -99,7 +121,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
   app.put(
     "/orders/:id/status",
     {
-      config: { scope: "orders:write" },
+      config: { scope: "orders:write", ifMatch: true },
       schema: {
         tags,
         operationId: "updateOrderStatus",
@@ -114,6 +136,15 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         },
       },
     },
-    async (request) => updateOrderStatus(ctx, principalOf(request).vendorId, request.params.id, request.body),
+    async (request) => {
+      const { vendorId } = principalOf(request);
+      const { id } = request.params;
+      return underIfMatch(
+        ctx,
+        request,
+        () => lockedOrderJson(ctx, vendorId, id),
+        () => updateOrderStatus(ctx, vendorId, id, request.body),
+      );
+    },
   );
 };

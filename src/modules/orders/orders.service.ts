@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../../context.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { notFound } from "../../errors.ts";
+import { noneMatchHolds } from "../../http/conditional.ts";
 import { generateSecret } from "../../lib/crypto.ts";
 import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
@@ -15,10 +16,13 @@ import {
   findOrderTrackingToken,
   findTrackedOrder,
   firstOrderPageJson,
+  firstOrderPageVersion,
   insertOrderForCustomer,
   listOrderJson,
+  lockOrderJson,
   moveOrderStatus,
   type OrderDetails,
+  type OrderJsonPage,
   setOrderDetails,
 } from "./orders.repository.ts";
 import type {
@@ -43,6 +47,49 @@ export interface OrderSearch {
   search?: string | undefined;
 }
 
+/** The first page without filters, what integrations poll. */
+function isFirstPage(query: ListOrdersQuery & OrderSearch): boolean {
+  return (
+    !query.cursor &&
+    !query.updatedSince &&
+    query.customerId === undefined &&
+    !query.status?.length &&
+    !query.search
+  );
+}
+
+/**
+ * The first page's weak ETag (http/conditional.ts): its rows' version stamps and the page size.
+ * `o1` names this representation of an order: change it when the order JSON changes shape.
+ */
+const firstPageEtag = (limit: number, version: string) => `W/"o1-${limit}-${version}"`;
+
+/**
+ * The order list for the API, with a weak ETag on the first page: when the client's
+ * If-None-Match still names it, only the page's version is read (no JSON built) and `json` is
+ * undefined (304). Other pages get the strong ETag of their bytes from the HTTP layer.
+ */
+export async function listOrdersConditional(
+  ctx: ServiceContext,
+  vendorId: string,
+  query: ListOrdersQuery,
+  ifNoneMatch: string | undefined,
+): Promise<{ json: string | undefined; etag: string | undefined }> {
+  if (!isFirstPage(query)) return { json: await listOrders(ctx, vendorId, query), etag: undefined };
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  if (ifNoneMatch !== undefined) {
+    const etag = firstPageEtag(limit, await firstOrderPageVersion(ctx.db, vendorId, limit));
+    if (noneMatchHolds(ifNoneMatch, etag)) return { json: undefined, etag };
+  }
+  const page = await firstOrderPageJson(ctx.db, vendorId, limit);
+  return { json: firstPageText(page), etag: firstPageEtag(limit, page.version) };
+}
+
+function firstPageText(page: OrderJsonPage): string {
+  const next = page.next ? encodeCursor({ t: page.next.updatedAt, id: page.next.id }) : null;
+  return `{"orders":[${page.json}],"nextCursor":${JSON.stringify(next)}}`;
+}
+
 /** A page of orders as ready-made JSON text: `{ "orders": [...], "nextCursor": ... }`. */
 export async function listOrders(
   ctx: ServiceContext,
@@ -53,17 +100,7 @@ export async function listOrders(
   // A malformed customer id can name no order: an empty page, as for another vendor's customer.
   if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
   // The first page without filters, what integrations poll: joined into one text by PostgreSQL.
-  if (
-    !query.cursor &&
-    !query.updatedSince &&
-    query.customerId === undefined &&
-    !query.status?.length &&
-    !query.search
-  ) {
-    const page = await firstOrderPageJson(ctx.db, vendorId, limit);
-    const next = page.next ? encodeCursor({ t: page.next.updatedAt, id: page.next.id }) : null;
-    return `{"orders":[${page.json}],"nextCursor":${JSON.stringify(next)}}`;
-  }
+  if (isFirstPage(query)) return firstPageText(await firstOrderPageJson(ctx.db, vendorId, limit));
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
   const rows = await listOrderJson(ctx.db, vendorId, {
@@ -77,6 +114,15 @@ export async function listOrders(
   });
   const page = toPage(rows, limit, (r) => ({ t: r.updatedAt, id: r.id, h: horizon }));
   return `{"orders":[${page.rows.map((r) => r.json).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
+}
+
+/** The order's JSON with its row locked for the request's transaction (If-Match), if it exists. */
+export async function lockedOrderJson(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<string | undefined> {
+  return isId(id) ? lockOrderJson(ctx.db, vendorId, id) : undefined;
 }
 
 export async function getOrder(ctx: ServiceContext, vendorId: string, id: string): Promise<string> {
