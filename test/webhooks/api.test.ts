@@ -226,8 +226,13 @@ describe("OpenAPI", () => {
     expect(names).toEqual(
       [
         "appointment.cancelled",
+        "appointment.completed",
         "appointment.confirmed",
+        "appointment.created",
+        "appointment.updated",
         "customer.created",
+        "customer.deleted",
+        "customer.updated",
         "inquiry.received",
         "order.created",
         "order.status_changed",
