@@ -45,6 +45,7 @@ import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { openVerifiedKeys } from "./modules/api-keys/verified-keys.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
 import { customerRoutes } from "./modules/customers/customers.routes.ts";
+import { eventStreamRoutes } from "./modules/events/event-stream.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
 import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
@@ -181,6 +182,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       });
       await api.register(eventRoutes, { ctx });
+      await api.register(eventStreamRoutes, {
+        ctx,
+        heartbeatMs: config.eventStreamHeartbeatMs,
+        pollMs: config.eventStreamPollMs,
+        maxPerShop: config.eventStreamMaxPerShop,
+      });
     },
     { prefix: "/api/vendor" },
   );

@@ -51,6 +51,10 @@ export interface Config {
   readonly webhookBreakerFailures: number;
   /** The shortest time an open circuit waits before a probe; it grows with the outage. */
   readonly webhookBreakerCooldownMs: number;
+  /** The event stream (GET /api/vendor/events/stream): comment heartbeat, poll interval, open streams per shop and process. */
+  readonly eventStreamHeartbeatMs: number;
+  readonly eventStreamPollMs: number;
+  readonly eventStreamMaxPerShop: number;
   readonly shutdownGraceMs: number;
   /** SIGTERM closes a kept-alive connection under its client once idle this long (graceful-close.ts). */
   readonly shutdownIdleCloseMs: number;
@@ -233,6 +237,9 @@ export function loadConfig(
     webhookEndpointConcurrency: int("WEBHOOK_ENDPOINT_CONCURRENCY", 16, 1, 1_000),
     webhookBreakerFailures: int("WEBHOOK_BREAKER_FAILURES", 5, 1, 1_000),
     webhookBreakerCooldownMs: int("WEBHOOK_BREAKER_COOLDOWN_MS", 10_000, 1, 3_600_000),
+    eventStreamHeartbeatMs: int("EVENT_STREAM_HEARTBEAT_MS", 15_000, 10, 300_000),
+    eventStreamPollMs: int("EVENT_STREAM_POLL_MS", 1_000, 10, 60_000),
+    eventStreamMaxPerShop: int("EVENT_STREAM_MAX_PER_SHOP", 5, 1, 1_000),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
     shutdownIdleCloseMs: int("SHUTDOWN_IDLE_CLOSE_MS", 1_000, 0, 60_000),
     apiKeyCacheMs: int("API_KEY_CACHE_SECONDS", 60, 0, 3_600) * 1_000,

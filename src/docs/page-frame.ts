@@ -13,6 +13,7 @@ export const GUIDES: readonly GuideEntry[] = [
   { name: "quick-start", title: "Quick start" },
   { name: "authentication", title: "Authentication" },
   { name: "webhooks", title: "Webhooks" },
+  { name: "event-stream", title: "Event stream" },
   { name: "pagination-and-sync", title: "Pagination and sync" },
   { name: "idempotency", title: "Idempotency" },
   { name: "errors", title: "Errors" },

@@ -109,6 +109,11 @@ export function check(op: Operation, target: string, res: RawResponse): string[]
       }
     }
   }
+  if (res.status === 200 && type.startsWith("text/event-stream")) {
+    // The event stream (its first chunk only): SSE lines, a comment or an event.
+    if (!/^(:|id: )/.test(res.body.toString("utf8"))) problems.push("event stream does not start with SSE");
+    return problems;
+  }
   if (res.status >= 200 && res.status < 300 && kind !== "page") {
     const schema = op.responses[String(res.status)];
     if (!(String(res.status) in op.responses)) problems.push(`undocumented status ${res.status}`);

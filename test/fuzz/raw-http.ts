@@ -40,6 +40,19 @@ export function send(origin: URL, request: RawRequest, timeoutMs = 15_000): Prom
       },
       (res) => {
         const chunks: Buffer[] = [];
+        // An event stream never ends by itself: its first chunk is the answer, then hang up.
+        if (String(res.headers["content-type"]).startsWith("text/event-stream")) {
+          res.once("data", (c: Buffer) => {
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: c,
+              ms: performance.now() - started,
+            });
+            req.destroy();
+          });
+          return;
+        }
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () =>
           resolve({

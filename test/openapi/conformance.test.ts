@@ -7,6 +7,7 @@ import type { ApiResponse, RequestOptions } from "../helpers/api-client.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
 import { createClient } from "../helpers/oauth.ts";
 import { type Conformance, openApiConformance } from "../helpers/openapi-conformance.ts";
+import { openSse } from "../helpers/sse.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
@@ -170,6 +171,21 @@ describe("every answer matches the OpenAPI document", () => {
     });
     const events = await call("GET", "/api/vendor/events", k);
     await call("GET", `/api/vendor/events/${events.body.events[0].id}`, k);
+    // The event stream: its head and first message (it never ends by itself).
+    const streamPath = "/api/vendor/events/stream";
+    const stream = await openSse(t.url + streamPath, { "x-api-key": key });
+    const first = await stream.next();
+    violations.push(
+      ...conformance.check({
+        method: "GET",
+        url: streamPath,
+        status: stream.status,
+        headers: stream.headers,
+        text: `: ${first.comment}\n\n`,
+      }),
+    );
+    stream.close();
+    await call("GET", `${streamPath}?types=order.nothing`, k);
     await call("DELETE", `/api/vendor/webhooks/${hook.body.id}`, k);
 
     // Erasure, after which the order answers without its customer.
