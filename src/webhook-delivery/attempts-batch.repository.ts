@@ -57,6 +57,7 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
             attempt_count = r.attempt,
             next_attempt_at = r.next,
             claim_token = null,
+            leased_by = null,
             last_status_code = r.code,
             last_error = r.err,
             completed_at = case when r.status = 'PENDING' then null else r.at end,

@@ -108,6 +108,8 @@ export interface ClaimResult {
 }
 
 export interface ClaimPolicy {
+  /** The dispatcher that claims: its leases name it (`leased_by`; the claim's token if unnamed). */
+  holder?: string;
   /** The most deliveries to claim (the dispatcher's free capacity). */
   limit: number;
   /** Attempts one endpoint may have in flight while its circuit is closed. */
@@ -176,6 +178,7 @@ export async function claimDue(
     at: now.toISOString(),
     leaseEnd: new Date(now.getTime() + leaseMs).toISOString(),
     token,
+    holder: policy.holder ?? token,
     limit: Math.max(0, policy.limit),
     cap: policy.endpointConcurrency,
     failures: policy.breakerFailures,
@@ -245,6 +248,7 @@ export const claimStatement = preparedStatement<
   | "at"
   | "leaseEnd"
   | "token"
+  | "holder"
   | "limit"
   | "cap"
   | "failures"
@@ -310,7 +314,8 @@ export const claimStatement = preparedStatement<
        order by c.round, c.k limit ${p.reserveLimit}::int)
     ), claimed as (
       update webhook_deliveries d
-      set next_attempt_at = ${p.leaseEnd}::timestamptz, claim_token = ${p.token}::text
+      set next_attempt_at = ${p.leaseEnd}::timestamptz, claim_token = ${p.token}::text,
+        leased_by = ${p.holder}::text
       from picked, webhooks w, events e
       -- The ids as an array too, so even a generic plan reads them by primary key.
       where d.id = any(array(select id from picked))
@@ -354,19 +359,25 @@ export async function releaseClaims(
   if (claims.length === 0) return 0;
   const [row] = await releaseStatement(db, {
     ids: `{${claims.map((c) => c.id).join(",")}}`,
-    tokens: `{${[...new Set(claims.map((c) => c.claimToken))].join(",")}}`,
+    tokens: `{${claims.map((c) => c.claimToken).join(",")}}`,
     at: at.toISOString(),
   });
   return row?.n ?? 0;
 }
 
 // Claim tokens are fresh per claim, so a row another claim has taken since matches none of them.
+// Each id goes with its own claim's token (pairs, not any id with any token): a row this
+// dispatcher's later claim took again, and may be sending, is never released by an older claim.
 const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at">(
   "webhook_release_claims",
-  (p) => sql`with released as (
-      update webhook_deliveries d set next_attempt_at = ${p.at}::timestamptz, claim_token = null
-      where d.id = any(${p.ids}::text[]) and d.claim_token = any(${p.tokens}::text[])
-        and d.status = 'PENDING'
+  (p) => sql`with pairs as (
+      select * from unnest(${p.ids}::text[], ${p.tokens}::text[]) as t(id, token)
+    ), released as (
+      update webhook_deliveries d set next_attempt_at = ${p.at}::timestamptz, claim_token = null,
+        leased_by = null
+      from pairs
+      where d.id = any(array(select id from pairs)) and d.id = pairs.id
+        and d.claim_token = pairs.token and d.status = 'PENDING'
       returning d.id
     )
     select (select count(*) from released)::int as n,

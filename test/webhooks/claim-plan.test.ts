@@ -77,6 +77,7 @@ describe("the claim statement's reads", () => {
       at: now.toISOString(),
       leaseEnd: new Date(now.getTime() + 60_000).toISOString(),
       token: "plan-claim",
+      holder: "plan-holder",
       limit: 100,
       cap: 4,
       failures: 5,

@@ -63,6 +63,11 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: ts("next_attempt_at"),
     /** The token of the claim that owns the in-flight attempt; only that claim may record it. */
     claimToken: text("claim_token"),
+    /**
+     * The dispatcher holding the lease (each dispatcher names itself once at start), set with the
+     * claim token and cleared with it: who is sending a delivery, or holds it in reserve.
+     */
+    leasedBy: text("leased_by"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     /** Set on redelivery and recovery: the delivery this one repeats. */
