@@ -9,6 +9,9 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { databaseClock } from "../db/database-clock.ts";
+import { newId } from "../lib/ids.ts";
+
 import type { DeliveryMetrics } from "../observability/metrics.ts";
 import { type AttemptReport, runAttempt } from "./attempt.ts";
 import { recordAttempt } from "./attempts.repository.ts";
@@ -30,6 +33,7 @@ export const EVENT_RETENTION_MS = 30 * 86_400_000;
 const FAN_OUT_BATCH = 200;
 const FAN_OUT_BATCHES_PER_TURN = 5;
 const POLL_MS = 1_000;
+const CLOCK_SYNC_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 export interface DispatcherDeps {
@@ -37,13 +41,25 @@ export interface DispatcherDeps {
   database: Database;
   log?: Pick<Logger, "info" | "warn" | "error">;
   resolver?: Resolver;
+  /** The process clock (tests skew it); the dispatcher corrects it to the database's. */
   now?: () => Date;
+  /** Told what each turn did, so tests wait on facts rather than time (see DispatcherEvent). */
+  observe?: (event: DispatcherEvent) => void;
   /** Deliveries in flight at once (default 32). */
   concurrency?: number;
   autoDisable?: AutoDisableRule;
   /** Counts attempts by outcome and the commit→delivery latency (GET /metrics). */
   metrics?: DeliveryMetrics;
 }
+
+/**
+ * What the dispatcher did: a claim that leased deliveries (`sent` now, the rest in reserve), a turn
+ * that found nothing to send and sleeps, an attempt whose record committed (or was stale).
+ */
+export type DispatcherEvent =
+  | { type: "claimed"; sent: number; reserved: number }
+  | { type: "idle" }
+  | { type: "settled"; deliveryId: string; outcome: AttemptReport["outcome"] };
 
 export interface Dispatcher {
   /** Resolves once in-flight deliveries finished, or after `graceMs`. */
@@ -54,8 +70,13 @@ export interface Dispatcher {
 export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher> {
   const { config, database } = deps;
   const db = database.db;
-  const now = deps.now ?? (() => new Date());
   const log = deps.log;
+  // Every due time, lease and retry on the database's clock (issue 25 item 6): `now` is the
+  // process clock corrected by the offset measured at start and every CLOCK_SYNC_MS.
+  const clock = databaseClock(db, { local: deps.now, log });
+  await clock.sync();
+  let lastClockSync = Date.now();
+  const now = clock.now;
   const concurrency = deps.concurrency ?? 32;
   // Longer than any attempt can take, so a lease never ends while its POST is in flight.
   const leaseMs = config.webhookTimeoutMs * 2 + 5_000;
@@ -126,6 +147,8 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   let lastPrune = 0;
   let lastFanOut = 0;
   let legacyLeft = false;
+  /** This dispatcher's name on the leases it holds (`leased_by`). */
+  const holder = newId();
 
   /**
    * Deliveries leased in reserve (claimDue's `reserve`), per endpoint, oldest first, with the time
@@ -209,10 +232,12 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
 
   function launch(claim: ClaimedDelivery) {
     let succeeded = false;
+    let outcome: AttemptReport["outcome"] | undefined;
     const ids = sending.get(claim.webhookId) ?? new Set<string>();
     sending.set(claim.webhookId, ids.add(claim.id));
     const p = runAttempt(attemptDeps, claim)
       .then((r) => {
+        outcome = r.outcome;
         succeeded = r.outcome === "succeeded";
       })
       .catch((err: unknown) =>
@@ -225,6 +250,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         if (ids.size === 0 && sending.get(claim.webhookId) === ids) sending.delete(claim.webhookId);
         inFlight.delete(p);
         sentUnrecorded.delete(claim.id);
+        if (outcome) deps.observe?.({ type: "settled", deliveryId: claim.id, outcome });
         // A recorded success frees this dispatcher's capacity (its endpoint slot was freed when
         // the POST succeeded): worth a claim only if that capacity was what stopped the last claim.
         // Any other outcome may have scheduled a retry or changed the breaker: the loop looks again.
@@ -256,6 +282,10 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         legacyLeft = n === FAN_OUT_BATCH;
       }
     }
+    if (Date.now() - lastClockSync >= CLOCK_SYNC_MS) {
+      lastClockSync = Date.now();
+      await clock.sync();
+    }
     // Handed-on slots may take a dispatcher past its capacity for a moment (the attempt whose
     // POST ended counts until its record commits): then it only tops its reserve up.
     const free = concurrency - inFlight.size;
@@ -266,6 +296,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       // (outbox.repository.ts claimDue). Each claimed delivery goes out at once.
       const claimedAt = now();
       const claimed = await claimDue(db, claimedAt, leaseMs, {
+        holder,
         limit: free,
         endpointConcurrency: config.webhookEndpointConcurrency,
         breakerFailures: breaker.failures,
@@ -275,6 +306,9 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         reserved: [...reserves.values()].flatMap((queue) => queue.map((h) => h.claim)),
         reserveHeld: reserveHeld(),
       });
+      if (claimed.claims.length + claimed.reserve.length > 0) {
+        deps.observe?.({ type: "claimed", sent: claimed.claims.length, reserved: claimed.reserve.length });
+      }
       capacityBound = claimed.claims.length >= free;
       heldBack = claimed.heldBack || capacityBound;
       const fresh = new Map<string, ClaimedDelivery[]>();
@@ -321,7 +355,10 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       pendingWake = false;
       try {
         const worked = await tick();
-        if (!worked) await sleep();
+        if (!worked) {
+          deps.observe?.({ type: "idle" });
+          await sleep();
+        }
       } catch (err) {
         log?.error({ err }, "dispatcher iteration failed; retrying after the poll interval");
         await new Promise((r) => setTimeout(r, POLL_MS));

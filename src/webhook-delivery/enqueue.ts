@@ -56,7 +56,9 @@ export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {
  */
 export function eventCtes(source: SQL): SQL {
   // Delivery ids are made in SQL (the endpoints are found there): a letter and 24 random hex
-  // digits, a valid CUID2 shape (CONTRACT 1) like every other id.
+  // digits, a valid CUID2 shape (CONTRACT 1) like every other id. Due at once on the database's
+  // clock, which dispatchers go by (issue 25 item 6): a writer whose clock runs ahead would
+  // otherwise queue its deliveries in the future.
   return sql`ev as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
@@ -66,7 +68,7 @@ export function eventCtes(source: SQL): SQL {
       insert into webhook_deliveries
         (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
       select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), w.id, ev.vendor_id,
-             ev.id, ev.type, 'PENDING', ev.created_at, ev.created_at, ev.created_at
+             ev.id, ev.type, 'PENDING', least(ev.created_at, now()), ev.created_at, ev.created_at
       from ev join webhooks w on w.vendor_id = ev.vendor_id
       where case when ev.target_webhook_id is null
               then w.status = 'ACTIVE' and w.events @> jsonb_build_array(ev.type)
