@@ -22,6 +22,7 @@ import { EVENTS_CHANNEL } from "./enqueue.ts";
 import {
   type ClaimedDelivery,
   claimDue,
+  endWaits,
   fanOutEvents,
   nextDueAt,
   pruneOlderThan,
@@ -106,7 +107,7 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       // if the last one left deliveries due.
       sentUnrecorded.add(claim.id);
       sending.get(claim.webhookId)?.delete(claim.id);
-      const next = running ? fromReserve(claim.webhookId) : undefined;
+      const next = running && !contended.has(claim.webhookId) ? fromReserve(claim.webhookId) : undefined;
       if (next) launch(next);
       if (heldBack) wake();
     },
@@ -159,6 +160,8 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
    */
   const reserves = new Map<string, { claim: ClaimedDelivery; claimedAt: number }[]>();
   let reservedCount = 0;
+  /** Endpoints where another dispatcher waits for a slot, as the last claim saw (claimDue). */
+  let contended = new Set<string>();
   /** Per endpoint, this dispatcher's attempts whose POST has not ended in a success yet. */
   const sending = new Map<string, Set<string>>();
 
@@ -219,7 +222,8 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       if (!next) break;
       launch(next);
     }
-    if (reserves.has(webhookId) && (sending.get(webhookId)?.size ?? 0) === 0) void releaseReserve(webhookId);
+    const idle = (sending.get(webhookId)?.size ?? 0) === 0;
+    if (reserves.has(webhookId) && (idle || contended.has(webhookId))) void releaseReserve(webhookId);
   }
 
   function giveBack(claims: ClaimedDelivery[]): Promise<void> {
@@ -310,6 +314,10 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
         deps.observe?.({ type: "claimed", sent: claimed.claims.length, reserved: claimed.reserve.length });
       }
       capacityBound = claimed.claims.length >= free;
+      contended = claimed.contended;
+      // Another dispatcher waits for a slot where this one holds a reserve: it goes back now, and
+      // the slots of this one's POSTs that end are not handed on (issue 25 item 4).
+      for (const webhookId of contended) if (!claimed.allowed.has(webhookId)) void releaseReserve(webhookId);
       heldBack = claimed.heldBack || capacityBound;
       const fresh = new Map<string, ClaimedDelivery[]>();
       for (const claim of [...claimed.claims, ...claimed.reserve]) {
@@ -373,8 +381,12 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
       wake();
       await unlisten();
       await loop;
-      // Nothing new goes out from here: the reserve is due again at once, for any dispatcher.
+      // Nothing new goes out from here: the reserve is due again at once, for any dispatcher, and
+      // the endpoints it waited for are the others' to fill.
       await releaseReserve();
+      await endWaits(db, holder).catch((err: unknown) =>
+        log?.error({ err }, "ending the waits for slots failed"),
+      );
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled([...inFlight]),

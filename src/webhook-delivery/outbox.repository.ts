@@ -1,6 +1,6 @@
 // The dispatcher's queries. Each function is one short transaction or statement: nothing here is
 // ever held open across a POST (STACK-NOTES: PGlite serializes every caller on one thread).
-import { asc, inArray, isNull, lt, type Placeholder, sql } from "drizzle-orm";
+import { asc, eq, inArray, isNull, lt, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
@@ -105,6 +105,12 @@ export interface ClaimResult {
    * held): a finished attempt may free a slot for them, so it should wake the dispatcher.
    */
   heldBack: boolean;
+  /**
+   * The endpoints this claim locked where another dispatcher waits for a slot (issue 25 item 4):
+   * this one got no reserve there, and gives back what it holds and hands no slot on, so the
+   * slots of its POSTs that end go to the one waiting.
+   */
+  contended: Set<string>;
 }
 
 export interface ClaimPolicy {
@@ -170,7 +176,14 @@ export async function claimDue(
 ): Promise<ClaimResult> {
   const reserveLimit = policy.reserveLimit ?? 0;
   if (policy.limit <= 0 && reserveLimit <= 0) {
-    return { claims: [], reserve: [], allowed: new Map(), nextDueAt: undefined, heldBack: true };
+    return {
+      claims: [],
+      reserve: [],
+      allowed: new Map(),
+      nextDueAt: undefined,
+      heldBack: true,
+      contended: new Set(),
+    };
   }
   const reserved = policy.reserved ?? [];
   const token = newId();
@@ -191,7 +204,14 @@ export async function claimDue(
   const claims: ClaimedDelivery[] = [];
   const reserve: ClaimedDelivery[] = [];
   const allowed = new Map<string, number>();
-  for (const { nextDue: _, heldBack: __, reserve: inReserve, allowed: mayPost, ...r } of rows) {
+  for (const {
+    nextDue: _,
+    heldBack: __,
+    contended: ___,
+    reserve: inReserve,
+    allowed: mayPost,
+    ...r
+  } of rows) {
     if (r.id === null) continue;
     allowed.set(r.webhookId, mayPost ?? 0);
     (inReserve ? reserve : claims).push({
@@ -210,6 +230,7 @@ export async function claimDue(
     allowed,
     nextDueAt: nextDue ? new Date(nextDue) : undefined,
     heldBack: rows[0]?.heldBack ?? true,
+    contended: new Set(JSON.parse(rows[0]?.contended ?? "[]") as string[]),
   };
 }
 
@@ -244,6 +265,7 @@ export const claimStatement = preparedStatement<
     heldBack: boolean;
     reserve: boolean | null;
     allowed: number | null;
+    contended: string | null;
   },
   | "at"
   | "leaseEnd"
@@ -267,11 +289,14 @@ export const claimStatement = preparedStatement<
         order by d.webhook_id, d.next_attempt_at limit 1
       ) one
     ), locked as (
-      select w.id, w.consecutive_failures, w.circuit_open_until, random() as k
+      select w.id, w.consecutive_failures, w.circuit_open_until, random() as k,
+        -- Another dispatcher waits for a slot here (issue 25 item 4): see free.
+        coalesce(w.claim_waiting_until > ${p.at}::timestamptz
+                 and w.claim_waiting_by is distinct from ${p.holder}::text, false) as contended
       from due join webhooks w on w.id = due.webhook_id
       for no key update of w skip locked
     ), slots as (
-      select l.id, l.k, l.consecutive_failures, l.circuit_open_until,
+      select l.id, l.k, l.consecutive_failures, l.circuit_open_until, l.contended,
         (case when l.circuit_open_until > ${p.at}::timestamptz then 0
               when l.consecutive_failures >= ${p.failures}::int then 1
               else ${p.cap}::int end)
@@ -287,14 +312,25 @@ export const claimStatement = preparedStatement<
       -- s: deliveries to send now; r: to lease in reserve, for an endpoint in good health that
       -- this dispatcher sends to (it has a POST in flight there, or gets a slot now); allowed: how
       -- many POSTs this dispatcher may have in flight there (its own the count saw, and the slots
-      -- it may take now), none while the circuit is open.
-      select f.id, f.k, f.s,
+      -- it may take now), none while the circuit is open. While another dispatcher waits for a
+      -- slot (contended), this one keeps no reserve there and refills only up to half the cap, so
+      -- the slots of its POSTs that end go to the one waiting; wants: this claim found the
+      -- endpoint's every slot held by other dispatchers, and says it waits (waiting).
+      select f.id, f.k, f.s, f.contended,
+        f.n <= 0 and f.mine = 0 and f.consecutive_failures < ${p.failures}::int
+          and coalesce(f.circuit_open_until <= ${p.at}::timestamptz, true) as wants,
         case when f.circuit_open_until > ${p.at}::timestamptz then 0 else f.mine + f.s end as allowed,
-        case when f.consecutive_failures > 0 or f.circuit_open_until > ${p.at}::timestamptz
+        case when f.consecutive_failures > 0 or f.circuit_open_until > ${p.at}::timestamptz or f.contended
                or (f.s = 0 and (${p.held}::jsonb -> f.id) is null) then 0
              else least(greatest(0, ${p.cap}::int - coalesce((${p.held}::jsonb ->> f.id)::int, 0)),
                         ${p.reserveLimit}::int) end as r
-      from (select s.*, greatest(0, least(s.n, ${p.limit}::int)) as s from slots s) f
+      from (select s.*, greatest(0, least(s.n, ${p.limit}::int,
+              case when s.contended then (${p.cap}::int + 1) / 2 - s.mine else s.n end)) as s
+            from slots s) f
+    ), waiting as (
+      update webhooks w set claim_waiting_by = ${p.holder}::text, claim_waiting_until = ${p.leaseEnd}::timestamptz
+      from free f where w.id = f.id and f.wants
+      returning w.id
     ), candidates as (
       select x.id, f.id as webhook_id, f.k, f.s,
         row_number() over (partition by f.id order by x.next_attempt_at) as round
@@ -331,6 +367,7 @@ export const claimStatement = preparedStatement<
     -- And whether anything due was left: an endpoint another claim held (SKIP LOCKED), one at
     -- its cap or with more due than its free slots and reserve, or more candidates than the limits.
     select c.*, (select f.allowed from free f where f.id = c."webhookId") as "allowed", n.at as "nextDue",
+      (select coalesce(json_agg(f.id), '[]'::json)::text from free f where f.contended) as "contended",
       (select count(*) from due) > (select count(*) from locked)
       or (select count(*) from candidates) > (select count(*) from picked)
       or exists (select 1 from free f
@@ -383,6 +420,17 @@ const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at
     select (select count(*) from released)::int as n,
       ${notifyWhenAny("released")}`,
 );
+
+/**
+ * A dispatcher that stops no longer waits for slots: the others may fill the endpoints it waited
+ * for at once, instead of holding to half the cap until its wait ends (claimDue's `contended`).
+ */
+export async function endWaits(db: Db, holder: string): Promise<void> {
+  await db
+    .update(webhooks)
+    .set({ claimWaitingBy: null, claimWaitingUntil: null })
+    .where(eq(webhooks.claimWaitingBy, holder));
+}
 
 /**
  * The earliest future due time of a PENDING delivery (a retry, or a lease that ends), so an idle

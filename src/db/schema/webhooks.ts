@@ -32,6 +32,13 @@ export const webhooks = pgTable(
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     failingSince: ts("failing_since"),
     circuitOpenUntil: ts("circuit_open_until"),
+    /**
+     * A dispatcher that found this endpoint's deliveries due and every slot held by others, and
+     * until when it says so (a lease): meanwhile the others keep no reserve for it and refill only
+     * up to half the cap, so a worker that joins gets slots (outbox.repository.ts claimDue).
+     */
+    claimWaitingBy: text("claim_waiting_by"),
+    claimWaitingUntil: ts("claim_waiting_until"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
