@@ -38,6 +38,13 @@ const PAGES = [
   "/dashboard/account",
 ];
 
+/** The confirmation pages an irreversible action's button leads to (issue 29 item 4). */
+function confirmationLinks(text: string): string[] {
+  return [...text.matchAll(/<a class="button danger" href="([^"]+)"/g)].map((m) =>
+    decodeEntities(m[1] ?? ""),
+  );
+}
+
 function postActions(text: string): string[] {
   return [...text.matchAll(/<form[^>]*method="post" action="([^"]+)"/g)].map((m) =>
     decodeEntities(m[1] ?? ""),
@@ -84,9 +91,16 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
     });
     const before = await snapshot();
 
-    // Every form on every page (the sign-out form aside, covered by the sign-in tests).
+    // Every form on every page and on the confirmation pages their irreversible actions lead to
+    // (the sign-out form aside, covered by the sign-in tests).
     const actions = new Set<string>();
+    const confirmations = new Set<string>();
     for (const path of [...PAGES, hookPage]) {
+      const text = (await browser.get(path)).text;
+      for (const a of postActions(text)) if (a !== "/logout") actions.add(a);
+      for (const link of confirmationLinks(text)) confirmations.add(link);
+    }
+    for (const path of confirmations) {
       for (const a of postActions((await browser.get(path)).text)) if (a !== "/logout") actions.add(a);
     }
     const fields: Record<string, Record<string, string>> = {
@@ -108,6 +122,7 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
       `${I}/applications`,
       `${I}/applications/${before.apps[0]?.id}/rotate-secret`,
       `${I}/applications/${before.apps[0]?.id}/delete`,
+      `${I}/applications/${before.apps[0]?.id}/make-public`,
       `${I}/connected-apps/${client.application.id}/revoke`,
       `${I}/webhooks`,
       `${hookPage}/test`,
@@ -123,7 +138,8 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
 
     const otherToken = csrfOf(await (await signedInVendor(t)).browser.get(`${I}/api-keys`));
     for (const action of expected) {
-      const form = fields[action] ?? {};
+      // Confirmed, as the confirmation page posts it: only the token is missing or wrong.
+      const form = { ...(fields[action] ?? {}), ...(confirmations.has(action) ? { confirmed: "yes" } : {}) };
       const missing = await browser.post(action, form);
       expect(missing.status, `${action} without _csrf`).toBe(403);
       expect(missing.text).toContain("Form expired");
