@@ -3,6 +3,7 @@
 
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Config } from "./config.ts";
 import { type AppDeps, serviceContext } from "./context.ts";
 import { accountAccessRoutes } from "./dashboard/account-access.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
@@ -68,6 +69,19 @@ declare module "fastify" {
   }
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "the N addresses nearest to us are
+ * proxies": Fastify 5.12.8 turns a bare number into "trust nobody" (it cannot check the peer), so
+ * behind a proxy every client had the proxy's address and shared one budget (issue 24 item 5).
+ */
+function fastifyTrustProxy(
+  trustProxy: Config["trustProxy"],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== "number") return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const ctx = serviceContext(deps);
@@ -91,8 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     genReqId,
     // Behind a reverse proxy, request.ip is the client's address only when the proxy is trusted.
-    // (Fastify accepts a hop count at run time; its types leave number out.)
-    trustProxy: config.trustProxy as boolean | string | string[],
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     // Requests that arrive while draining are refused by graceful-close.ts (problem+json with
     // Retry-After), not with Fastify's own JSON.
@@ -108,6 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  if (config.trustProxy === true) {
+    app.log.warn(
+      "TRUST_PROXY=true believes any X-Forwarded-For, so each client may choose its own address and " +
+        "dodge every per-address limit: set the proxies' addresses (TRUST_PROXY=10.0.0.5,10.1.0.0/16) or their number",
+    );
+  }
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies under /api (CONTRACT 1): drop Fastify's default text/plain parser.
   app.removeContentTypeParser("text/plain");
