@@ -11,10 +11,13 @@ import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
 import {
+  customerEmails,
   deleteCustomerAppointments,
   deleteCustomerInquiries,
   deleteCustomerRow,
+  deleteIdempotentAnswersAbout,
   eraseCustomerFromEvents,
+  eraseFromAttemptLogs,
 } from "./customer-erasure.repository.ts";
 import { type CustomerJson, presentCustomer } from "./customers.presenter.ts";
 import {
@@ -222,11 +225,17 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     const now = ctx.now();
     const customer = await findCustomerForUpdate(tx, vendorId, id);
     if (!customer) throw notFound("Customer");
+    const emails = await customerEmails(tx, vendorId, { id, email: customer.email });
+    // What marks a copy as hers: her id (every JSON about her carries it) and her e-mails. Not
+    // her name: a short one would match unrelated text.
+    const values = [id, ...emails];
     await deleteCustomerAppointments(tx, vendorId, id);
-    if (customer.email) await deleteCustomerInquiries(tx, vendorId, customer.email);
+    await deleteCustomerInquiries(tx, vendorId, emails);
+    await deleteIdempotentAnswersAbout(tx, vendorId, values);
+    await eraseFromAttemptLogs(tx, vendorId, values);
     // The orders change (their customer goes), so an updatedSince sync must see them again.
     await detachOrdersFromCustomer(tx, vendorId, id, now);
-    await eraseCustomerFromEvents(tx, vendorId, { id, email: customer.email });
+    await eraseCustomerFromEvents(tx, vendorId, { id, emails });
     await deleteCustomerRow(tx, vendorId, id);
     await enqueueEvent(tx, { vendorId, type: "customer.deleted", data: { id }, createdAt: now });
   });
