@@ -4,7 +4,8 @@
 //   1. Verify the signature over the RAW body bytes, before any JSON parsing.
 //   2. Compare signatures in constant time (crypto.timingSafeEqual).
 //   3. Reject a webhook-timestamp more than 5 minutes away from now (replay protection).
-//   4. Answer 2xx quickly; de-duplicate on the delivery id (retries repeat it).
+//   4. Answer 2xx quickly; de-duplicate on the event id, `webhook-id` (retries repeat it, and so
+//      does a redelivery or a recovery, under a new delivery id).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 
@@ -51,7 +52,7 @@ export interface ReceivedEvent {
   event: { id: string; event: string; data: Record<string, unknown>; timestamp: string };
 }
 
-/** An HTTP receiver that accepts only verified deliveries and hands each delivery over once. */
+/** An HTTP receiver that accepts only verified deliveries and hands each event over once. */
 export function createReceiver(secret: string, onEvent: (received: ReceivedEvent) => void): http.Server {
   const seen = new Set<string>();
   return http.createServer((req, res) => {
@@ -66,10 +67,15 @@ export function createReceiver(secret: string, onEvent: (received: ReceivedEvent
         res.writeHead(401).end("invalid signature");
         return;
       }
-      const deliveryId = String(req.headers["x-service-delivery"]);
-      if (!seen.has(deliveryId)) {
-        seen.add(deliveryId);
-        onEvent({ deliveryId, event: JSON.parse(rawBody.toString("utf8")) });
+      // The event id, signed in webhook-signature: the same on every attempt and every delivery of
+      // the event (X-Service-Delivery differs between a delivery and its redelivery).
+      const eventId = String(req.headers["webhook-id"]);
+      if (!seen.has(eventId)) {
+        seen.add(eventId);
+        onEvent({
+          deliveryId: String(req.headers["x-service-delivery"]),
+          event: JSON.parse(rawBody.toString("utf8")),
+        });
       }
       res.writeHead(204).end();
     });

@@ -174,6 +174,33 @@ describe("webhook delivery management", () => {
     }
   });
 
+  it("the example receiver hands an event over once when a redelivery sends it again under a new delivery id (issue 28 item 2)", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const port = await freePort();
+    const hook = await register(key, `http://127.0.0.1:${port}/hook`, ["order.created"]);
+    const got: ReceivedEvent[] = [];
+    const server = createReceiver(hook.secret, (e) => got.push(e));
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      await createOrder(key);
+      await eventually(async () => got.length === 1);
+      const [first] = await deliveries(key, hook.id);
+      const again = await t.api.post(
+        `/api/vendor/webhooks/${hook.id}/deliveries/${first.id}/redeliver`,
+        {},
+        { key },
+      );
+      expect(again.status).toBe(202);
+      await eventually(
+        async () => (await deliveries(key, hook.id)).filter((d) => d.status === "SUCCEEDED").length === 2,
+      );
+      expect(got).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it("a webhook with no success for 5 days and 10 exhausted deliveries is disabled with a reason; a young one is not", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     const r = await receiver(() => ({ status: 500 }));

@@ -223,7 +223,7 @@ describe.each(backends)("on $name", ({ name, db }) => {
       expect(lost).toEqual([]);
       expect(acknowledged.length).toBeGreaterThan(KILLS);
     },
-    300_000,
+    600_000,
   );
 });
 
