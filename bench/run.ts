@@ -5,12 +5,17 @@
 // BENCH_DATABASE_URL (an existing database instead of a throwaway one), BENCH_ENDPOINTS
 // (list,create,status,customer), BENCH_APP_LOG_LEVEL (warn), BENCH_BACKEND (pg | pglite: the app
 // alone on embedded PGlite), BENCH_API_PROCESSES (N > 0: the app as N `--role api` processes via
-// API_PROCESSES plus one `--role worker`, instead of `npm start`), BENCH_DISPATCHER (1).
+// API_PROCESSES plus one `--role worker`, instead of `npm start`), BENCH_DISPATCHER (1),
+// BENCH_POOLER (N > 0: the app through a private PgBouncer in transaction mode with N server
+// connections, DATABASE_POOL_MODE=transaction; the baseline stays direct), BENCH_BASELINE (1; 0
+// measures the app alone). Endpoint `list304`: the order list with If-None-Match naming its
+// current ETag (answered 304).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { type PgBouncer, startPgBouncer } from "../scripts/pgbouncer.ts";
 import { cpuSecondsOfTree, freePort, ROOT, rssOfTree, type Server, startServer } from "./processes.ts";
 import { type Seeded, seedOrders, seedStatusOrders, seedVendors } from "./seed.ts";
 
@@ -25,6 +30,8 @@ const BACKEND = process.env.BENCH_BACKEND === "pglite" ? "pglite" : "pg";
 const API_PROCESSES = num("BENCH_API_PROCESSES", 0);
 const DISPATCHER = process.env.BENCH_DISPATCHER !== "0" && BACKEND === "pg" && API_PROCESSES === 0;
 const ONLY = (process.env.BENCH_ENDPOINTS || "list,create,status,customer").toLowerCase().split(",");
+const POOLER = BACKEND === "pg" ? num("BENCH_POOLER", 0) : 0;
+const BASELINE = process.env.BENCH_BASELINE !== "0";
 const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
 interface Measurement {
@@ -39,12 +46,16 @@ interface Measurement {
   requests: number;
   non2xx: number;
   errors: number;
+  /** PostgreSQL backends connected to the bench database at the end of the run. */
+  pgConnections: number;
 }
 
 /** One benchmarked endpoint: how to make its requests. */
 interface Endpoint {
   id: string;
   name: string;
+  /** The status every answer must have (200-299 when unset). */
+  status?: number;
   requests(seeded: Seeded): autocannon.Request[];
 }
 
@@ -65,6 +76,18 @@ const ENDPOINTS: Endpoint[] = [
     id: "list",
     name: "GET /api/vendor/orders",
     requests: (s) => [{ method: "GET", path: "/api/vendor/orders", headers: { "x-api-key": s.readKey } }],
+  },
+  {
+    id: "list304",
+    name: "GET /api/vendor/orders, If-None-Match current (304)",
+    status: 304,
+    requests: (s) => [
+      {
+        method: "GET",
+        path: "/api/vendor/orders",
+        headers: { "x-api-key": s.readKey, "if-none-match": s.listEtag ?? "" },
+      },
+    ],
   },
   {
     id: "create",
@@ -213,6 +236,8 @@ async function load(
   clearInterval(sampler);
   sample();
   const total = result.requests.total;
+  const statuses = result.statusCodeStats as Record<string, { count: number }>;
+  const expected = endpoint.status ? (statuses[String(endpoint.status)]?.count ?? 0) : total - result.non2xx;
   return {
     reqPerSec: result.requests.average,
     p50Ms: result.latency.p50,
@@ -221,8 +246,9 @@ async function load(
     cpuMsPerReq: total ? (cpu * 1000) / total : Number.NaN,
     pgCpuMsPerReq: total && pgWatch.admin ? (pgCpu * 1000) / total : Number.NaN,
     requests: total,
-    non2xx: result.non2xx,
+    non2xx: total - expected,
     errors: result.errors + result.timeouts,
+    pgConnections: pgAfter.size,
   };
 }
 
@@ -378,22 +404,41 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   const loadBefore = os.loadavg();
   let db: pg.Client | undefined;
+  let bouncer: PgBouncer | undefined;
   try {
     const env: Record<string, string> =
       BACKEND === "pg" ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+    if (POOLER > 0) {
+      bouncer = await startPgBouncer({ upstream: databaseUrl, poolSize: POOLER });
+      console.log(`PgBouncer (transaction mode, pool ${POOLER}) on port ${bouncer.port}`);
+    }
+    const appEnv: Record<string, string> = bouncer
+      ? {
+          DATABASE_URL: bouncer.url(databaseUrl),
+          DATABASE_DIRECT_URL: databaseUrl,
+          DATABASE_POOL_MODE: "transaction",
+        }
+      : env;
     const keys = await seedVendors(env, tag);
     const appMode = API_PROCESSES > 0 ? "split" : "all";
-    const started = await startApp("app", env, appMode);
+    const started = await startApp("app", appEnv, appMode);
     servers.push(...started.servers);
     const seeded = await seedOrders(started.app, keys);
+    seeded.listEtag = (
+      await fetch(`${started.app.url}/api/vendor/orders`, { headers: { "x-api-key": seeded.readKey } })
+    ).headers.get("etag") as string;
     await seedStatusOrders(started.app, seeded, Math.max(2 * CONNECTIONS, 100));
-    const targets: Array<[string, Target]> = [[`app (${describeMode(appMode)})`, started.target]];
-    if (BACKEND === "pg") {
+    // Through the pooler, its CPU is the app's (it does the work the app's own pool does direct).
+    const appTarget = bouncer
+      ? { ...started.target, pids: [...started.target.pids, bouncer.pid] }
+      : started.target;
+    const targets: Array<[string, Target]> = [[`app (${describeMode(appMode)})`, appTarget]];
+    db = BACKEND === "pg" ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+    await db?.connect();
+    if (BACKEND === "pg" && BASELINE) {
       const baseline = await startServer("baseline", "bench/baseline-server.ts", env);
       servers.push(baseline);
-      db = new pg.Client({ connectionString: databaseUrl });
-      await db.connect();
-      await checkSameWork(started.app, baseline, seeded, db);
+      await checkSameWork(started.app, baseline, seeded, db as pg.Client);
       targets.push([
         "baseline (node:http + pg, one statement)",
         { url: baseline.url, pids: [baseline.child.pid as number] },
@@ -405,7 +450,9 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const endpoint of endpoints) {
         // Who goes first alternates between rounds, so neither always follows the other's writes.
-        const order = round % 2 === 1 ? targets : [...targets].reverse();
+        const both = round % 2 === 1 ? targets : [...targets].reverse();
+        // A 304 is the app's alone (the baseline has no ETags): it is compared with the app's full list.
+        const order = endpoint.status === 304 ? both.filter(([n]) => !n.startsWith("baseline")) : both;
         for (const [name, target] of order) {
           if (WARMUP > 0) await load(target, endpoint, seeded, WARMUP, pgWatch);
           // Each measurement starts from a settled database: the rows written so far (the warm-up's
@@ -421,7 +468,9 @@ async function main(): Promise<void> {
             throw new Error(`${name} ${endpoint.name}: ${m.non2xx} non-2xx, ${m.errors} errors`);
           const key = `${endpoint.name}|${name}`;
           runs.set(key, [...(runs.get(key) ?? []), m]);
-          console.log(`round ${round} ${endpoint.name} ${name}: ${m.reqPerSec.toFixed(0)} req/s`);
+          console.log(
+            `round ${round} ${endpoint.name} ${name}: ${m.reqPerSec.toFixed(0)} req/s, CPU ms/req Node ${m.cpuMsPerReq.toFixed(2)} + PostgreSQL ${m.pgCpuMsPerReq.toFixed(2)}, ${m.pgConnections} PostgreSQL connections`,
+          );
         }
       }
     }
@@ -451,6 +500,7 @@ async function main(): Promise<void> {
         requests: ms.reduce((n, m) => n + m.requests, 0),
         non2xx: 0,
         errors: 0,
+        pgConnections: Math.max(...ms.map((m) => m.pgConnections)),
       };
     };
     const rows = endpoints.map((endpoint) => {
@@ -493,6 +543,7 @@ async function main(): Promise<void> {
         rounds: ROUNDS,
         appLogLevel: APP_LOG_LEVEL,
         apiProcesses: API_PROCESSES,
+        pooler: POOLER,
       },
       rows,
       dispatcher,
@@ -504,6 +555,7 @@ async function main(): Promise<void> {
     console.log(`\nwritten ${path.relative(process.cwd(), out)}`);
   } finally {
     for (const s of servers) await s.stop();
+    await bouncer?.stop();
     await db?.end();
     if (own) await admin?.query(`drop database if exists ${pg.escapeIdentifier(dbName)} with (force)`);
     await admin?.end();
@@ -581,7 +633,7 @@ function printTable(
 ): void {
   const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "-");
   console.log(
-    `\n${BACKEND}; ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} round(s), median; app LOG_LEVEL=${APP_LOG_LEVEL}; load average ${before.map((l) => l.toFixed(2)).join(" ")} before, ${after.map((l) => l.toFixed(2)).join(" ")} after`,
+    `\n${BACKEND}${POOLER ? ` (the app through PgBouncer, transaction mode, pool ${POOLER})` : ""}; ${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} round(s), median; app LOG_LEVEL=${APP_LOG_LEVEL}; load average ${before.map((l) => l.toFixed(2)).join(" ")} before, ${after.map((l) => l.toFixed(2)).join(" ")} after`,
   );
   console.log(
     "x baseline = req/s / the baseline's req/s in the same round (each round's in brackets), summed up over pairs of rounds:\n" +
@@ -589,16 +641,16 @@ function printTable(
       "x by CPU = the same for the baseline's Node + PostgreSQL CPU per request / the server's; req/s and CPU columns: medians\n",
   );
   console.log(
-    "| endpoint | server | req/s | x baseline | x by CPU | p50 ms | p99 ms | RSS MB | Node CPU ms/req | PG CPU ms/req |",
+    "| endpoint | server | req/s | x baseline | x by CPU | p50 ms | p99 ms | RSS MB | Node CPU ms/req | PG CPU ms/req | PG connections |",
   );
-  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     for (const m of r.servers) {
       const each = m.roundRatios.length > 1 ? ` (${m.roundRatios.map((x) => f(x, 2)).join(", ")})` : "";
       const ratio = m.roundRatios.length ? `${f(pairedRatio(m.roundRatios), 2)}${each}` : "-";
       const cpuRatio = m.roundCpuRatios.length ? f(pairedRatio(m.roundCpuRatios), 2) : "-";
       console.log(
-        `| ${r.endpoint} | ${m.name} | ${f(m.reqPerSec)} | ${ratio} | ${cpuRatio} | ${f(m.p50Ms)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${f(m.pgCpuMsPerReq, 2)} |`,
+        `| ${r.endpoint} | ${m.name} | ${f(m.reqPerSec)} | ${ratio} | ${cpuRatio} | ${f(m.p50Ms)} | ${f(m.p99Ms)} | ${f(m.rssMaxMb)} | ${f(m.cpuMsPerReq, 2)} | ${f(m.pgCpuMsPerReq, 2)} | ${m.pgConnections} |`,
       );
     }
   }

@@ -11,6 +11,8 @@ export interface Seeded {
   /** Orders of the write vendor for the status benchmark, and the status each was last sent. */
   statusOrders: string[];
   statusOf: Map<string, string>;
+  /** The read vendor's first page's ETag (for `list304`), once the app has answered it. */
+  listEtag?: string;
 }
 
 export const ORDER_COUNT = 100;
