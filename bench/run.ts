@@ -646,6 +646,7 @@ function printTable(
   console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     for (const m of r.servers) {
+      if (!m.requests) continue; // not measured (the baseline has no 304)
       const each = m.roundRatios.length > 1 ? ` (${m.roundRatios.map((x) => f(x, 2)).join(", ")})` : "";
       const ratio = m.roundRatios.length ? `${f(pairedRatio(m.roundRatios), 2)}${each}` : "-";
       const cpuRatio = m.roundCpuRatios.length ? f(pairedRatio(m.roundCpuRatios), 2) : "-";
