@@ -14,6 +14,6 @@ for n in "${processes[@]}"; do
     printf '\n==> %s API process(es), %s\n' "$n" "$([[ $pool == 0 ]] && echo direct || echo "PgBouncer pool $pool")"
     BENCH_API_PROCESSES="$n" BENCH_POOLER="$pool" BENCH_BASELINE=0 BENCH_ENDPOINTS="${BENCH_ENDPOINTS:-list,create}" \
       BENCH_ROUNDS="${BENCH_ROUNDS:-1}" BENCH_DURATION="${BENCH_DURATION:-4}" BENCH_WARMUP="${BENCH_WARMUP:-1}" \
-      npx tsx bench/run.ts | grep -E '^(round|\||pg|PgBouncer)'
+      npx tsx bench/run.ts | grep -E '^(round|\||pg|PgBouncer|Error)' || echo "(this configuration failed; the next one runs)"
   done
 done
