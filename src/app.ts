@@ -15,6 +15,7 @@ import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerAvailabilityLog } from "./http/availability-log.ts";
 import { registerConditionalRequests } from "./http/conditional.ts";
+import { registerDiskGuard } from "./http/disk-guard.ts";
 import {
   clientErrorHandler,
   escapeMalformedPath,
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerGracefulClose(app, config.shutdownIdleCloseMs, config.publicUrl);
   registerErrorHandling(app, config.publicUrl, database.availability);
   registerAvailabilityLog(app, database.availability);
+  registerDiskGuard(app, database.diskSpace);
   await registerOpenApi(app, config);
   registerReferencePage(app);
   registerGuides(app);

@@ -12,6 +12,7 @@ import { DatabaseAvailability } from "./availability.ts";
 import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounded-client.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { restrictDataDir } from "./data-dir-permissions.ts";
+import { type DiskSpaceGuard, watchDiskSpace } from "./disk-space.ts";
 import { createPgListener } from "./pg-listener.ts";
 import { releaseClientsOfFailedTransactions } from "./pooled-transaction.ts";
 import * as schema from "./schema/index.ts";
@@ -54,6 +55,8 @@ export interface Database {
   /** Whether the database is reachable as this process last saw it (one log line per outage). */
   readonly availability: DatabaseAvailability;
   readonly close: () => Promise<void>;
+  /** PGlite in a DATA_DIR: the free space under it (writes are refused below the threshold). */
+  readonly diskSpace?: DiskSpaceGuard;
   /** Only for PGlite: the raw instance, used by the migrator. */
   readonly pglite?: PGlite;
   readonly pool?: pg.Pool;
@@ -111,6 +114,8 @@ export async function openDatabase(
      * `npm run bench`, after the writes of the rounds before (bench/README.md).
      */
     genericPlans?: boolean;
+    /** PGlite in a DATA_DIR: free bytes under which writes are refused (DISK_MIN_FREE_MB); 0: never. */
+    minFreeBytes?: number;
   } = {},
 ): Promise<Database> {
   let count = 0;
@@ -185,17 +190,31 @@ export async function openDatabase(
   } else {
     client = await PGlite.create();
   }
-  return pgliteDatabase(client, async () => {
-    await client.close();
-    lock?.release();
-  });
+  let diskSpace: DiskSpaceGuard | undefined;
+  if (target.dataDir && options.minFreeBytes) {
+    diskSpace = watchDiskSpace({ dir: target.dataDir, minFreeBytes: options.minFreeBytes });
+    await diskSpace.check();
+  }
+  return pgliteDatabase(
+    client,
+    async () => {
+      diskSpace?.stop();
+      await client.close();
+      lock?.release();
+    },
+    diskSpace,
+  );
 }
 
 /**
  * A Database over a PGlite instance that is already open; `close` says what closing it means.
  * Tests use it to lend one migrated instance to many apps (a fresh PGlite costs ~4 s).
  */
-export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
+export function pgliteDatabase(
+  client: PGlite,
+  close: () => Promise<void>,
+  diskSpace?: DiskSpaceGuard,
+): Database {
   let count = 0;
   const logger = { logQuery: () => void count++ };
   const db = drizzlePglite({ client, schema, logger }) as unknown as Db;
@@ -204,6 +223,7 @@ export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Data
     kind: "pglite",
     db,
     pglite: client,
+    ...(diskSpace ? { diskSpace } : {}),
     queryCount: () => count,
     async listen(channel, fn) {
       const unsubscribe = await client.listen(channel, fn);

@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { unavailableReason } from "../db/unavailable.ts";
 import { problemResponses } from "./common-schemas.ts";
+import { DISK_LOW_DETAIL, DISK_LOW_RETRY_AFTER_SECONDS } from "./disk-guard.ts";
 import { sendProblem, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./error-handler.ts";
 
 /** /ready answers within this, whatever the database does (a frozen one never answers). */
@@ -49,11 +50,15 @@ export function registerHealthRoutes(
       logLevel,
       schema: {
         tags: ["Operations"],
-        summary: "Readiness: the database answers too",
+        summary: "Readiness: the database answers too (and, on PGlite, its disk has room for writes)",
         response: { 200: Status, ...problemResponses(503) },
       },
     },
     async (request, reply) => {
+      if (database.diskSpace?.low) {
+        reply.header("retry-after", String(DISK_LOW_RETRY_AFTER_SECONDS));
+        return sendProblem(publicUrl, request, reply, "unavailable", DISK_LOW_DETAIL);
+      }
       try {
         await withTimeout(database.ping(), READY_TIMEOUT_MS);
         const reason = degraded();

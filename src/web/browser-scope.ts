@@ -169,6 +169,10 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
       );
     }
     // The database down or restarting: 503 with Retry-After, as the API answers (CONTRACT 9).
+    if (error instanceof AppError && error.code === "unavailable") {
+      if (error.extra.headers) reply.headers(error.extra.headers);
+      return sendPage(reply, 503, errorPage("Temporarily unavailable", error.message));
+    }
     if (isDatabaseUnavailable(error)) {
       refuseUnavailable(request, reply, error, undefined);
       return sendPage(
