@@ -82,6 +82,13 @@ export interface Config {
   readonly apiProcesses: number;
   /** The worker role's own HTTP port (/health, /ready, /metrics); the API keeps PORT. */
   readonly workerPort: number;
+  /**
+   * WORKER_PORT was set: a busy port is then an error. Unset, a worker finding 3001 taken (another
+   * worker on this host) serves its probes on any free port and logs which.
+   */
+  readonly workerPortFixed: boolean;
+  /** PostgreSQL refusing connections at start is retried (with back-off) this long before exit 1. */
+  readonly databaseStartTimeoutMs: number;
   /** PostgreSQL: waiting for a connection, and for a statement's answer, before answering 503. */
   readonly dbConnectTimeoutMs: number;
   readonly dbQueryTimeoutMs: number;
@@ -96,6 +103,8 @@ export interface Config {
   readonly mailRetryDelaysMs: readonly number[];
   /** PostgreSQL: connections in each process's pool (plus one LISTEN connection per process). */
   readonly databasePoolSize: number;
+  /** PGlite: free bytes under DATA_DIR below which writes are refused with 503; 0 never refuses. */
+  readonly diskMinFreeBytes: number;
 }
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -249,6 +258,8 @@ export function loadConfig(
     signupEnabled: bool("SIGNUP_ENABLED", true),
     metricsToken,
     workerPort: int("WORKER_PORT", 3001, 0, 65535),
+    workerPortFixed: env.WORKER_PORT !== undefined && env.WORKER_PORT !== "",
+    databaseStartTimeoutMs: int("DATABASE_START_TIMEOUT_SECONDS", 60, 0, 3_600) * 1_000,
     apiProcesses: int("API_PROCESSES", 1, 1, 64),
     dbConnectTimeoutMs: int("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 600_000),
     dbQueryTimeoutMs: int("DB_QUERY_TIMEOUT_MS", 4_000, 100, 3_600_000),
@@ -257,6 +268,7 @@ export function loadConfig(
     mailFrom,
     mailRetryDelaysMs,
     databasePoolSize: int("DATABASE_POOL_SIZE", 10, 1, 1_000),
+    diskMinFreeBytes: int("DISK_MIN_FREE_MB", 128, 0, 1_000_000) * 1024 * 1024,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);

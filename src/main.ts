@@ -1,7 +1,9 @@
 // Process entry: config → database → migrations → HTTP server and/or the webhook dispatcher
 // (`--role all|api|worker`). SIGTERM/SIGINT drain in-flight requests and deliveries (up to
 // SHUTDOWN_GRACE_MS), then exit 0. Operator mistakes (bad arguments, invalid variables, a busy
-// port, a locked data directory) end in one line on stderr, before anything opens.
+// port, a locked data directory) end in one line on stderr, before anything opens. A PostgreSQL
+// not reachable yet is waited for (DATABASE_START_TIMEOUT_SECONDS), and an API process that dies
+// under API_PROCESSES is replaced (runApiProcesses).
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
@@ -9,12 +11,14 @@ import { buildApp } from "./app.ts";
 import { type ControlSocket, startControlSocket } from "./cli/control-socket.ts";
 import { type Config, ConfigError, loadConfig, type Role } from "./config.ts";
 import { serviceContext } from "./context.ts";
-import { openDatabase, targetFromConfig } from "./db/client.ts";
+import { type Database, openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { DataDirPermissionError } from "./db/data-dir-permissions.ts";
 import { databaseClock } from "./db/database-clock.ts";
 import { runMigrations } from "./db/migrate.ts";
+import { isDatabaseUnavailable, unavailableReason } from "./db/unavailable.ts";
 import { assertPortFree, isPortError, PortUnavailableError } from "./http/port-check.ts";
+import { Backoff, retryWithBackoff } from "./lib/backoff.ts";
 import { startMailSender } from "./mail/sender.ts";
 import { startHousekeeping } from "./maintenance/housekeeping.ts";
 import { createMetrics } from "./observability/metrics.ts";
@@ -40,39 +44,129 @@ function parseRole(argv: string[]): Role {
 }
 
 /**
+ * Migrations at start, retried while PostgreSQL refuses or cannot be reached (a database that
+ * starts after us, a restart during a deploy) with a growing wait, for DATABASE_START_TIMEOUT_SECONDS;
+ * each wait is one line on stderr, and only then does the process give up (exit 1). Any other
+ * failure (a wrong password, a bad migration) ends the start at once.
+ */
+async function migrateWhenReachable(database: Database, config: Config): Promise<void> {
+  const started = performance.now();
+  let retried = false;
+  await retryWithBackoff(() => runMigrations(database), {
+    // PGlite is in this process: nothing to wait for.
+    retryable: (err) => database.kind === "pg" && isDatabaseUnavailable(err),
+    giveUpAfterMs: config.databaseStartTimeoutMs,
+    onRetry: (err, waitMs, attempt) => {
+      retried = true;
+      const left = Math.max(
+        0,
+        Math.round((config.databaseStartTimeoutMs - (performance.now() - started)) / 1000),
+      );
+      console.error(
+        `database not reachable at start (${unavailableReason(err)}); retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s, giving up in ${left} s`,
+      );
+    },
+  }).catch((err: unknown) => {
+    if (database.kind !== "pg" || !isDatabaseUnavailable(err)) throw err;
+    throw new StartError(
+      `database not reachable within DATABASE_START_TIMEOUT_SECONDS (${config.databaseStartTimeoutMs / 1000} s): ${unavailableReason(err)}`,
+    );
+  });
+  if (retried) console.error("database reachable: starting");
+}
+
+/** A start that cannot go on: one line on stderr, exit 1. */
+class StartError extends Error {}
+
+/** An API process that lived this long had started well: the next death waits the shortest again. */
+const HEALTHY_RUN_MS = 30_000;
+
+/**
  * `API_PROCESSES=N --role api`: this process forks N API processes that share PORT (node:cluster
  * hands them the connections) and does nothing else; it migrates first, and on SIGTERM/SIGINT
- * passes the signal on and exits once they drained. One of them exiting otherwise ends it too
- * (exit 1), so the supervisor restarts the group rather than run it short-handed unnoticed.
+ * passes the signal on and exits 0 once they drained. One that dies otherwise is replaced after a
+ * wait that doubles from 1 s to 30 s while replacements keep dying young (one that ran 30 s
+ * resets it), each death one line on stderr: the others serve meanwhile, and a crash loop does
+ * not spin. (A supervisor, systemd or the orchestrator, restarts this process itself.)
  */
 async function runApiProcesses(config: Config, processes: number): Promise<void> {
   await assertPortFree(config.host, config.port, "PORT");
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
   });
-  await runMigrations(database);
+  await migrateWhenReachable(database, config);
   await database.close();
   // Without Redis the API processes count rate limits here, in one place (rate-limit-store.ts).
   if (!config.redisUrl) new RateLimiterClusterMaster();
   let stopping = false;
-  const children = Array.from({ length: processes }, () => cluster.fork());
-  const exited = children.map((child) => new Promise<void>((resolve) => child.once("exit", () => resolve())));
-  for (const child of children) {
-    child.once("exit", (code) => {
-      if (stopping) return;
-      console.error(`an API process exited (code ${code}); stopping the others`);
-      void stop(1);
+  const running = new Set<ReturnType<typeof cluster.fork>>();
+  const respawns = new Set<NodeJS.Timeout>();
+  const backoff = new Backoff(1_000, 30_000);
+  let allExited: (() => void) | undefined;
+  const fork = () => {
+    const child = cluster.fork();
+    const forkedAt = performance.now();
+    running.add(child);
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      if (stopping) {
+        if (running.size === 0) allExited?.();
+        return;
+      }
+      if (performance.now() - forkedAt >= HEALTHY_RUN_MS) backoff.reset();
+      const waitMs = backoff.next();
+      console.error(
+        `an API process exited (${signal ?? `code ${code}`}); starting another in ${(waitMs / 1000).toFixed(1)} s (${running.size} of ${processes} serving)`,
+      );
+      const timer = setTimeout(() => {
+        respawns.delete(timer);
+        if (!stopping) fork();
+      }, waitMs);
+      respawns.add(timer);
     });
-  }
-  const stop = async (code: number) => {
+  };
+  for (let i = 0; i < processes; i++) fork();
+  const stop = async () => {
     if (stopping) return;
     stopping = true;
-    for (const child of children) if (!child.isDead()) child.process.kill("SIGTERM");
-    await Promise.all(exited);
-    process.exit(code);
+    for (const timer of respawns) clearTimeout(timer);
+    const exited = new Promise<void>((resolve) => {
+      allExited = resolve;
+    });
+    for (const child of running) if (!child.isDead()) child.process.kill("SIGTERM");
+    if (running.size > 0) await exited;
+    process.exit(0);
   };
-  process.on("SIGTERM", () => void stop(0));
-  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+}
+
+/**
+ * The worker's probe server (/health, /ready, /metrics) on WORKER_PORT. Unset, the default 3001
+ * may be taken by another worker on this host: then any free port, named in the log.
+ */
+async function listenForProbes(
+  probes: ReturnType<typeof buildWorkerApp>,
+  config: Config,
+  log: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  const listen = (port: number) => probes.listen({ port, host: config.host });
+  try {
+    await listen(config.workerPort);
+  } catch (err) {
+    if (!isPortError(err)) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (config.workerPortFixed || code !== "EADDRINUSE") {
+      throw new PortUnavailableError(config.host, config.workerPort, "WORKER_PORT", code);
+    }
+    await listen(0);
+    const port = (probes.server.address() as { port: number }).port;
+    log.warn(
+      { defaultPort: config.workerPort, port },
+      "WORKER_PORT unset and 3001 taken (another worker on this host?): probes on another port",
+    );
+  }
+  return (probes.server.address() as { port: number }).port;
 }
 
 async function main(): Promise<void> {
@@ -88,15 +182,20 @@ async function main(): Promise<void> {
     ]);
   }
   if (config.apiProcesses > 1 && cluster.isPrimary) return runApiProcesses(config, config.apiProcesses);
-  // Forked API processes share the port their parent checked and holds for them.
+  // Forked API processes share the port their parent checked and holds for them; they serve no
+  // probes of their own, so WORKER_PORT is none of their business. A worker's probe port is
+  // checked when it listens (listenForProbes: the default may move).
   if (role !== "worker" && cluster.isPrimary) await assertPortFree(config.host, config.port, "PORT");
-  else await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
+  else if (role === "worker" && config.workerPortFixed) {
+    await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
+  }
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
     poolSize: config.databasePoolSize,
+    minFreeBytes: config.diskMinFreeBytes,
     genericPlans: role === "worker",
   });
-  await runMigrations(database);
+  await migrateWhenReachable(database, config);
 
   const metrics = createMetrics(database, { processMetrics: true });
   const app = await buildApp({ config, database, metrics });
@@ -124,21 +223,10 @@ async function main(): Promise<void> {
     const stopHousekeeping = startHousekeeping(database.db, () => new Date(), app.log);
     stoppers.push(async () => stopHousekeeping());
   }
+  let probesPort: number | undefined;
   if (role === "worker") {
     const probes = buildWorkerApp(config, database, metrics, app.log);
-    try {
-      await probes.listen({ port: config.workerPort, host: config.host });
-    } catch (err) {
-      if (isPortError(err)) {
-        throw new PortUnavailableError(
-          config.host,
-          config.workerPort,
-          "WORKER_PORT",
-          (err as NodeJS.ErrnoException).code,
-        );
-      }
-      throw err;
-    }
+    probesPort = await listenForProbes(probes, config, app.log);
     stoppers.push(() => probes.close());
   }
   let control: ControlSocket | undefined;
@@ -158,7 +246,13 @@ async function main(): Promise<void> {
     }
   }
   app.log.info(
-    { role, database: database.kind, publicUrl: config.publicUrl, controlSocket: control?.path },
+    {
+      role,
+      database: database.kind,
+      publicUrl: config.publicUrl,
+      controlSocket: control?.path,
+      ...(probesPort !== undefined ? { probesPort } : {}),
+    },
     "vendor-api started",
   );
 
@@ -195,7 +289,8 @@ main().catch((err: unknown) => {
     err instanceof ConfigError ||
     err instanceof DataDirLockedError ||
     err instanceof DataDirPermissionError ||
-    err instanceof PortUnavailableError
+    err instanceof PortUnavailableError ||
+    err instanceof StartError
   ) {
     console.error(err.message);
   } else {
