@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../auth/principal.ts";
 import type { ServiceContext } from "../context.ts";
 import { type HeldTransaction, holdTransaction, runWithTransaction } from "../db/request-transaction.ts";
+import { isDatabaseUnavailable, unavailableReason } from "../db/unavailable.ts";
 import { AppError, fieldError } from "../errors.ts";
 import {
   dropKey,
@@ -108,7 +109,13 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
     if (now.getTime() - lastPurge > PURGE_EVERY_MS) {
       lastPurge = now.getTime();
       purgeKeysBefore(ctx.db, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)).catch((err) =>
-        request.log.error({ err }, "idempotency purge failed"),
+        // The database going away is the outage's to log (one line); the next purge retries.
+        isDatabaseUnavailable(err)
+          ? request.log.warn(
+              { reason: unavailableReason(err) },
+              "idempotency purge skipped: database unavailable",
+            )
+          : request.log.error({ err }, "idempotency purge failed"),
       );
     }
     const name = `${s.vendorId}\n${s.credential}\n${s.key}`;
