@@ -82,11 +82,6 @@ export interface Config {
   readonly apiProcesses: number;
   /** The worker role's own HTTP port (/health, /ready, /metrics); the API keeps PORT. */
   readonly workerPort: number;
-  /**
-   * WORKER_PORT was set: a busy port is then an error. Unset, a worker finding 3001 taken (another
-   * worker on this host) serves its probes on any free port and logs which.
-   */
-  readonly workerPortFixed: boolean;
   /** PostgreSQL refusing connections at start is retried (with back-off) this long before exit 1. */
   readonly databaseStartTimeoutMs: number;
   /** PostgreSQL: waiting for a connection, and for a statement's answer, before answering 503. */
@@ -106,6 +101,13 @@ export interface Config {
   /** PGlite: free bytes under DATA_DIR below which writes are refused with 503; 0 never refuses. */
   readonly diskMinFreeBytes: number;
 }
+
+/**
+ * The worker's probe port unless WORKER_PORT says otherwise. A worker finding it taken (another
+ * worker on this host) serves its probes on any free port and logs which; any other port taken
+ * is an operator's error.
+ */
+export const DEFAULT_WORKER_PORT = 3001;
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -257,8 +259,7 @@ export function loadConfig(
     oauthRateLimitPerMinute: int("OAUTH_RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000),
     signupEnabled: bool("SIGNUP_ENABLED", true),
     metricsToken,
-    workerPort: int("WORKER_PORT", 3001, 0, 65535),
-    workerPortFixed: env.WORKER_PORT !== undefined && env.WORKER_PORT !== "",
+    workerPort: int("WORKER_PORT", DEFAULT_WORKER_PORT, 0, 65535),
     databaseStartTimeoutMs: int("DATABASE_START_TIMEOUT_SECONDS", 60, 0, 3_600) * 1_000,
     apiProcesses: int("API_PROCESSES", 1, 1, 64),
     dbConnectTimeoutMs: int("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 600_000),

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { buildApp } from "./app.ts";
 import { type ControlSocket, startControlSocket } from "./cli/control-socket.ts";
-import { type Config, ConfigError, loadConfig, type Role } from "./config.ts";
+import { type Config, ConfigError, DEFAULT_WORKER_PORT, loadConfig, type Role } from "./config.ts";
 import { serviceContext } from "./context.ts";
 import { type Database, openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
@@ -142,8 +142,8 @@ async function runApiProcesses(config: Config, processes: number): Promise<void>
 }
 
 /**
- * The worker's probe server (/health, /ready, /metrics) on WORKER_PORT. Unset, the default 3001
- * may be taken by another worker on this host: then any free port, named in the log.
+ * The worker's probe server (/health, /ready, /metrics) on WORKER_PORT. The default, 3001, may be
+ * taken by another worker on this host: then any free port, named in the log.
  */
 async function listenForProbes(
   probes: ReturnType<typeof buildWorkerApp>,
@@ -156,14 +156,14 @@ async function listenForProbes(
   } catch (err) {
     if (!isPortError(err)) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (config.workerPortFixed || code !== "EADDRINUSE") {
+    if (config.workerPort !== DEFAULT_WORKER_PORT || code !== "EADDRINUSE") {
       throw new PortUnavailableError(config.host, config.workerPort, "WORKER_PORT", code);
     }
     await listen(0);
     const port = (probes.server.address() as { port: number }).port;
     log.warn(
       { defaultPort: config.workerPort, port },
-      "WORKER_PORT unset and 3001 taken (another worker on this host?): probes on another port",
+      "WORKER_PORT 3001 (the default) taken, by another worker on this host?: probes on another port",
     );
   }
   return (probes.server.address() as { port: number }).port;
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
   // probes of their own, so WORKER_PORT is none of their business. A worker's probe port is
   // checked when it listens (listenForProbes: the default may move).
   if (role !== "worker" && cluster.isPrimary) await assertPortFree(config.host, config.port, "PORT");
-  else if (role === "worker" && config.workerPortFixed) {
+  else if (role === "worker" && config.workerPort !== DEFAULT_WORKER_PORT) {
     await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
   }
   const database = await openDatabase(targetFromConfig(config), {

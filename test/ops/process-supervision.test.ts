@@ -90,7 +90,7 @@ describe.skipIf(!hasPrivatePostgres)("processes side by side on one host (privat
       const port = Number(startedLine.probesPort);
       expect(port).not.toBe(3001);
       expect(port).toBeGreaterThan(0);
-      expect(worker.output()).toMatch(/WORKER_PORT unset and 3001 taken/);
+      expect(worker.output()).toMatch(/WORKER_PORT 3001 \(the default\) taken/);
       expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
       worker.child.kill("SIGTERM");
       expect(await worker.exited).toBe(0);
