@@ -23,10 +23,14 @@ describe("clients/typescript", () => {
         readFileSync(join(root, "clients/typescript/openapi.json"), "utf8"),
       );
       const types = join(dir, "schema.d.ts");
-      execFileSync(join(root, "node_modules/.bin/openapi-typescript"), [doc, "-o", types], {
-        cwd: root,
-        stdio: "pipe",
-      });
+      execFileSync(
+        join(root, "node_modules/.bin/openapi-typescript"),
+        [doc, "--default-non-nullable", "false", "-o", types],
+        {
+          cwd: root,
+          stdio: "pipe",
+        },
+      );
       expect(readFileSync(types, "utf8")).toBe(
         readFileSync(join(root, "clients/typescript/src/schema.d.ts"), "utf8"),
       );

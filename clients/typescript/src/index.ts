@@ -70,10 +70,28 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey?: string;
   accessToken?: string;
-  /** Retries of a 429 or 503 answer (default 3); each waits Retry-After (at most maxDelayMs). */
+  /**
+   * Retries (default 3) of a 429, and, for a GET or a request carrying an Idempotency-Key (every
+   * POST does), of a network error, a timeout or a 5xx. Each waits Retry-After when the answer
+   * has one, else an exponential backoff with jitter (0.5 s, 1 s, 2 s…), at most maxDelayMs.
+   */
   maxRetries?: number;
   maxDelayMs?: number;
+  /** How long one attempt may take before it is abandoned (default 30 s). */
+  timeoutMs?: number;
   fetch?: typeof fetch;
+}
+
+/** Options of `events.stream()`. */
+export interface StreamOptions {
+  /** Only these events (default: every event the credential may read). */
+  types?: readonly string[];
+  /** Resume after this event (the id of the last event you processed). */
+  lastEventId?: string;
+  /** Stops the stream: the iterator ends. */
+  signal?: AbortSignal;
+  /** Reconnect when nothing (not even a heartbeat) came for this long (default 45 s). */
+  idleTimeoutMs?: number;
 }
 
 interface RequestOptions {
@@ -85,22 +103,33 @@ interface RequestOptions {
 
 type Page<K extends string, T> = { [P in K]: T[] } & { nextCursor: string | null };
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 export class VendorApiClient {
-  readonly #options: Required<Pick<ClientOptions, "maxRetries" | "maxDelayMs">> & ClientOptions;
+  readonly #options: Required<Pick<ClientOptions, "maxRetries" | "maxDelayMs" | "timeoutMs">> & ClientOptions;
 
   constructor(options: ClientOptions) {
     this.#options = {
       maxRetries: 3,
       maxDelayMs: 30_000,
+      timeoutMs: 30_000,
       ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
     };
   }
 
+  #authHeaders(): Record<string, string> {
+    if (this.#options.apiKey) return { "x-api-key": this.#options.apiKey };
+    if (this.#options.accessToken) return { authorization: `Bearer ${this.#options.accessToken}` };
+    return {};
+  }
+
   /**
    * One call. Every POST carries an Idempotency-Key (a new UUID unless given), kept across its
-   * retries, so retrying a POST never does the work twice. 429 and 503 are retried after
-   * Retry-After; anything else that is not 2xx throws ApiError.
+   * retries, so retrying a POST never does the work twice. A 429 is retried whatever the method
+   * (the request was refused, not done); a network error, a timeout or a 5xx only when repeating
+   * the request is safe: a GET, or a request with an Idempotency-Key. Anything else that is not
+   * 2xx throws ApiError.
    */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = new URL(this.#options.baseUrl + path);
@@ -108,22 +137,35 @@ export class VendorApiClient {
       if (value === undefined) continue;
       for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(v));
     }
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (options.auth !== false) {
-      if (this.#options.apiKey) headers["x-api-key"] = this.#options.apiKey;
-      else if (this.#options.accessToken) headers.authorization = `Bearer ${this.#options.accessToken}`;
-    }
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      ...(options.auth !== false ? this.#authHeaders() : {}),
+    };
     if (method === "POST") headers["idempotency-key"] = options.idempotencyKey ?? randomUUID();
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers["content-type"] = "application/json";
     }
+    const repeatable = SAFE_METHODS.has(method) || headers["idempotency-key"] !== undefined;
     const doFetch = this.#options.fetch ?? fetch;
     for (let attempt = 0; ; attempt++) {
-      const res = await doFetch(url, { method, headers, body });
-      if ((res.status === 429 || res.status === 503) && attempt < this.#options.maxRetries) {
-        await res.arrayBuffer();
+      const more = attempt < this.#options.maxRetries;
+      let res: Response;
+      try {
+        res = await doFetch(url, {
+          method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.#options.timeoutMs),
+        });
+      } catch (error) {
+        if (!(repeatable && more)) throw error;
+        await sleep(retryDelay(null, attempt, this.#options.maxDelayMs));
+        continue;
+      }
+      if (more && (res.status === 429 || (repeatable && res.status >= 500))) {
+        await res.arrayBuffer().catch(() => undefined);
         await sleep(retryDelay(res.headers.get("retry-after"), attempt, this.#options.maxDelayMs));
         continue;
       }
@@ -144,6 +186,60 @@ export class VendorApiClient {
         throw new ApiError(res.status, problem);
       }
       return (text ? JSON.parse(text) : undefined) as T;
+    }
+  }
+
+  /**
+   * The shop's events as they happen (GET /api/vendor/events/stream), for as long as you iterate.
+   * A dropped or silent connection is reopened with Last-Event-ID, so nothing is missed; an
+   * event may come twice around a reconnect (process by id). Ends when `signal` aborts; throws
+   * ApiError on an answer that retrying cannot fix (401, 403, 400).
+   */
+  async *streamEvents(options: StreamOptions = {}): AsyncGenerator<Event> {
+    const url = new URL(`${this.#options.baseUrl}/api/vendor/events/stream`);
+    if (options.types?.length) url.searchParams.set("types", options.types.join(","));
+    const idleMs = options.idleTimeoutMs ?? 45_000;
+    const doFetch = this.#options.fetch ?? fetch;
+    let lastEventId = options.lastEventId;
+    let failures = 0;
+    while (!options.signal?.aborted) {
+      const connection = new AbortController();
+      const stop = () => connection.abort();
+      options.signal?.addEventListener("abort", stop, { once: true });
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const watch = () => {
+        clearTimeout(idle);
+        idle = setTimeout(stop, idleMs);
+      };
+      try {
+        watch();
+        const headers: Record<string, string> = { accept: "text/event-stream", ...this.#authHeaders() };
+        if (lastEventId) headers["last-event-id"] = lastEventId;
+        const res = await doFetch(url, { headers, signal: connection.signal });
+        if (!res.ok || !res.body) {
+          const text = await res.text();
+          if (res.status !== 429 && res.status < 500)
+            throw new ApiError(res.status, JSON.parse(text) as Problem);
+          await sleep(retryDelay(res.headers.get("retry-after"), failures++, this.#options.maxDelayMs));
+          continue;
+        }
+        failures = 0;
+        for await (const message of sseMessages(res.body, watch)) {
+          if (message.data === undefined || message.event === undefined) continue;
+          const event = JSON.parse(message.data) as Event;
+          if (message.id) lastEventId = message.id;
+          yield event;
+        }
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        if (options.signal?.aborted) return;
+        // A network error or a silent connection: reconnect after a backoff.
+        await sleep(retryDelay(null, failures++, this.#options.maxDelayMs));
+      } finally {
+        clearTimeout(idle);
+        options.signal?.removeEventListener("abort", stop);
+        connection.abort();
+      }
     }
   }
 
@@ -254,6 +350,8 @@ export class VendorApiClient {
     iterate: (query?: Omit<ListEventsQuery, "cursor">) =>
       this.#pages<"events", Event>("events", "/api/vendor/events", query),
     get: (id: string) => this.request<Event>("GET", `/api/vendor/events/${enc(id)}`),
+    /** Live events, reconnecting with Last-Event-ID (see streamEvents). */
+    stream: (options?: StreamOptions) => this.streamEvents(options),
   };
 
   readonly profile = {
@@ -264,14 +362,58 @@ export class VendorApiClient {
 const enc = encodeURIComponent;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Retry-After in seconds (or an HTTP date); without one, 0.5 s doubling per attempt. */
+/** Retry-After in seconds (or an HTTP date); without one, 0.5 s doubling per attempt, with jitter. */
 function retryDelay(header: string | null, attempt: number, maxMs: number): number {
-  let ms = 500 * 2 ** attempt;
+  let ms = 500 * 2 ** Math.min(attempt, 16) * (0.5 + Math.random() / 2);
   if (header) {
     const seconds = Number(header);
     ms = Number.isFinite(seconds) ? seconds * 1000 : Math.max(0, Date.parse(header) - Date.now());
   }
   return Math.min(Math.max(ms, 0), maxMs);
+}
+
+interface SseMessage {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/** The messages of a text/event-stream body; `onBytes` is called whenever anything arrives. */
+async function* sseMessages(
+  body: ReadableStream<Uint8Array>,
+  onBytes: () => void,
+): AsyncGenerator<SseMessage> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let message: SseMessage = {};
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      onBytes();
+      buffer += decoder.decode(value, { stream: true });
+      let newline = buffer.search(/\r?\n/);
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(buffer[newline] === "\r" ? newline + 2 : newline + 1);
+        if (line === "") {
+          if (message.data !== undefined || message.event !== undefined) yield message;
+          message = {};
+        } else if (!line.startsWith(":")) {
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          if (field === "id" || field === "event") message[field] = value;
+          else if (field === "data")
+            message.data = message.data === undefined ? value : `${message.data}\n${value}`;
+        }
+        newline = buffer.search(/\r?\n/);
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 export class WebhookVerificationError extends Error {
@@ -289,10 +431,12 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /**
- * Verifies a delivery and returns its event. Both schemes are checked: the Standard Webhooks
- * `webhook-signature` (over id.timestamp.body, any listed signature may match) with its timestamp
- * within `toleranceSeconds`, and `X-Service-Signature` (hex HMAC of the body) when present. During
- * a secret rotation pass both secrets, the new one first: `[newSecret, oldSecret]`.
+ * Verifies a delivery and returns its event: the Standard Webhooks `webhook-signature` header
+ * (over id.timestamp.body; it lists one signature per valid secret, so during a secret rotation's
+ * overlap it carries both) with its timestamp within `toleranceSeconds`. During a rotation either
+ * secret verifies, whenever the receiver switches; passing both (`[newSecret, oldSecret]`) works
+ * too. X-Service-Signature, the older single-signature header, is not needed and not checked.
+ * De-duplicate on the returned event's `id` (the `webhook-id` header): a delivery may come again.
  * Throws WebhookVerificationError on any mismatch.
  */
 export function verifyWebhook(
@@ -312,16 +456,11 @@ export function verifyWebhook(
   if (!/^\d+$/.test(timestamp) || Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300))
     throw new WebhookVerificationError("webhook-timestamp is too far from now");
   const offered = signatures.split(" ");
-  const standardOk = secrets.some((s) => {
+  const ok = secrets.some((s) => {
     const mac = createHmac("sha256", s).update(`${id}.${timestamp}.`).update(body).digest("base64");
     return offered.some((sig) => safeEqual(`v1,${mac}`, sig));
   });
-  if (!standardOk) throw new WebhookVerificationError("webhook-signature does not match");
-  const service = header(headers, "x-service-signature");
-  if (service !== undefined) {
-    const ok = secrets.some((s) => safeEqual(createHmac("sha256", s).update(body).digest("hex"), service));
-    if (!ok) throw new WebhookVerificationError("X-Service-Signature does not match");
-  }
+  if (!ok) throw new WebhookVerificationError("webhook-signature does not match");
   const event = JSON.parse(body.toString("utf8")) as WebhookEvent;
   if (event.id !== id) throw new WebhookVerificationError("webhook-id does not name the event in the body");
   return event;

@@ -1121,7 +1121,7 @@ export interface components {
              * @description Minutes, 15-480, default 60
              * @default 60
              */
-            duration: number;
+            duration?: number;
             /** @description Notes about the appointment */
             notes?: string | null;
             /** @description An order of the same vendor and the same customer */
@@ -2184,7 +2184,7 @@ export interface components {
              * @description The error code
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
             /** @description What went wrong in this request */
             detail?: string;
             /** @description The request id (also in X-Request-Id): quote it to support */
@@ -2301,7 +2301,7 @@ export interface components {
              * @description How long the old secret keeps signing (default 86400)
              * @default 86400
              */
-            overlapSeconds: number;
+            overlapSeconds?: number;
         };
         /**
          * UpdateAppointment
@@ -2611,6 +2611,11 @@ export interface components {
          */
         "Retry-After": string;
         /**
+         * @description The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes), except the order list's first page: weak, from its orders' version stamps
+         * @example "q7Xw3mZs1YVJ0cGk2b9Tn4RaLh8EoUfD"
+         */
+        ETag: string;
+        /**
          * @description The created resource's URL
          * @example /api/vendor/orders/o3n8b5v2c9x6z1m4l7k0j2h5
          */
@@ -2647,7 +2652,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description ok, or degraded: serving, without something it can do without */
                         status: string;
+                        /** @description What is missing, when degraded */
+                        reason?: string;
                     };
                 };
             };
@@ -2675,7 +2683,10 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description ok, or degraded: serving, without something it can do without */
                         status: string;
+                        /** @description What is missing, when degraded */
+                        reason?: string;
                     };
                 };
             };
@@ -2701,7 +2712,7 @@ export interface operations {
                         title: string;
                         status: number;
                         /** @enum {string} */
-                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
                         detail?: string;
                         errors?: {
                             field: string;
@@ -2729,7 +2740,10 @@ export interface operations {
                 /** @description Only orders updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 updatedSince?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2744,6 +2758,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2787,6 +2802,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["OrderList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -3092,7 +3116,10 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -3113,6 +3140,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,6 +3179,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Order"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -3252,7 +3289,10 @@ export interface operations {
     updateOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -3377,6 +3417,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
             /** @description `payload_too_large`: Payload too large */
             413: {
                 headers: {
@@ -3449,7 +3502,10 @@ export interface operations {
     updateOrderStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -3560,6 +3616,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
             /** @description `payload_too_large`: Payload too large */
             413: {
                 headers: {
@@ -3641,7 +3710,10 @@ export interface operations {
                 /** @description Only the customer with this e-mail (case-insensitive) */
                 email?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3656,6 +3728,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3692,6 +3765,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["CustomerList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -3999,7 +4081,10 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -4020,6 +4105,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,6 +4141,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["CustomerWithCounts"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -4710,7 +4805,10 @@ export interface operations {
                 /** @description Only appointments updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 updatedSince?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4725,6 +4823,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,6 +4848,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["AppointmentList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -5031,7 +5139,10 @@ export interface operations {
     getAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -5052,6 +5163,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +5183,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Appointment"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -5695,7 +5816,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5710,6 +5834,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5731,6 +5856,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["InquiryList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -5819,7 +5953,10 @@ export interface operations {
     getInquiry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -5840,6 +5977,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5856,6 +5994,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Inquiry"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -5957,7 +6104,10 @@ export interface operations {
     getProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5972,6 +6122,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5987,6 +6138,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Profile"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -6080,7 +6240,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6095,6 +6258,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6120,6 +6284,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -6404,7 +6577,10 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -6425,6 +6601,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6445,6 +6622,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Webhook"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -7432,7 +7618,10 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -7453,6 +7642,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7487,6 +7677,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["DeliveryList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -7588,7 +7787,10 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -7614,6 +7816,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7643,6 +7846,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Delivery"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -8163,7 +8375,10 @@ export interface operations {
                 /** @description Only events at or after this instant. Incremental sync: pass the newest `createdAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `createdAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8178,6 +8393,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8204,6 +8420,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["EventList"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -8292,7 +8517,10 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -8313,6 +8541,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8334,6 +8563,15 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Event"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
@@ -8441,6 +8679,8 @@ export interface operations {
             header?: {
                 /** @description The id of the last event received */
                 "last-event-id"?: string;
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8456,6 +8696,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8468,6 +8709,15 @@ export interface operations {
                      */
                     "text/event-stream": string;
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
             400: {
