@@ -221,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerJsonBody(pub);
       registerStrictQuery(pub);
       registerRejectNul(pub);
-      await pub.register(publicInquiryRoutes, { ctx });
+      await pub.register(publicInquiryRoutes, { ctx, publicUrl: config.publicUrl });
     },
     { prefix: "/api/public" },
   );

@@ -18,8 +18,10 @@ import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
+import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
 import { orderPages } from "./pages/orders.pages.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
+import { unsubscribePage } from "./pages/unsubscribe.page.ts";
 import { settingsPages } from "./settings.pages.ts";
 
 // Kept for page plugins written against the old home of this type; new code imports ./deps.ts.
@@ -52,6 +54,10 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/dashboard", 303));
   // Public: the customer's tracking page (no session; the link's token is the credential).
   await app.register(trackingPage, deps);
+  // Public: each shop's hosted inquiry form and its thank-you page.
+  await app.register(inquiryFormPages, deps);
+  // Public: one-click unsubscribe from a shop's customer mail (RFC 8058).
+  await app.register(unsubscribePage, deps);
 
   // Unknown dashboard URLs (a mistyped or stale link) get the HTML 404 page, not the API's JSON.
   await app.register(

@@ -6,6 +6,7 @@ import type { FieldError } from "../../errors.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import { listAppointments } from "../../modules/appointments/appointments.service.ts";
+import { customerUnsubscribedAt } from "../../modules/customers/customer-mail.service.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
 import { CreateCustomerBody, UpdateCustomerBody } from "../../modules/customers/customers.schemas.ts";
 import {
@@ -160,12 +161,13 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
         JSON.parse(await listCustomerOrders(ctx, vendorId, customer.id)) as { orders: OrderJson[] }
       ).orders;
       const { appointments } = await listAppointments(ctx, vendorId, { customerId: customer.id, limit: 50 });
+      const unsubscribedAt = await customerUnsubscribedAt(ctx, vendorId, customer.id);
       const pageCtx = await pageContext(ctx, request, reply);
       const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a>
 <a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a>
 ${confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer")}</div>
 <dl class="facts">
-<dt>E-mail</dt><dd>${customer.email ?? "–"}</dd>
+<dt>E-mail</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">Unsubscribed from your mail ${time(unsubscribedAt, pageCtx.timeZone)}</span>` : ""}</dd>
 <dt>Phone</dt><dd>${customer.phone ?? "–"}</dd>
 <dt>Wedding date</dt><dd>${customer.weddingDate ?? "–"}</dd>
 <dt>Notes</dt><dd class="prose">${customer.notes ?? "–"}</dd>

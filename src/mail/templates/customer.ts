@@ -40,7 +40,6 @@ export interface OrderStatusMailData extends FromShop {
   status: string;
   message: string;
   trackingToken: string;
-  at: string;
 }
 
 export const orderStatusMail = defineMail<OrderStatusMailData>({
@@ -97,8 +96,11 @@ function invitation(data: AppointmentMailData, ctx: RenderContext, method: "REQU
     uid: appointmentUid(data.appointmentId, ctx.publicUrl),
     method,
     productId: "vendor-api",
-    // Later changes carry a higher SEQUENCE (RFC 5546 2.1.4): seconds since 2024 fit 32 bits.
-    sequence: Math.max(0, Math.floor((changedAt - Date.UTC(2024, 0, 1)) / 1000)),
+    // Later changes carry a higher SEQUENCE (RFC 5546 2.1.4): twice the seconds since 2024 (fits
+    // 32 bits until 2058), plus one for a cancellation, so one made in the same second still
+    // supersedes the confirmation.
+    sequence:
+      Math.max(0, Math.floor((changedAt - Date.UTC(2024, 0, 1)) / 1000)) * 2 + (method === "CANCEL" ? 1 : 0),
     timestamp: changedAt,
     start: new Date(data.date).getTime(),
     startInputType: "utc",

@@ -6,6 +6,7 @@ import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
+import { enqueueCustomerMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { findCustomerById } from "../customers/customers.repository.ts";
 import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";
@@ -74,10 +75,27 @@ async function assertReferences(
   }
 }
 
+/** Spec 3.1 rule 3, and the customer's mail with its calendar invitation (when the shop said so). */
+const statusMails = { CONFIRMED: "appointment_confirmed", CANCELLED: "appointment_cancelled" } as const;
+
 async function emitStatusEvent(tx: Tx, vendorId: string, row: AppointmentRow, at: Date): Promise<void> {
   const type = statusEvents[row.status as keyof typeof statusEvents];
   if (!type) return;
   await enqueueEvent(tx, { vendorId, type, data: presentAppointment(row), createdAt: at });
+  // One statement, which writes nothing unless the shop turned customer mail on (src/mail/README.md).
+  await enqueueCustomerMail(tx, {
+    kind: statusMails[row.status as keyof typeof statusMails],
+    vendorId,
+    customerId: row.customerId,
+    extra: {
+      appointmentId: row.id,
+      appointmentType: row.type,
+      date: row.date.toISOString(),
+      duration: row.duration,
+      changedAt: at.toISOString(),
+    },
+    createdAt: at,
+  });
 }
 
 export async function createAppointment(

@@ -3,7 +3,9 @@ import { AppError, notFound } from "../../errors.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { toPage } from "../../lib/pagination.ts";
+import { enqueueMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { isOnWebsite } from "../vendors/shop-settings.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
 import { presentInquiry } from "./inquiries.presenter.ts";
 import {
@@ -26,7 +28,11 @@ export const DEFAULT_PAGE_SIZE = 100;
 export const INQUIRIES_PER_VENDOR_PER_HOUR = 100;
 const HOUR_MS = 3_600_000;
 
-/** The public inquiry form (CONTRACT 5): stores the inquiry and emits inquiry.received. */
+/**
+ * The public inquiry form (CONTRACT 5): stores the inquiry, emits inquiry.received and mails the
+ * shop, all in one transaction. Returns `returnTo` when the form asked to go back to an address
+ * on the shop's registered website.
+ */
 export async function receiveInquiry(
   ctx: ServiceContext,
   vendorId: string,
@@ -37,15 +43,18 @@ export async function receiveInquiry(
     /** Seconds until the sender's hour ends, for Retry-After. */
     retryAfterS?: number;
     limitPerHour?: number;
+    /** A plain form post's `_return`: answered only when it is on the shop's registered website. */
+    returnTo?: string | undefined;
   } = {},
-): Promise<{ id: string }> {
+): Promise<{ id: string; returnTo?: string }> {
   const limitPerHour = options.limitPerHour ?? INQUIRIES_PER_VENDOR_PER_HOUR;
   const repeatSender = options.repeatSender ?? true;
   if (!isId(vendorId)) throw notFound("Vendor");
   return ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
-    if (!(await lockVendor(tx, vendorId))) throw notFound("Vendor");
+    const vendor = await lockVendor(tx, vendorId);
+    if (!vendor) throw notFound("Vendor");
     if (
       repeatSender &&
       (await countInquiriesSince(tx, vendorId, new Date(now.getTime() - HOUR_MS))) >= limitPerHour
@@ -65,7 +74,25 @@ export async function receiveInquiry(
       createdAt: now,
     });
     await enqueueEvent(tx, { vendorId, type: "inquiry.received", data: presentInquiry(row), createdAt: now });
-    return { id: row.id };
+    // Every new inquiry is mailed to the shop: its contact e-mail, else the owner's sign-in e-mail.
+    await enqueueMail(tx, {
+      kind: "inquiry_received",
+      to: vendor.contactEmail ?? vendor.email,
+      data: {
+        shopName: vendor.name,
+        inquiryId: row.id,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        weddingDate: row.weddingDate,
+        message: row.message,
+      },
+      vendorId,
+      inquiryId: row.id,
+      createdAt: now,
+    });
+    const back = options.returnTo;
+    return { id: row.id, ...(back && isOnWebsite(back, vendor.website) ? { returnTo: back } : {}) };
   });
 }
 

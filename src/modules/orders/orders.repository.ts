@@ -6,6 +6,7 @@ import { orders } from "../../db/schema/index.ts";
 import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { containsPattern } from "../../lib/search.ts";
+import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/enqueue.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
 import { customerJsonbSql } from "../customers/customers.presenter.ts";
 import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./orders.presenter.ts";
@@ -327,6 +328,12 @@ export async function moveOrderStatus(
     imageUrl: string | null;
     at: Date;
     eventId: string;
+    /**
+     * The customer mail's id and one-click unsubscribe token (and its hash), made only when the
+     * move carries a message; the statement writes the mail only if the shop turned customer mail
+     * on and the customer may receive it (src/mail/README.md).
+     */
+    mail: { id: string; token: string; tokenHash: string } | null;
   },
 ): Promise<StatusMove> {
   const [row] = await moveStatusStatement(db, {
@@ -338,6 +345,9 @@ export async function moveOrderStatus(
     imageUrl: move.imageUrl,
     at: move.at.toISOString(),
     eventId: move.eventId,
+    mailId: move.mail?.id ?? null,
+    mailToken: move.mail?.token ?? null,
+    mailTokenHash: move.mail?.tokenHash ?? null,
   });
   if (!row) return { outcome: "not_found" };
   return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
@@ -355,7 +365,8 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
           updated_at = greatest(${writeStampSql(p.at)}, o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any(${p.allowedFrom}::text[])
-      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status
+      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
+                o.type, o.model, o.tracking_token
     ), h as (
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
@@ -371,8 +382,20 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
         createdAt: sql`u.updated_at`,
         from: sql`from u where u.previous_status <> ${p.to}::text`,
       }),
+    )}, ${mailCte(
+      // A move with a message tells the customer, when the shop said so: no extra statement either way.
+      customerMailRow("order_status", {
+        id: sql`${p.mailId}`,
+        token: sql`${p.mailToken}`,
+        tokenHash: sql`${p.mailTokenHash}`,
+        extra: sql`jsonb_build_object('orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
+                                      'message', ${p.message}::text, 'trackingToken', u.tracking_token)`,
+        createdAt: sql`u.updated_at`,
+        from: sql`from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
+                  where ${p.mailId}::text is not null and u.previous_status <> ${p.to}::text`,
+      }),
     )}
-    select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued} from cur`,
+    select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
 );
 
 /** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */

@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
+import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { orderPayload } from "./orders.presenter.ts";
@@ -210,6 +211,8 @@ export async function updateOrderStatus(
     imageUrl,
     at: ctx.now(),
     eventId: newId(),
+    // Only a move with a message may mail the customer (the statement checks the rest).
+    mail: message === null ? null : { id: newId(), ...unsubscribeTokenPair() },
   });
   if (result.outcome === "not_found") throw notFound("Order");
   if (result.outcome === "refused") {
@@ -219,6 +222,11 @@ export async function updateOrderStatus(
     );
   }
   return { id, status: input.status };
+}
+
+function unsubscribeTokenPair(): { token: string; tokenHash: string } {
+  const { token, hash } = unsubscribeToken();
+  return { token, tokenHash: hash };
 }
 
 const detailFields = ["model", "size", "color", "description", "specialRequests"] as const;

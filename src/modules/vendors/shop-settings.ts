@@ -1,5 +1,7 @@
 // A vendor's shop settings: the shop's name (shown on the dashboard and the tracking page), the
-// contact e-mail customers see, and the shop's IANA time zone, which the dashboard and tracking
+// contact e-mail customers see, its website (where its inquiry form may return visitors), whether
+// customers are e-mailed about their orders and appointments (off by default), and the shop's
+// IANA time zone, which the dashboard and tracking
 // page show times in and read typed dates in. The API keeps speaking UTC.
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError, notFound } from "../../errors.ts";
@@ -26,18 +28,48 @@ export async function getShopSettings(ctx: ServiceContext, vendorId: string): Pr
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Saves all three; each refused field is named (validation_failed). */
+function isWebsite(value: string): boolean {
+  if (value.length > 200) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `target` is an address on the shop's website (same origin), where its inquiry form may
+ * send the visitor back after a plain form post; anything else would make us an open redirect.
+ */
+export function isOnWebsite(target: string, website: string | null): boolean {
+  if (!website || target.length > 2000) return false;
+  try {
+    return new URL(target).origin === website;
+  } catch {
+    return false;
+  }
+}
+
+/** Saves them all; each refused field is named (validation_failed). The website keeps its origin only. */
 export async function updateShopSettings(
   ctx: ServiceContext,
   vendorId: string,
-  input: ShopSettings,
-): Promise<ShopSettings> {
+  input: Omit<ShopSettings, "website" | "customerMail"> &
+    Partial<Pick<ShopSettings, "website" | "customerMail">>,
+): Promise<
+  Omit<ShopSettings, "website" | "customerMail"> & Partial<Pick<ShopSettings, "website" | "customerMail">>
+> {
   const errors: FieldError[] = [];
   const name = input.name.trim();
   if (name === "" || name.length > 200) errors.push({ field: "name", message: "must be 1-200 characters" });
   const contactEmail = input.contactEmail?.trim() || null;
   if (contactEmail !== null && (contactEmail.length > 254 || !EMAIL.test(contactEmail))) {
     errors.push({ field: "contactEmail", message: "must be an e-mail address" });
+  }
+  const website = input.website?.trim() || null;
+  if (website !== null && !isWebsite(website)) {
+    errors.push({ field: "website", message: "must be an http(s) address such as https://shop.example" });
   }
   if (!isTimeZone(input.timeZone)) {
     errors.push({ field: "timeZone", message: "must be an IANA time zone such as Europe/Lisbon" });
@@ -47,7 +79,14 @@ export async function updateShopSettings(
       errors,
     });
   }
-  const settings = { name, contactEmail, timeZone: input.timeZone };
+  const settings = {
+    name,
+    contactEmail,
+    timeZone: input.timeZone,
+    // Left out, a setting keeps its value.
+    ...(input.website === undefined ? {} : { website: website === null ? null : new URL(website).origin }),
+    ...(input.customerMail === undefined ? {} : { customerMail: input.customerMail }),
+  };
   await updateVendorSettings(ctx.db, vendorId, settings, ctx.now());
   return settings;
 }

@@ -12,5 +12,11 @@ export function presentProfile(row: VendorRow) {
 
 /** The shop settings the dashboard edits. */
 export function presentShopSettings(row: VendorRow) {
-  return { name: row.name, contactEmail: row.contactEmail, timeZone: row.timeZone };
+  return {
+    name: row.name,
+    contactEmail: row.contactEmail,
+    timeZone: row.timeZone,
+    website: row.website,
+    customerMail: row.customerMail,
+  };
 }

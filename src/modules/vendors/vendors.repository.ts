@@ -45,7 +45,13 @@ export async function updateVendorPassword(
 export async function updateVendorSettings(
   db: Executor,
   id: string,
-  settings: { name: string; contactEmail: string | null; timeZone: string },
+  settings: {
+    name: string;
+    contactEmail: string | null;
+    timeZone: string;
+    website?: string | null;
+    customerMail?: boolean;
+  },
   at: Date,
 ): Promise<void> {
   await db

@@ -1,0 +1,46 @@
+// What the dashboard shows of a shop's mail: the most recent, each with its subject (rendered
+// without its secret), recipient and status (waiting, sent, failed, with attempts and the last
+// error), so a shop sees at once when mail is not going out.
+import type { ServiceContext } from "../context.ts";
+import { renderMail } from "./compose.ts";
+import { listRecentMails } from "./outbox.repository.ts";
+
+export interface MailLogEntry {
+  id: string;
+  to: string;
+  subject: string;
+  status: "PENDING" | "SENT" | "FAILED";
+  attempts: number;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+  nextAttemptAt: Date;
+}
+
+export async function listRecentMail(
+  ctx: ServiceContext,
+  vendorId: string,
+  publicUrl: string,
+  limit = 20,
+): Promise<MailLogEntry[]> {
+  const rows = await listRecentMails(ctx.db, vendorId, limit);
+  return rows.map((row) => {
+    let subject: string;
+    try {
+      subject = renderMail({ ...row, secret: null }, { publicUrl, fromAddress: "", secret: null }).subject;
+    } catch {
+      subject = `(${row.kind})`;
+    }
+    return {
+      id: row.id,
+      to: row.toAddress,
+      subject,
+      status: row.status as MailLogEntry["status"],
+      attempts: row.attempts,
+      lastError: row.lastError,
+      sentAt: row.sentAt,
+      createdAt: row.createdAt,
+      nextAttemptAt: row.nextAttemptAt,
+    };
+  });
+}
