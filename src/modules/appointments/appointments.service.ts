@@ -82,9 +82,11 @@ async function emitStatusEvent(tx: Tx, vendorId: string, row: AppointmentRow, at
   const type = statusEvents[row.status as keyof typeof statusEvents];
   if (!type) return;
   await enqueueEvent(tx, { vendorId, type, data: presentAppointment(row), createdAt: at });
+  const kind = statusMails[row.status as keyof typeof statusMails];
+  if (!kind) return;
   // One statement, which writes nothing unless the shop turned customer mail on (src/mail/README.md).
   await enqueueCustomerMail(tx, {
-    kind: statusMails[row.status as keyof typeof statusMails],
+    kind,
     vendorId,
     customerId: row.customerId,
     extra: {
