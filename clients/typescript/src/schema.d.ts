@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers too */
+        /** Readiness: the database answers too (and, on PGlite, its disk has room for writes) */
         get: operations["getReady"];
         put?: never;
         post?: never;
@@ -8828,6 +8828,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CreateInquiry"];
+                /**
+                 * @example {
+                 *       "name": "Ana Costa",
+                 *       "email": "ana.costa@example.com",
+                 *       "phone": "+351 934 567 890",
+                 *       "weddingDate": "2027-09-04",
+                 *       "message": "Do you have the Aurora gown in size 42 to try on?"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["CreateInquiry"];
             };
         };
         responses: {
@@ -8850,6 +8860,19 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["InquiryReceipt"];
                 };
+            };
+            /** @description A plain HTML form post was received: to the shop's thank-you page, or to the form's `_return` address on the shop's registered website */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed */
             400: {
