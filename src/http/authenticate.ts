@@ -44,7 +44,10 @@ export function registerAuthentication(
     try {
       principal = await resolvePrincipal(request, authenticators);
     } catch (err) {
-      await limits.failed(request, reply);
+      // Only the request's own credential failing counts against its address: a lookup the
+      // database could not answer (503) says nothing about the credential, and counting it would
+      // turn an outage into 429s for every client behind the address once the database is back.
+      if (err instanceof AppError && err.status < 500) await limits.failed(request, reply);
       throw err;
     }
     await limits.authenticated(principal, reply);
