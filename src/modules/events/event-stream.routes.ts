@@ -113,6 +113,8 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
       res.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-store",
+        // Set by an onSend hook on every other answer (http/no-store.ts), which a hijacked reply skips.
+        "x-content-type-options": "nosniff",
         "x-accel-buffering": "no",
       });
       res.write(": stream open\n\n");
