@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../context.ts";
 import { holdTransaction, runWithTransaction } from "../db/request-transaction.ts";
 import { AppError } from "../errors.ts";
+import { documentRequestHeaders } from "./route-headers.ts";
 
 /** A strong ETag of an answer's exact bytes. */
 export function strongEtag(body: string | Buffer): string {
@@ -78,16 +79,7 @@ export function registerConditionalRequests(scope: FastifyInstance): void {
       : route.config?.ifMatch
         ? { "if-match": IfMatchHeader }
         : undefined;
-    if (!header) return;
-    const schema = (route.schema ?? {}) as { headers?: { properties?: object; type?: string } };
-    route.schema = {
-      ...schema,
-      headers: {
-        type: "object",
-        ...schema.headers,
-        properties: { ...schema.headers?.properties, ...header },
-      },
-    } as typeof route.schema;
+    if (header) documentRequestHeaders(route, header);
   });
   scope.addHook("onSend", (request, reply, payload, done) => {
     if (reply.statusCode !== 200 || (request.method !== "GET" && request.method !== "HEAD")) {

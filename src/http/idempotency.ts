@@ -26,6 +26,7 @@ import {
   purgeKeysBefore,
   storeAnswer,
 } from "./idempotency.store.ts";
+import { documentRequestHeaders } from "./route-headers.ts";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -81,16 +82,7 @@ export function registerIdempotency(scope: FastifyInstance, ctx: ServiceContext)
   // Every POST registered after this documents the header in the OpenAPI document.
   scope.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes("POST")) return;
-    const schema = (route.schema ?? {}) as { headers?: { properties?: object; type?: string } };
-    route.schema = {
-      ...schema,
-      headers: {
-        type: "object",
-        ...schema.headers,
-        properties: { ...schema.headers?.properties, "idempotency-key": IdempotencyKeyHeader },
-      },
-    } as typeof route.schema;
+    if (methods.includes("POST")) documentRequestHeaders(route, { "idempotency-key": IdempotencyKeyHeader });
   });
 
   /** Opens the request's transaction and takes the key; undefined when the answer was replayed. */

@@ -9,6 +9,7 @@ import { HONEYPOT_FIELD } from "../../modules/inquiries/inquiry-form.ts";
 import { findShopSettings } from "../../modules/vendors/shop-settings.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { publicPage } from "../../web/public-page.ts";
 import type { DashboardDeps } from "../deps.ts";
 
 export async function inquiryFormPages(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
@@ -72,13 +73,5 @@ function form(vendorId: string, name: string): SafeHtml {
 }
 
 function page(title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<link rel="stylesheet" href="/assets/dashboard.css"></head>
-<body class="public">
-<main class="narrow">
-${body}
-</main>
-</body></html>`.value;
+  return publicPage(title, body, { indexable: true });
 }

@@ -9,6 +9,7 @@ import { registerAddressRateLimit } from "../../http/rate-limit.ts";
 import { getTrackedOrder, type TrackedOrder } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { publicPage as frame } from "../../web/public-page.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { time } from "../layout.ts";
 import { humanize, statusBadge } from "./common.ts";
@@ -74,16 +75,4 @@ function trackedBody(order: TrackedOrder): SafeHtml {
 ${timeline([...order.updates].reverse(), order.timeZone)}`; // newest first: the customer comes for the latest news
 }
 
-/** The public page frame: the dashboard's stylesheet, no navigation, no script, no form. */
-function publicPage(title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<link rel="stylesheet" href="/assets/dashboard.css"></head>
-<body class="public">
-<main class="narrow">
-${body}
-</main>
-</body></html>`.value;
-}
+const publicPage = (title: string, body: SafeHtml): string => frame(title, body, { indexable: false });
