@@ -664,9 +664,6 @@ function finishOperation(path: string, method: string, operation: Json): Json {
     if (name && schemaExamples[name] !== undefined) body.example = schemaExamples[name];
     else if (operationExamples[`${operationId} req`] !== undefined)
       body.example = operationExamples[`${operationId} req`];
-    // A body with no required member may be left out altogether (rotate-secret, test, redeliver).
-    const required = named[name ?? ""]?.required as string[] | undefined;
-    if (!name || !required || required.length === 0) op.requestBody = { ...op.requestBody, required: false };
     // The same body as a plain HTML form post (the public inquiry form), shown with the same example.
     const form = op.requestBody?.content?.["application/x-www-form-urlencoded"];
     if (form && form.example === undefined && body.example !== undefined) form.example = body.example;

@@ -3303,7 +3303,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description The details to change; fields left out are unchanged, null clears one */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -4262,7 +4262,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Partial update: fields left out are unchanged, null clears an optional field */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -4594,7 +4594,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Partial update: fields left out are unchanged, null clears an optional field */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -5304,7 +5304,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Partial update: fields left out are unchanged, null clears notes or orderId. A status move follows the table under Appointments. */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -5632,7 +5632,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Partial update: fields left out are unchanged, null clears notes or orderId. A status move follows the table under Appointments. */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -6743,7 +6743,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Fields left out are unchanged (PATCH and PUT alike) */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -7046,7 +7046,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Fields left out are unchanged (PATCH and PUT alike) */
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
