@@ -8,6 +8,7 @@ import type { Executor } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { newId } from "../lib/ids.ts";
 import { type AttemptRecord, needsTransaction } from "./attempts.repository.ts";
+import { notifyWhenAny } from "./enqueue.ts";
 
 /**
  * Records the batch and returns the ids of the deliveries it wrote (those whose claim still
@@ -90,6 +91,13 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
             consecutive_failures = 0, failing_since = null, circuit_open_until = null
           from lk
           where webhooks.id = lk.id and webhooks.vendor_id = lk.vendor_id
+        ), waited as (
+          -- A slot of an endpoint another dispatcher waits for (outbox.repository.ts, contended) is
+          -- free now: the dispatchers are woken, so the waiting one claims it at once rather than
+          -- at its next poll (issue 25 item 4).
+          select 1 from webhooks wh
+          where wh.id = any(array(select distinct r.webhook from r join d on d.id = r.id))
+            and wh.claim_waiting_until > now()
         )
-        select id from d`,
+        select d.id, ${notifyWhenAny("waited")} from d`,
 );
