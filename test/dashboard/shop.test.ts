@@ -427,7 +427,7 @@ describe("finding things", () => {
 });
 
 describe("webhooks at a glance", () => {
-  it("shows failures in a row and the payload sent; a healthy webhook says so", async () => {
+  it("shows deliveries given up and the payload sent; a healthy webhook says so", async () => {
     const { key, browser } = await shop();
     const hook = await t.api.post(
       "/api/vendor/webhooks",
@@ -459,7 +459,8 @@ describe("webhooks at a glance", () => {
     }
     const failing = await browser.get("/dashboard/integrations/webhooks");
     expect(failing.text).toContain('data-health="failing"');
-    expect(failing.text).toContain('data-failures="2"');
+    // Given up without an attempt recorded as an endpoint failure: failing, two deliveries given up.
+    expect(failing.text).toContain('data-given-up="2"');
     expect((await browser.get("/dashboard/integrations")).text).toContain("1 failing");
     const detail = await browser.get(`/dashboard/integrations/webhooks/${hook.body.id}`);
     expect(detail.text).toContain("Payload sent");

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { listApiKeysOfVendor } from "../../modules/api-keys/api-keys.service.ts";
 import { listApplications } from "../../modules/applications/applications.service.ts";
 import { listConnectedApplications } from "../../modules/connections/connections.service.ts";
-import { webhookHealth } from "../../modules/webhooks/webhook-health.ts";
+import { isFailing, webhookHealth } from "../../modules/webhooks/webhook-health.ts";
 import { listWebhooks } from "../../modules/webhooks/webhooks.service.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
@@ -34,9 +34,7 @@ export async function integrationsOverviewPage(app: FastifyInstance, { ctx }: Da
     ]);
     const activeKeys = keys.filter((k) => !k.revokedAt).length;
     const disabled = webhooks.filter((w) => w.status !== "ACTIVE").length;
-    const failing = webhooks.filter(
-      (w) => w.status === "ACTIVE" && (health.get(w.id)?.failuresInARow ?? 0) > 0,
-    ).length;
+    const failing = webhooks.filter((w) => w.status === "ACTIVE" && isFailing(health.get(w.id))).length;
     const webhookState =
       webhooks.length === 0
         ? "Be told when orders, customers or appointments change."
