@@ -2,7 +2,9 @@
 // that makes the change, or `eventCtes` inside the very statement that makes it (a hot write path
 // in one round trip), so the event commits or rolls back with it. It also fans the event out there, in the
 // same statement: one PENDING delivery per ACTIVE endpoint of the vendor subscribed to the type
-// (`webhook.test`: its one target), and a NOTIFY only when a delivery was queued. An event nobody
+// (`webhook.test`: its one target), one SKIPPED delivery per DISABLED one (kept for `recover` once
+// it is enabled again; the dispatchers never look at it), and a NOTIFY only when a delivery was
+// queued to send. An event nobody
 // subscribes to thus costs the dispatchers nothing; the NOTIFY is delivered only on commit and
 // wakes them at once, and they also poll, so a lost notification delays but never loses.
 import { type SQL, sql } from "drizzle-orm";
@@ -68,12 +70,17 @@ export function eventCtes(source: SQL): SQL {
       insert into webhook_deliveries
         (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
       select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), w.id, ev.vendor_id,
-             ev.id, ev.type, 'PENDING', least(ev.created_at, now()), ev.created_at, ev.created_at
+             ev.id, ev.type, x.status, case when x.status = 'PENDING' then least(ev.created_at, now()) end,
+             ev.created_at, ev.created_at
       from ev join webhooks w on w.vendor_id = ev.vendor_id
+      cross join lateral (
+        select case when ev.target_webhook_id is not null or w.status = 'ACTIVE' then 'PENDING'
+                    else 'SKIPPED' end as status
+      ) x
       where case when ev.target_webhook_id is null
-              then w.status = 'ACTIVE' and w.events @> jsonb_build_array(ev.type)
+              then w.events @> jsonb_build_array(ev.type)
               else w.id = ev.target_webhook_id end
-      returning event_id
+      returning event_id, status
     )`;
 }
 
@@ -96,8 +103,12 @@ export function notifyWhenAny(rows: string, payload: SQL = sql`''`): SQL {
   return sql`(select pg_notify(${EVENTS_CHANNEL}, ${payload}) from (select * from ${sql.raw(rows)} limit 1) q) as notified`;
 }
 
-/** The select-list item that NOTIFYs the dispatchers once, and only when a delivery was queued. */
-export const notifyWhenQueued = notifyWhenAny("d", sql`q.event_id`);
+/**
+ * The select-list item that NOTIFYs the dispatchers once, and only when a delivery was queued to
+ * send (a SKIPPED one, kept for a DISABLED endpoint, gives them nothing to do).
+ */
+export const notifyWhenQueued = sql`(select pg_notify(${EVENTS_CHANNEL}, q.event_id)
+  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified`;
 
 /** Wakes dispatchers after commit when deliveries were queued directly (redeliver, recover, test). */
 export async function notifyDispatchers(tx: Tx): Promise<void> {

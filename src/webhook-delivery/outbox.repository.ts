@@ -9,7 +9,7 @@ import { notifyWhenAny } from "./enqueue.ts";
 
 /**
  * Turns up to `limit` undispatched events into one PENDING delivery per ACTIVE endpoint of the
- * event's vendor that subscribes to it, and marks them dispatched, in one transaction: a crash
+ * event's vendor that subscribes to it (SKIPPED per DISABLED one), and marks them dispatched, in one transaction: a crash
  * before commit leaves the events undispatched, to be fanned out again. SKIP LOCKED lets several
  * dispatchers fan out different events side by side. Returns how many events it took.
  */
@@ -37,18 +37,18 @@ export async function fanOutEvents(db: Db, now: Date, limit: number): Promise<nu
     for (const event of batch) {
       for (const endpoint of endpoints) {
         if (endpoint.vendorId !== event.vendorId) continue;
-        const wanted = event.target
-          ? endpoint.id === event.target
-          : endpoint.status === "ACTIVE" && endpoint.events.includes(event.type);
+        const wanted = event.target ? endpoint.id === event.target : endpoint.events.includes(event.type);
         if (!wanted) continue;
+        // A DISABLED endpoint's delivery is kept SKIPPED, for `recover` (enqueue.ts does the same).
+        const send = event.target !== null || endpoint.status === "ACTIVE";
         rows.push({
           id: newId(),
           webhookId: endpoint.id,
           vendorId: event.vendorId,
           eventId: event.id,
           eventType: event.type,
-          status: "PENDING",
-          nextAttemptAt: now,
+          status: send ? "PENDING" : "SKIPPED",
+          nextAttemptAt: send ? now : null,
           createdAt: now,
           updatedAt: now,
         });

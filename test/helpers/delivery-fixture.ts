@@ -14,8 +14,11 @@ export interface DeliveryFixture {
   deliveries(key: string, webhookId: string): Promise<any[]>;
 }
 
-/** Call at the top of a test file: starts everything in beforeAll and stops it in afterAll. */
-export function useDeliveryFixture(): DeliveryFixture {
+/**
+ * Call at the top of a test file: starts everything in beforeAll and stops it in afterAll. `env`
+ * overrides the settings above (a file that needs a retry to stay pending, say).
+ */
+export function useDeliveryFixture(env: Record<string, string> = {}): DeliveryFixture {
   let t: TestApp | undefined;
   let dispatcher: Dispatcher | undefined;
   const receivers: Receiver[] = [];
@@ -28,6 +31,7 @@ export function useDeliveryFixture(): DeliveryFixture {
         WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
         WEBHOOK_TIMEOUT_MS: "500",
         WEBHOOK_BREAKER_FAILURES: "1000",
+        ...env,
       },
     });
     dispatcher = await startDispatcher({ config: t.config, database: t.database });

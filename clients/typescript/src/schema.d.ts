@@ -396,7 +396,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery's event again, as a new delivery */
+        /** Send a delivery's event again (the pending delivery now, if it has one) */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -413,7 +413,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-queue every failed delivery in a time window */
+        /** Re-queue every failed or skipped delivery in a time window */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;
         options?: never;
@@ -1607,8 +1607,11 @@ export interface components {
              */
             eventId: string;
             event: string;
-            /** @enum {string} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /**
+             * @description PENDING until it succeeds or its attempts are exhausted (FAILED); SKIPPED: the endpoint was disabled when the event happened, so it was kept unsent for recover
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "SKIPPED";
             attemptCount: number;
             nextAttemptAt: string | null;
             redeliveryOf: string | null;
@@ -2252,7 +2255,7 @@ export interface components {
         Recover: {
             /**
              * Format: date-time
-             * @description Re-queue failed deliveries created at or after this
+             * @description Re-queue failed and skipped deliveries created at or after this
              */
             since: string;
             /**

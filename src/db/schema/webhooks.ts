@@ -45,7 +45,11 @@ export const webhooks = pgTable(
   (t) => [index("webhooks_vendor_idx").on(t.vendorId, t.createdAt)],
 );
 
-/** One event to one endpoint: PENDING until it succeeds or its attempts are exhausted (FAILED). */
+/**
+ * One event to one endpoint: PENDING until it succeeds or its attempts are exhausted (FAILED);
+ * SKIPPED when the endpoint was DISABLED as the event happened (never sent; `recover` queues it).
+ * At most one PENDING delivery per endpoint and event (webhooks.service.ts redeliver, recover).
+ */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
@@ -58,7 +62,7 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
-    /** PENDING, SUCCEEDED or FAILED. */
+    /** PENDING, SUCCEEDED, FAILED or SKIPPED. */
     status: text("status").notNull(),
     /** Attempts made so far (recorded ones; at most 1 + the number of retry delays). */
     attemptCount: integer("attempt_count").notNull().default(0),

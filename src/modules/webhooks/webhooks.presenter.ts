@@ -30,7 +30,7 @@ export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
     webhookId: row.webhookId,
     eventId: row.eventId,
     event: row.eventType,
-    status: row.status as "PENDING" | "SUCCEEDED" | "FAILED",
+    status: row.status as "PENDING" | "SUCCEEDED" | "FAILED" | "SKIPPED",
     attemptCount: row.attemptCount,
     nextAttemptAt: row.status === "PENDING" ? (row.nextAttemptAt?.toISOString() ?? null) : null,
     redeliveryOf: row.redeliveryOf,

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client.ts";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { vendors, webhookAttempts, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import type { Cursor } from "../../lib/cursor.ts";
@@ -125,34 +125,98 @@ export async function insertDeliveries(
 }
 
 /**
- * The events of the webhook's FAILED deliveries created in [since, until) that have no PENDING or
- * SUCCEEDED delivery to it since: one per event, so recovering twice never queues an event twice.
+ * Takes the webhook's row lock (the one `closeCircuit`'s update takes) for the rest of the
+ * transaction: redeliveries and recoveries of one endpoint take turns, so two of them never both
+ * find an event without a PENDING delivery and queue it twice.
  */
-export async function findRecoverableEvents(
+export async function lockWebhook(db: Executor, vendorId: string, id: string): Promise<void> {
+  await db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(eq(webhooks.vendorId, vendorId), eq(webhooks.id, id)))
+    .for("no key update");
+}
+
+/** The event's PENDING delivery to the webhook, if any (at most one: see lockWebhook). */
+export async function findPendingDelivery(
   db: Executor,
   webhookId: string,
-  since: Date,
-  until: Date,
-): Promise<{ eventId: string; eventType: string; deliveryId: string }[]> {
-  const failed = await db
-    .selectDistinctOn([webhookDeliveries.eventId], {
-      eventId: webhookDeliveries.eventId,
-      eventType: webhookDeliveries.eventType,
-      deliveryId: webhookDeliveries.id,
-    })
+  eventId: string,
+): Promise<DeliveryRow | undefined> {
+  const [row] = await db
+    .select()
     .from(webhookDeliveries)
     .where(
       and(
         eq(webhookDeliveries.webhookId, webhookId),
-        eq(webhookDeliveries.status, "FAILED"),
-        gte(webhookDeliveries.createdAt, since),
-        lt(webhookDeliveries.createdAt, until),
-        sql`not exists (select 1 from webhook_deliveries o
-                        where o.webhook_id = ${webhookDeliveries.webhookId}
-                          and o.event_id = ${webhookDeliveries.eventId}
-                          and o.status in ('PENDING', 'SUCCEEDED'))`,
+        eq(webhookDeliveries.eventId, eventId),
+        eq(webhookDeliveries.status, "PENDING"),
       ),
     )
-    .orderBy(webhookDeliveries.eventId, desc(webhookDeliveries.createdAt));
-  return failed;
+    .limit(1);
+  return row;
+}
+
+/**
+ * Makes a PENDING delivery that waits for its retry due at `at`. One that a dispatcher holds (a
+ * claim token: its attempt is in flight, or leased in reserve) is left alone: that attempt stands,
+ * and sending it again beside it would put two attempts of the event in flight to the endpoint.
+ */
+export async function makeDueNow(db: Executor, deliveryId: string, at: Date): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.status, "PENDING"),
+        isNull(webhookDeliveries.claimToken),
+        gt(webhookDeliveries.nextAttemptAt, at),
+      ),
+    );
+}
+
+/**
+ * Re-queues the events of the webhook's FAILED and SKIPPED deliveries created in [since, until)
+ * that have no PENDING or SUCCEEDED delivery to it since: one new PENDING delivery per event, so
+ * recovering twice never queues an event twice. They are due in the order the events happened
+ * (a microsecond apart from `at`), so the dispatcher sends them in that order. Returns how many.
+ * Run under lockWebhook.
+ */
+export async function requeueRecoverable(
+  db: Executor,
+  hook: { vendorId: string; id: string },
+  window: { since: Date; until: Date },
+  at: Date,
+): Promise<number> {
+  const now = at.toISOString();
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`with found as (
+          select distinct on (d.event_id) d.event_id, d.event_type, d.id as delivery_id,
+                 e.created_at as event_at
+          from webhook_deliveries d join events e on e.id = d.event_id
+          where d.webhook_id = ${hook.id} and d.vendor_id = ${hook.vendorId}
+            and d.status in ('FAILED', 'SKIPPED')
+            and d.created_at >= ${window.since.toISOString()}::timestamptz
+            and d.created_at < ${window.until.toISOString()}::timestamptz
+            and not exists (select 1 from webhook_deliveries o
+                            where o.webhook_id = d.webhook_id and o.event_id = d.event_id
+                              and o.status in ('PENDING', 'SUCCEEDED'))
+          order by d.event_id, d.created_at desc
+        ), queued as (
+          insert into webhook_deliveries
+            (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, redelivery_of,
+             created_at, updated_at)
+          select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${hook.id},
+                 ${hook.vendorId}, f.event_id, f.event_type, 'PENDING',
+                 ${now}::timestamptz
+                   + (row_number() over (order by f.event_at, f.event_id) - 1) * interval '1 microsecond',
+                 f.delivery_id, ${now}::timestamptz, ${now}::timestamptz
+          from found f
+          returning id
+        )
+        select count(*)::int as n from queued`,
+  );
+  return Number(row?.n ?? 0);
 }

@@ -225,7 +225,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
       schema: {
         tags,
         operationId: "redeliverWebhookDelivery",
-        summary: "Send a delivery's event again, as a new delivery",
+        summary: "Send a delivery's event again (the pending delivery now, if it has one)",
         params: DeliveryParams,
         body: Type.Object({}, { additionalProperties: false }),
         response: {
@@ -247,7 +247,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
       schema: {
         tags,
         operationId: "recoverWebhookDeliveries",
-        summary: "Re-queue every failed delivery in a time window",
+        summary: "Re-queue every failed or skipped delivery in a time window",
         params: IdParams,
         body: RecoverBody,
         response: { 202: RecoverResponse, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },

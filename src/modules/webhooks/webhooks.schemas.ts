@@ -108,7 +108,10 @@ export const DeliverySchema = Type.Object({
   webhookId: Id,
   eventId: Id,
   event: Type.String(),
-  status: StringEnum(["PENDING", "SUCCEEDED", "FAILED"] as const),
+  status: StringEnum(["PENDING", "SUCCEEDED", "FAILED", "SKIPPED"] as const, {
+    description:
+      "PENDING until it succeeds or its attempts are exhausted (FAILED); SKIPPED: the endpoint was disabled when the event happened, so it was kept unsent for recover",
+  }),
   attemptCount: Type.Integer(),
   nextAttemptAt: Type.Union([Timestamp, Type.Null()]),
   redeliveryOf: Type.Union([Id, Type.Null()]),
@@ -130,7 +133,7 @@ export const RecoverBody = Type.Object(
   {
     since: Type.String({
       format: "date-time",
-      description: "Re-queue failed deliveries created at or after this",
+      description: "Re-queue failed and skipped deliveries created at or after this",
     }),
     until: Type.Optional(
       Type.String({ format: "date-time", description: "… and before this (default now)" }),

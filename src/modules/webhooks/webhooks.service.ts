@@ -15,7 +15,7 @@ import {
   countWebhooks,
   deleteWebhookRow,
   findDeliveryById,
-  findRecoverableEvents,
+  findPendingDelivery,
   findWebhookById,
   insertDeliveries,
   insertWebhook,
@@ -23,6 +23,9 @@ import {
   listDeliveryRows,
   listWebhookRows,
   lockVendor,
+  lockWebhook,
+  makeDueNow,
+  requeueRecoverable,
   updateWebhookRow,
 } from "./webhooks.repository.ts";
 import {
@@ -240,13 +243,25 @@ export async function getDelivery(ctx: ServiceContext, vendorId: string, id: str
   return presentDelivery(row, await listAttemptRows(ctx.db, [row.id]));
 }
 
-/** Sends the delivery's event again as a new delivery (its own id and attempts). */
+/**
+ * Sends the delivery's event again. At most one attempt of an event is in flight to an endpoint:
+ * while the event has a PENDING delivery to this endpoint (a retry waits, or an attempt is in
+ * flight), that delivery is the answer, made due now if it waits for a retry; otherwise a new
+ * delivery (its own id and attempts). Under the webhook's row lock, so redelivers at once and a
+ * recover take turns and never queue the event twice.
+ */
 export async function redeliver(ctx: ServiceContext, vendorId: string, id: string, deliveryId: string) {
   const original = await requireDelivery(ctx, vendorId, id, deliveryId);
-  const now = ctx.now();
-  const newDeliveryId = newId();
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await closeCircuit(tx, vendorId, original.webhookId);
+    const now = ctx.now();
+    const pending = await findPendingDelivery(tx, original.webhookId, original.eventId);
+    if (pending) {
+      await makeDueNow(tx, pending.id, now);
+      await notifyDispatchers(tx);
+      return { deliveryId: pending.id, eventId: original.eventId };
+    }
+    const newDeliveryId = newId();
     await insertDeliveries(tx, [
       {
         id: newDeliveryId,
@@ -262,11 +277,14 @@ export async function redeliver(ctx: ServiceContext, vendorId: string, id: strin
       },
     ]);
     await notifyDispatchers(tx);
+    return { deliveryId: newDeliveryId, eventId: original.eventId };
   });
-  return { deliveryId: newDeliveryId, eventId: original.eventId };
 }
 
-/** Re-queues every failed delivery created in [since, until), one new delivery per event. */
+/**
+ * Re-queues every FAILED or SKIPPED (the endpoint was disabled) delivery created in
+ * [since, until), one new delivery per event, due in the order the events happened.
+ */
 export async function recoverDeliveries(
   ctx: ServiceContext,
   vendorId: string,
@@ -279,24 +297,12 @@ export async function recoverDeliveries(
   const until = optionalDateTime("until", input.until) ?? now;
   if (until <= since) throw fieldError("validation_failed", "until", "must be after since");
   return ctx.db.transaction(async (tx) => {
-    const found = await findRecoverableEvents(tx, hook.id, since, until);
-    if (found.length > 0) await closeCircuit(tx, vendorId, hook.id);
-    await insertDeliveries(
-      tx,
-      found.map((f) => ({
-        id: newId(),
-        webhookId: hook.id,
-        vendorId,
-        eventId: f.eventId,
-        eventType: f.eventType,
-        status: "PENDING",
-        nextAttemptAt: now,
-        redeliveryOf: f.deliveryId,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
-    if (found.length > 0) await notifyDispatchers(tx);
-    return { count: found.length };
+    await lockWebhook(tx, vendorId, hook.id);
+    const count = await requeueRecoverable(tx, hook, { since, until }, now);
+    if (count > 0) {
+      await closeCircuit(tx, vendorId, hook.id);
+      await notifyDispatchers(tx);
+    }
+    return { count };
   });
 }
