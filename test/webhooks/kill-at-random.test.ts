@@ -27,7 +27,7 @@ import {
 const KILLS = Number(process.env.KILLS ?? 20);
 const SLOW_MS = Number(process.env.SLOW_MS ?? 250);
 /** Orders written between two kills (three writers, as fast as the service answers). */
-const ORDERS_PER_KILL = 20;
+const ORDERS_PER_KILL = Number(process.env.ORDERS_PER_KILL ?? 20);
 const { backends, track } = processBackends("kills");
 const receivers: Receiver[] = [];
 afterAll(() => Promise.all(receivers.map((r) => r.close())));
@@ -99,7 +99,7 @@ describe.each(backends)("on $name", ({ name, db }) => {
         HOST: "127.0.0.1",
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
         // An attempt's lease is 2 timeouts + 5 s: a killed process's leases end that long after.
-        WEBHOOK_TIMEOUT_MS: "1000",
+        WEBHOOK_TIMEOUT_MS: process.env.KILL_TIMEOUT_MS ?? "1000",
         WEBHOOK_RETRY_DELAYS_MS: "100,200,300",
         RATE_LIMIT_PER_MINUTE: "100000",
       });
@@ -184,7 +184,7 @@ describe.each(backends)("on $name", ({ name, db }) => {
           (list) => list.length >= events.length && list.every((d) => d.status !== "PENDING"),
         );
         return settled && lists;
-      }, 90_000);
+      }, Number(process.env.KILL_SETTLE_MS ?? 90_000));
 
       const eventIds = new Set(events.map((e) => e.id));
       const orderEvents = new Map(
