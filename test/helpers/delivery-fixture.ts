@@ -29,7 +29,9 @@ export function useDeliveryFixture(env: Record<string, string> = {}): DeliveryFi
       ownDatabase: true,
       env: {
         WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
-        WEBHOOK_TIMEOUT_MS: "500",
+        // Long enough that a healthy local receiver is never cut on a loaded machine (at 500 ms,
+        // CI at load 25 timed answers out and counted retries no receiver caused).
+        WEBHOOK_TIMEOUT_MS: "2000",
         WEBHOOK_BREAKER_FAILURES: "1000",
         ...env,
       },

@@ -189,13 +189,13 @@ describe("webhook delivery", () => {
 
   it("a hung receiver is cut at the timeout and the attempt logged as a timeout", async () => {
     const { key } = await createVendorWithKey(t.ctx);
-    const r = await receiver(() => ({ status: 200, delayMs: 5_000 }));
+    const r = await receiver(() => ({ status: 200, delayMs: 10_000 }));
     const hook = await register(key, r.url, ["order.created"]);
     await createOrder(key);
     const delivery = await eventually(async () => {
       const [d] = await deliveries(key, hook.id);
       return d?.attempts.length >= 1 && d;
-    }, 5_000);
+    }, 10_000);
     const first = delivery.attempts[0];
     expect(first.statusCode).toBeNull();
     // On a shared PostgreSQL another test file's dispatcher (its own timeout) may take the
