@@ -306,8 +306,11 @@ function errorCodesFor(op: OperationFacts): ErrorCode[] {
     ] as const)
       codes.add(c);
   }
-  if (op.hasBody)
-    for (const c of ["invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(c);
+  if (op.hasBody) codes.add("invalid_json");
+  // A body where the operation takes none (a DELETE with one) is refused, not ignored: 400 when
+  // it is JSON, and like any body 415 in another type and 413 over the limit (json-body.ts).
+  if (op.hasBody || op.method !== "get")
+    for (const c of ["payload_too_large", "unsupported_media_type"] as const) codes.add(c);
   if (op.method === "post" && op.path.startsWith("/api/vendor/")) {
     codes.add("idempotency_key_in_use");
     codes.add("idempotency_key_reused");
@@ -552,6 +555,56 @@ const responseOverrides: Record<string, Json> = {
 
 const oauthError = (error: string, description: string) => ({ error, error_description: description });
 
+const oauthErrorSchema: Json = {
+  description: "OAuth error (RFC 6749 5.2); not problem+json",
+  type: "object",
+  required: ["error", "error_description"],
+  properties: {
+    error: { type: "string", description: "RFC 6749 5.2 error code" },
+    error_description: { type: "string", description: "Human-readable explanation" },
+  },
+};
+
+/**
+ * What every OAuth protocol endpoint can answer besides its own errors (oauth.error-handler.ts,
+ * request-guards.ts): its per-address budget spent (429), the database unreachable or the disk
+ * full (503), a bug (500). RFC 6749 5.2 JSON, except on the authorization endpoint, a browser
+ * page, which answers HTML pages.
+ */
+function oauthProtocolErrors(operationId: string): Json {
+  const page = operationId === "authorize";
+  const answer = (description: string, error: string, text: string, retry: boolean): Json => ({
+    description,
+    headers: {
+      "X-Request-Id": headerRef("X-Request-Id"),
+      ...(retry ? { "Retry-After": headerRef("Retry-After") } : {}),
+    },
+    content: page
+      ? { "text/html": { schema: { type: "string" }, example: `<!doctype html><title>${text}</title>` } }
+      : { "application/json": { schema: oauthErrorSchema, example: oauthError(error, text) } },
+  });
+  return {
+    "429": answer(
+      "Too many requests from this client address (`temporarily_unavailable`); retry after Retry-After seconds",
+      "temporarily_unavailable",
+      "Too many requests from this address; retry later",
+      true,
+    ),
+    "500": answer(
+      "A bug (`server_error`); logged with the request id",
+      "server_error",
+      "Internal server error",
+      false,
+    ),
+    "503": answer(
+      "The service is temporarily unavailable (`temporarily_unavailable`); retry after Retry-After seconds",
+      "temporarily_unavailable",
+      "The service is temporarily unavailable",
+      true,
+    ),
+  };
+}
+
 /** Examples of bodies that are not named schemas, by operation and status ("req": the request). */
 const operationExamples: Record<string, unknown> = {
   "getHealth 200": { status: "ok" },
@@ -699,6 +752,10 @@ function finishOperation(path: string, method: string, operation: Json): Json {
   if (path.startsWith("/api/") && !isOAuthProtocol) {
     const common: Json = { "X-Request-Id": headerRef("X-Request-Id") };
     Object.assign(responses, errorResponses(facts, common));
+  }
+  if (isOAuthProtocol) {
+    for (const [status, response] of Object.entries(oauthProtocolErrors(operationId)))
+      responses[status] ??= response;
   }
   op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   return op;

@@ -4540,6 +4540,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
             /** @description `rate_limited`: Too many requests */
             429: {
                 headers: {
@@ -5575,6 +5601,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "appointment_not_deletable";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
                     };
                 };
             };
@@ -6989,6 +7041,32 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
                     };
                 };
             };
@@ -9033,6 +9111,41 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Too many requests from this client address (`temporarily_unavailable`); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><title>Too many requests from this address; retry later</title> */
+                    "text/html": string;
+                };
+            };
+            /** @description A bug (`server_error`); logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><title>Internal server error</title> */
+                    "text/html": string;
+                };
+            };
+            /** @description The service is temporarily unavailable (`temporarily_unavailable`); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><title>The service is temporarily unavailable</title> */
+                    "text/html": string;
+                };
+            };
         };
     };
     oauthToken: {
@@ -9144,6 +9257,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests from this client address (`temporarily_unavailable`); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many requests from this address; retry later"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A bug (`server_error`); logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "Internal server error"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description The service is temporarily unavailable (`temporarily_unavailable`); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "The service is temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
         };
     };
     oauthRevoke: {
@@ -9223,6 +9401,71 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests from this client address (`temporarily_unavailable`); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many requests from this address; retry later"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A bug (`server_error`); logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "Internal server error"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description The service is temporarily unavailable (`temporarily_unavailable`); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "The service is temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
         };
     };
     oauthMetadata: {
@@ -9274,6 +9517,71 @@ export interface operations {
                         code_challenge_methods_supported?: string[];
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Too many requests from this client address (`temporarily_unavailable`); retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "Too many requests from this address; retry later"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description A bug (`server_error`); logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "Internal server error"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
+                    };
+                };
+            };
+            /** @description The service is temporarily unavailable (`temporarily_unavailable`); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "The service is temporarily unavailable"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description RFC 6749 5.2 error code */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        error_description: string;
                     };
                 };
             };
