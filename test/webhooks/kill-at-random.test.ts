@@ -178,13 +178,16 @@ describe.each(backends)("on $name", ({ name, db }) => {
       const events = await pages(api, "/api/vendor/events", key, "events");
       const byHook = async () =>
         Promise.all(hooks.map((h) => pages(api, `/api/vendor/webhooks/${h}/deliveries`, key, "deliveries")));
-      const deliveries = await eventually(async () => {
-        const lists = await byHook();
-        const settled = lists.every(
-          (list) => list.length >= events.length && list.every((d) => d.status !== "PENDING"),
-        );
-        return settled && lists;
-      }, Number(process.env.KILL_SETTLE_MS ?? 90_000));
+      const deliveries = await eventually(
+        async () => {
+          const lists = await byHook();
+          const settled = lists.every(
+            (list) => list.length >= events.length && list.every((d) => d.status !== "PENDING"),
+          );
+          return settled && lists;
+        },
+        Number(process.env.KILL_SETTLE_MS ?? 90_000),
+      );
 
       const eventIds = new Set(events.map((e) => e.id));
       const orderEvents = new Map(
