@@ -66,10 +66,12 @@ export async function executeCommand(
         vendorId: vendor.id,
         name: request.name,
         scopes: request.scopes,
+        test: request.test === true,
       });
+      const kind = request.test ? "test API key (sandbox)" : "API key";
       return {
-        result: { id: row.id, key },
-        text: `Created API key ${row.id}. It is shown only now:\n${key}`,
+        result: request.test ? { id: row.id, key, test: true } : { id: row.id, key },
+        text: `Created ${kind} ${row.id}. It is shown only now:\n${key}`,
       };
     }
     case "api-key list": {
@@ -78,7 +80,12 @@ export async function executeCommand(
       return {
         result: { apiKeys: keys },
         text: keys.length
-          ? keys.map((k) => `${k.id}  ${k.prefix}…  ${k.name}${k.revokedAt ? "  (revoked)" : ""}`).join("\n")
+          ? keys
+              .map(
+                (k) =>
+                  `${k.id}  ${k.prefix}…  ${k.name}${k.test ? "  (test)" : ""}${k.revokedAt ? "  (revoked)" : ""}`,
+              )
+              .join("\n")
           : "No API keys.",
       };
     }

@@ -96,15 +96,26 @@ export function buildProgram(
     .requiredOption("--vendor <id|email>", "the vendor")
     .requiredOption("--name <name>", "what the key is for")
     .option("--scope <scope>", "restrict the key to a scope (repeatable; default: every scope)", collect)
+    .option("--test", "a test key (vk_test_…) for the shop's sandbox: its own data, never the live data")
     .addHelpText(
       "after",
       examples([
         'vendor-api api-key create --vendor owner@bella.example --name "Shop POS" --json',
         "vendor-api api-key create --vendor owner@bella.example --name reports --scope orders:read --scope customers:read",
+        'vendor-api api-key create --vendor owner@bella.example --name "POS tests" --test --json',
       ]),
     )
     .action((o) =>
-      done({ command: "api-key create", vendor: o.vendor, name: o.name, scopes: o.scope ?? [] }, o),
+      done(
+        {
+          command: "api-key create",
+          vendor: o.vendor,
+          name: o.name,
+          scopes: o.scope ?? [],
+          ...(o.test === true ? { test: true } : {}),
+        },
+        o,
+      ),
     );
   leaf(apiKey, "list", "list a vendor's API keys (prefixes only)")
     .requiredOption("--vendor <id|email>", "the vendor")

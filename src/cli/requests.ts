@@ -10,7 +10,7 @@ export type CliRequest =
   | { command: "vendor create"; name: string; email: string; password: string }
   | { command: "vendor list" }
   | { command: "vendor reset-password"; vendor: string }
-  | { command: "api-key create"; vendor: string; name: string; scopes: string[] }
+  | { command: "api-key create"; vendor: string; name: string; scopes: string[]; test?: boolean }
   | { command: "api-key list"; vendor: string }
   | { command: "api-key revoke"; vendor: string; id: string }
   | { command: "app create"; vendor: string; name: string; redirectUris: string[]; public?: boolean }
@@ -64,6 +64,8 @@ export function checkRequest(request: CliRequest): void {
   if (request.command === "api-key create") {
     const unknown = (request.scopes ?? []).filter((s) => !isScope(s));
     if (unknown.length > 0) errors.push({ field: "scope", message: `unknown scope ${unknown.join(", ")}` });
+    if (request.test !== undefined && typeof request.test !== "boolean")
+      errors.push({ field: "test", message: "must be true or false" });
   }
   if (request.command === "app create") {
     const uris = request.redirectUris ?? [];

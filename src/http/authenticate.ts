@@ -66,6 +66,7 @@ export function registerAuthentication(
       vendorId: principal.vendorId,
       credentialId: credential.kind === "api_key" ? credential.id : credential.grantId,
       credentialKind: credential.kind,
+      ...(principal.livemode ? {} : { livemode: false }),
     };
     // The request's own logger (pino's child made for it, shared with its reply) takes the
     // bindings: cheaper than a child of that child on every authenticated request.

@@ -207,6 +207,7 @@ export const schemaExamples: Record<string, unknown> = {
     createdAt: created,
     timeZone: "Europe/Lisbon",
     contactEmail: "hello@bellabridal.example",
+    livemode: true,
   },
   WebhookTestPayload: { webhookId: hook, message: "A test delivery from vendor-api" },
 };

@@ -57,7 +57,16 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       webhooks: webhooksDocument(),
       components: {
         securitySchemes: {
-          apiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "A vendor API key (vk_…)" },
+          apiKey: {
+            type: "apiKey",
+            in: "header",
+            name: "X-Api-Key",
+            description:
+              "A vendor API key. `vk_…`: live, the shop's own data. `vk_test_…`: a test key, which acts for the " +
+              "shop's sandbox, a separate copy of every resource (orders, customers, appointments, inquiries, " +
+              "webhooks, events) that never sees live data and is never seen by live keys; `GET /api/vendor/profile` " +
+              "answers `livemode: false` to it. OAuth access tokens are always live.",
+          },
           oauth2: {
             type: "oauth2",
             description: "Authorization code with PKCE (S256)",

@@ -82,7 +82,8 @@ export const notifyMailWhenAny = sql`(select pg_notify(${MAIL_CHANNEL}, '') from
 
 /**
  * A `mailCte` source row for a customer mail of `kind`: written only when the shop `v` turned
- * customer mail on and the customer `c` has an address and has not unsubscribed, so a shop with
+ * customer mail on and is no sandbox (a test order's customer is never mailed), and the customer
+ * `c` has an address and has not unsubscribed, so a shop with
  * the setting off pays no statement of its own. `from` must bring `v` (vendors) and `c`
  * (customers) into scope and end in a WHERE clause; `extra` is the kind's own data (jsonb),
  * merged over the shop's and the customer's (shopName, contactEmail, timeZone, customerName,
@@ -97,7 +98,7 @@ export function customerMailRow(
       jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'timeZone', v.time_zone,
                          'customerName', c.name, 'customerEmail', c.email) || ${p.extra} as data,
       ${p.token}::text as secret, ${p.tokenHash}::text as unsubscribe_token_hash, ${p.createdAt} as created_at
-    ${p.from} and v.customer_mail and c.email is not null and c.mail_unsubscribed_at is null`;
+    ${p.from} and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null`;
 }
 
 /**

@@ -78,6 +78,8 @@ export async function authenticateAccessToken(
     vendorId: row.vendorId,
     scopes: new Set(row.scopes.filter(isScope)),
     credential: { kind: "oauth", grantId: row.grantId, clientId: row.clientId },
+    // Only a shop that signs in grants access, and a sandbox never signs in: no sandbox tokens.
+    livemode: true,
   };
 }
 

@@ -245,7 +245,7 @@ describe("every answer matches the OpenAPI document", () => {
       ratelimit: '"credential";r=599;t=60',
     };
     const profile =
-      '{"id":"v1","name":"Bella Bridal","email":"owner@bella.example","createdAt":"2026-11-02T10:15:00.000Z","timeZone":"UTC","contactEmail":null}';
+      '{"id":"v1","name":"Bella Bridal","email":"owner@bella.example","createdAt":"2026-11-02T10:15:00.000Z","timeZone":"UTC","contactEmail":null,"livemode":true}';
     expect(
       conformance.check({ ...base, status: 200, headers: headers({ ...ok, ...limits }), text: profile }),
     ).toEqual([]);

@@ -2216,7 +2216,8 @@ export interface components {
          *       "email": "owner@bellabridal.example",
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "timeZone": "Europe/Lisbon",
-         *       "contactEmail": "hello@bellabridal.example"
+         *       "contactEmail": "hello@bellabridal.example",
+         *       "livemode": true
          *     }
          */
         Profile: {
@@ -2244,6 +2245,8 @@ export interface components {
             timeZone: string;
             /** @description Where the shop's customers write to, as set in the dashboard; null when not set */
             contactEmail: string | null;
+            /** @description false when the credential is a test key (`vk_test_…`) acting for the shop's sandbox: `id` is then the sandbox's, and every other field the shop's */
+            livemode: boolean;
         };
         /**
          * Recover
@@ -6188,7 +6191,8 @@ export interface operations {
                      *       "email": "owner@bellabridal.example",
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "timeZone": "Europe/Lisbon",
-                     *       "contactEmail": "hello@bellabridal.example"
+                     *       "contactEmail": "hello@bellabridal.example",
+                     *       "livemode": true
                      *     }
                      */
                     "application/json": components["schemas"]["Profile"];

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 
 export const vendors = pgTable(
@@ -17,10 +17,19 @@ export const vendors = pgTable(
     customerMail: boolean("customer_mail").notNull().default(false),
     /** Shop setting: the shop's own website; its inquiry form may send the visitor back there. */
     website: text("website"),
+    /**
+     * Set on a shop's sandbox (issue 28.5): the shop it is the test copy of. A sandbox is a tenant
+     * of its own (its keys are `vk_test_…`), so every vendor-scoped query isolates it; it cannot
+     * sign in, sends no mail, and goes with its shop (cascade). At most one per shop.
+     */
+    sandboxOf: text("sandbox_of").references((): AnyPgColumn => vendors.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("vendors_email_key").on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("vendors_email_key").on(sql`lower(${t.email})`),
+    uniqueIndex("vendors_sandbox_of_key").on(t.sandboxOf),
+  ],
 );
 
 export const apiKeys = pgTable(

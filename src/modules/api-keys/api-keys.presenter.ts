@@ -6,6 +6,8 @@ export function presentApiKey(row: ApiKeyRow) {
     id: row.id,
     name: row.name,
     prefix: row.keyPrefix,
+    /** A test key (`vk_test_…`): it acts for the shop's sandbox. */
+    test: row.keyPrefix.startsWith("vk_test_"),
     /** null: every scope. */
     scopes: row.scopes,
     createdAt: row.createdAt.toISOString(),

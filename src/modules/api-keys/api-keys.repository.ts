@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { preparedStatement } from "../../db/prepared.ts";
 import { apiKeys } from "../../db/schema/index.ts";
@@ -49,8 +49,20 @@ const keyByHash = preparedStatement<{
              from api_keys where key_hash = ${p.keyHash}::text limit 1`,
 );
 
+/** The vendor itself and its sandbox, if it has one: a shop manages its test keys with its own. */
+const vendorOrItsSandbox = (vendorId: string) =>
+  or(
+    eq(apiKeys.vendorId, vendorId),
+    inArray(apiKeys.vendorId, sql`(select id from vendors where sandbox_of = ${vendorId})`),
+  );
+
+/** The vendor's keys and its sandbox's (test keys), newest first. */
 export async function listApiKeys(db: Executor, vendorId: string): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(eq(apiKeys.vendorId, vendorId)).orderBy(desc(apiKeys.createdAt));
+  return db
+    .select()
+    .from(apiKeys)
+    .where(vendorOrItsSandbox(vendorId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 export async function touchApiKey(db: Executor, vendorId: string, id: string, at: Date): Promise<void> {
@@ -64,7 +76,7 @@ export async function revokeApiKey(db: Executor, vendorId: string, id: string, a
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: at })
-    .where(and(eq(apiKeys.vendorId, vendorId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .where(and(vendorOrItsSandbox(vendorId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length > 0;
 }

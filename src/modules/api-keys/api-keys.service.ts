@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context.ts";
 import { fieldError } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { ensureSandbox } from "../sandbox/sandbox.service.ts";
 import { type ApiKeyJson, presentApiKey } from "./api-keys.presenter.ts";
 import {
   type ApiKeyRow,
@@ -16,6 +17,8 @@ import {
 import { forgetApiKey, type VerifiedKeys } from "./verified-keys.ts";
 
 export const API_KEY_PREFIX = "vk_";
+/** A test key's prefix: it acts for the shop's sandbox (issue 28.5), never for live data. */
+export const TEST_API_KEY_PREFIX = "vk_test_";
 // Recording every use would turn each read into a write; once a minute is enough to show it.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -23,6 +26,8 @@ export interface CreateApiKeyInput {
   vendorId: string;
   name: string;
   scopes?: string[] | undefined;
+  /** A test key (`vk_test_…`) for the shop's sandbox, made on the first one. */
+  test?: boolean | undefined;
 }
 
 export async function createApiKey(
@@ -43,17 +48,28 @@ export async function createApiKey(
     }
     scopes = [...new Set(input.scopes as Scope[])];
   }
-  const key = generateSecret(API_KEY_PREFIX, 32);
+  // A test key belongs to the sandbox, so it authenticates as the sandbox with no lookup of its own.
+  const vendorId = input.test ? (await ensureSandbox(ctx, input.vendorId)).id : input.vendorId;
+  const key = input.test ? generateSecret(TEST_API_KEY_PREFIX, 32) : liveKey();
   const row = await insertApiKey(ctx.db, {
     id: newId(),
-    vendorId: input.vendorId,
+    vendorId,
     name,
     keyHash: hashSecret(key),
-    keyPrefix: key.slice(0, 10),
+    // Enough of the key to tell keys apart in the dashboard: `vk_` or `vk_test_` and 7 more.
+    keyPrefix: key.slice(0, (input.test ? TEST_API_KEY_PREFIX : API_KEY_PREFIX).length + 7),
     scopes,
     createdAt: ctx.now(),
   });
   return { row, key };
+}
+
+/** A live key: random, but never one that reads as a test key (base64url may begin `test_`). */
+function liveKey(): string {
+  for (;;) {
+    const key = generateSecret(API_KEY_PREFIX, 32);
+    if (!key.startsWith(TEST_API_KEY_PREFIX)) return key;
+  }
 }
 
 /**
@@ -86,6 +102,8 @@ export async function authenticateApiKey(
     vendorId: row.vendorId,
     scopes: new Set(row.scopes ? (row.scopes.filter(isScope) as Scope[]) : allScopes),
     credential: { kind: "api_key", id: row.id },
+    // The key's vendor is the sandbox exactly when the key is a test key (createApiKey).
+    livemode: !key.startsWith(TEST_API_KEY_PREFIX),
   };
 }
 
@@ -97,7 +115,7 @@ export async function revokeApiKey(ctx: ServiceContext, vendorId: string, id: st
   return revoked;
 }
 
-/** The vendor's keys, newest first, without their hashes (the dashboard's list, the CLI's). */
+/** The shop's keys, its sandbox's test keys among them, newest first, without their hashes (the dashboard's list, the CLI's). */
 export async function listApiKeysOfVendor(ctx: ServiceContext, vendorId: string): Promise<ApiKeyJson[]> {
   return (await listApiKeyRows(ctx.db, vendorId)).map(presentApiKey);
 }

@@ -74,23 +74,25 @@ export async function receiveInquiry(
       createdAt: now,
     });
     await enqueueEvent(tx, { vendorId, type: "inquiry.received", data: presentInquiry(row), createdAt: now });
-    // Every new inquiry is mailed to the shop: its contact e-mail, else the owner's sign-in e-mail.
-    await enqueueMail(tx, {
-      kind: "inquiry_received",
-      to: vendor.contactEmail ?? vendor.email,
-      data: {
-        shopName: vendor.name,
+    // Every new inquiry is mailed to the shop: its contact e-mail, else the owner's sign-in e-mail;
+    // one sent to the shop's sandbox is only recorded (the inquiry and its event), never mailed.
+    if (vendor.sandboxOf === null)
+      await enqueueMail(tx, {
+        kind: "inquiry_received",
+        to: vendor.contactEmail ?? vendor.email,
+        data: {
+          shopName: vendor.name,
+          inquiryId: row.id,
+          name: row.name,
+          email: row.email,
+          phone: row.phone,
+          weddingDate: row.weddingDate,
+          message: row.message,
+        },
+        vendorId,
         inquiryId: row.id,
-        name: row.name,
-        email: row.email,
-        phone: row.phone,
-        weddingDate: row.weddingDate,
-        message: row.message,
-      },
-      vendorId,
-      inquiryId: row.id,
-      createdAt: now,
-    });
+        createdAt: now,
+      });
     const back = options.returnTo;
     return { id: row.id, ...(back && isOnWebsite(back, vendor.website) ? { returnTo: back } : {}) };
   });

@@ -5,9 +5,20 @@ export function presentVendor(row: VendorRow) {
   return { id: row.id, name: row.name, email: row.email, createdAt: row.createdAt.toISOString() };
 }
 
-/** `GET /api/vendor/profile`: the vendor, its time zone and the address customers write to. */
-export function presentProfile(row: VendorRow) {
-  return { ...presentVendor(row), timeZone: row.timeZone, contactEmail: row.contactEmail };
+/**
+ * `GET /api/vendor/profile`: the vendor, its time zone and the address customers write to. For a
+ * sandbox, `row` is the sandbox (its id, livemode false) and `shop` the shop it belongs to.
+ */
+export function presentProfile(row: VendorRow, shop: VendorRow) {
+  return {
+    id: row.id,
+    name: shop.name,
+    email: shop.email,
+    createdAt: row.createdAt.toISOString(),
+    timeZone: shop.timeZone,
+    contactEmail: shop.contactEmail,
+    livemode: row.sandboxOf === null,
+  };
 }
 
 /** The shop settings the dashboard edits. */

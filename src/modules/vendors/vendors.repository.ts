@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { vendors } from "../../db/schema/index.ts";
 
@@ -15,11 +15,12 @@ export async function findVendorById(db: Executor, id: string): Promise<VendorRo
   return row;
 }
 
+/** The shop whose sign-in e-mail this is; never a sandbox (it cannot sign in or get mail). */
 export async function findVendorByEmail(db: Executor, email: string): Promise<VendorRow | undefined> {
   const [row] = await db
     .select()
     .from(vendors)
-    .where(sql`lower(${vendors.email}) = lower(${email})`)
+    .where(and(sql`lower(${vendors.email}) = lower(${email})`, isNull(vendors.sandboxOf)))
     .limit(1);
   return row;
 }
@@ -60,7 +61,7 @@ export async function updateVendorSettings(
     .where(eq(vendors.id, id));
 }
 
-/** Every vendor, oldest first: the operator's list (the CLI), never reachable over the API. */
+/** Every shop, oldest first, without sandboxes: the operator's list (the CLI), never reachable over the API. */
 export async function listVendorRows(db: Executor): Promise<VendorRow[]> {
-  return db.select().from(vendors).orderBy(vendors.createdAt, vendors.id);
+  return db.select().from(vendors).where(isNull(vendors.sandboxOf)).orderBy(vendors.createdAt, vendors.id);
 }

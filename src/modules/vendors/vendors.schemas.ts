@@ -14,6 +14,10 @@ export const ProfileSchema = Type.Object(
     contactEmail: Type.Union([Type.String({ format: "email" }), Type.Null()], {
       description: "Where the shop's customers write to, as set in the dashboard; null when not set",
     }),
+    livemode: Type.Boolean({
+      description:
+        "false when the credential is a test key (`vk_test_…`) acting for the shop's sandbox: `id` is then the sandbox's, and every other field the shop's",
+    }),
   },
   { description: "The vendor the credential acts for" },
 );

@@ -48,10 +48,11 @@ export async function createVendor(ctx: ServiceContext, input: CreateVendorInput
   });
 }
 
-/** A vendor named by id or e-mail, as the CLI accepts it. */
+/** A shop named by id or e-mail, as the CLI accepts it; never a sandbox (its shop stands for it). */
 export async function findVendor(ctx: ServiceContext, idOrEmail: string): Promise<VendorRow | undefined> {
   if (idOrEmail.includes("@")) return findVendorByEmail(ctx.db, idOrEmail);
-  return isId(idOrEmail) ? findVendorById(ctx.db, idOrEmail) : undefined;
+  const row = isId(idOrEmail) ? await findVendorById(ctx.db, idOrEmail) : undefined;
+  return row?.sandboxOf === null ? row : undefined;
 }
 
 /** Every vendor, oldest first: the operator's list (the CLI), never reachable over the API. */
@@ -59,11 +60,17 @@ export async function listVendors(ctx: ServiceContext) {
   return (await listVendorRows(ctx.db)).map(presentVendor);
 }
 
-/** `GET /api/vendor/profile` (CONTRACT 5): never the password hash. */
+/**
+ * `GET /api/vendor/profile` (CONTRACT 5): never the password hash. A sandbox answers with its own
+ * id (the one its public inquiry form takes) and its shop's name, e-mail and settings, `livemode: false`.
+ */
 export async function getProfile(ctx: ServiceContext, vendorId: string) {
   const row = await findVendorById(ctx.db, vendorId);
   if (!row) throw new AppError("not_found", "Vendor not found");
-  return presentProfile(row);
+  if (row.sandboxOf === null) return presentProfile(row, row);
+  const shop = await findVendorById(ctx.db, row.sandboxOf);
+  if (!shop) throw new AppError("not_found", "Vendor not found");
+  return presentProfile(row, shop);
 }
 
 // A hash of a random password: verifying against it when the e-mail is unknown makes an unknown

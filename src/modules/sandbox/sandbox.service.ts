@@ -1,0 +1,73 @@
+// A sandbox per shop (issue 28.5, CONTRACT 13): test keys (`vk_test_…`) act for the shop's
+// sandbox, a tenant of its own made on the first test key. Everything the API keeps is scoped by
+// tenant, so a test key never sees live data and a live key never sees test data, and sandbox
+// webhooks hear only sandbox events, with no code of their own. The sandbox cannot sign in, sends
+// no mail, is left out of the operator's vendor list, and is deleted with its shop.
+import type { ServiceContext } from "../../context.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { newId } from "../../lib/ids.ts";
+import {
+  countSandboxRecords,
+  deleteSandboxRecords,
+  findSandboxOf,
+  findVendorRow,
+  insertSandboxOnce,
+  type SandboxRow,
+} from "./sandbox.repository.ts";
+
+/**
+ * The sandbox's sign-in e-mail: unique (the vendors e-mail index), never a mailbox (`.invalid` is
+ * reserved, RFC 2606), and never a sign-in (the vendor look-ups by e-mail skip sandboxes).
+ */
+export function sandboxEmail(shopId: string): string {
+  return `sandbox-${shopId}@sandbox.invalid`;
+}
+
+/** Not a scrypt hash, so no password matches it even if a look-up ever reached it. */
+const NO_PASSWORD = "sandbox:no-password";
+
+/** The shop's sandbox, made now if it has none. A sandbox has no sandbox of its own. */
+export async function ensureSandbox(ctx: ServiceContext, shopId: string): Promise<SandboxRow> {
+  const existing = await findSandboxOf(ctx.db, shopId);
+  if (existing) return existing;
+  const shop = await findVendorRow(ctx.db, shopId);
+  if (!shop) throw notFound("Vendor");
+  if (shop.sandboxOf !== null) {
+    throw new AppError("validation_failed", "A sandbox has no sandbox of its own");
+  }
+  const now = ctx.now();
+  await insertSandboxOnce(ctx.db, {
+    id: newId(),
+    name: shop.name,
+    email: sandboxEmail(shopId),
+    passwordHash: NO_PASSWORD,
+    sandboxOf: shopId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const made = await findSandboxOf(ctx.db, shopId);
+  if (!made) throw new Error("ensureSandbox: the sandbox row is missing after its insert");
+  return made;
+}
+
+/** The shop's sandbox, or undefined before its first test key. */
+export async function sandboxOfShop(ctx: ServiceContext, shopId: string): Promise<SandboxRow | undefined> {
+  return findSandboxOf(ctx.db, shopId);
+}
+
+/** What the sandbox holds, by kind (the dashboard's summary). */
+export async function sandboxSummary(ctx: ServiceContext, sandboxId: string) {
+  return countSandboxRecords(ctx.db, sandboxId);
+}
+
+/**
+ * Deletes all sandbox data of the shop in one transaction: orders, customers, appointments,
+ * inquiries, events with their deliveries, stored Idempotency-Key answers. Its test keys and its
+ * webhook endpoints stay. False when the shop has no sandbox.
+ */
+export async function resetSandbox(ctx: ServiceContext, shopId: string): Promise<boolean> {
+  const sandbox = await findSandboxOf(ctx.db, shopId);
+  if (!sandbox) return false;
+  await ctx.db.transaction((tx) => deleteSandboxRecords(tx, sandbox.id));
+  return true;
+}
