@@ -286,7 +286,7 @@ describe("reset", () => {
     const key = await testKey(shop.id);
     const sandboxId = await sandboxIdOf(shop.id);
     await t.api.post("/api/vendor/orders", { customerName: "Ana", type: "SUIT" }, { key });
-    await t.api.post("/api/public/vendors/" + sandboxId + "/inquiries", {
+    await t.api.post(`/api/public/vendors/${sandboxId}/inquiries`, {
       name: "L",
       email: "l@example.com",
       message: "Hi",
