@@ -4,6 +4,7 @@
 import { CommanderError } from "commander";
 import { executeCommand } from "./cli/commands.ts";
 import { sendToServer } from "./cli/control-socket.ts";
+import { type ListenArgs, ListenError, listen } from "./cli/listen.ts";
 import { promptPassword, readPasswordFromStdin } from "./cli/password.ts";
 import { buildProgram, type Parsed } from "./cli/program.ts";
 import { checkRequest } from "./cli/requests.ts";
@@ -13,6 +14,7 @@ import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { runMigrations } from "./db/migrate.ts";
 import { AppError, type FieldError } from "./errors.ts";
+import { isEventType } from "./modules/events/catalog.ts";
 
 class Failure extends Error {
   constructor(
@@ -28,7 +30,7 @@ class Failure extends Error {
 }
 
 async function run(argv: string[]): Promise<{ result: unknown; text: string } | undefined> {
-  const holder: { parsed?: Parsed } = {};
+  const holder: { parsed?: Parsed; listen?: ListenArgs } = {};
   const json = argv.includes("--json");
   const program = buildProgram(holder, {
     out: (s) => process.stdout.write(s),
@@ -43,6 +45,11 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
       throw new Failure(2, "usage", err.message.replace(/^error: /, ""), undefined, true);
     }
     throw err;
+  }
+  if (holder.listen) {
+    // An HTTP client only: no configuration, no database, no control socket.
+    await runListen(holder.listen);
+    return undefined;
   }
   const parsed = holder.parsed;
   if (!parsed) return undefined;
@@ -90,6 +97,32 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
     throw err;
   } finally {
     await database.close();
+  }
+}
+
+async function runListen(args: ListenArgs): Promise<void> {
+  for (const [flag, value] of [
+    ["--api-url", args.apiUrl],
+    ["--forward-to", args.forwardTo],
+  ] as const) {
+    if (!/^https?:$/.test(URL.parse(value)?.protocol ?? "")) {
+      throw new Failure(2, "usage", `${flag} must be an http(s) URL`);
+    }
+  }
+  const unknown = (args.events ?? []).filter((e) => !isEventType(e));
+  if (unknown.length > 0) throw new Failure(2, "usage", `--events names no event: ${unknown.join(", ")}`);
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  process.once("SIGTERM", () => stop.abort());
+  try {
+    await listen(args, {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      signal: stop.signal,
+    });
+  } catch (err) {
+    if (err instanceof ListenError) throw new Failure(1, "listen_refused", err.message);
+    throw err;
   }
 }
 

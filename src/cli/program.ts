@@ -2,6 +2,7 @@
 // yields a CliRequest and never touches the database; unknown options and missing arguments end
 // as a CommanderError that cli.ts reports with the usage and exit status 2.
 import { Command, Option } from "commander";
+import type { ListenArgs } from "./listen.ts";
 import type { CliRequest } from "./requests.ts";
 
 export interface Parsed {
@@ -17,9 +18,12 @@ function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
 }
 
-/** Builds the program; the action of whichever command matched stores its request in `out`. */
+/**
+ * Builds the program; the action of whichever command matched stores its request in `out`, or,
+ * for `listen` (an HTTP client of a running API, no database, no control socket), its arguments.
+ */
 export function buildProgram(
-  out: { parsed?: Parsed },
+  out: { parsed?: Parsed; listen?: ListenArgs },
   write: { out: (s: string) => void; err: (s: string) => void },
 ) {
   const program = new Command("vendor-api")
@@ -166,6 +170,38 @@ export function buildProgram(
     .requiredOption("--vendor <id|email>", "the vendor")
     .addHelpText("after", examples(["vendor-api webhook list --vendor owner@bella.example --json"]))
     .action((o) => done({ command: "webhook list", vendor: o.vendor }, o));
+
+  program
+    .command("listen")
+    .description("forward a shop's live events to a local URL, signed like webhook deliveries")
+    .requiredOption("--api-url <url>", "the API's base URL")
+    .requiredOption("--api-key <key>", "an API key (or OAuth token) with webhooks:read")
+    .requiredOption("--forward-to <url>", "where to POST each event (a local receiver)")
+    .option("--events <names>", "comma-separated event names to forward (default: every event)")
+    .addHelpText(
+      "after",
+      "\nFollows GET /api/vendor/events/stream over HTTP (no database needed) and POSTs each event to\n" +
+        "--forward-to with the body and headers of a webhook delivery, signed with a secret made for\n" +
+        "this run and printed at start. A dropped connection resumes with Last-Event-ID." +
+        examples([
+          "vendor-api listen --api-url https://api.example --api-key $API_KEY --forward-to http://localhost:4000/hook",
+          "vendor-api listen --api-url https://api.example --api-key $API_KEY --forward-to http://localhost:4000/hook --events order.created,order.status_changed",
+        ]),
+    )
+    .action((o) => {
+      out.listen = {
+        apiUrl: o.apiUrl,
+        apiKey: o.apiKey,
+        forwardTo: o.forwardTo,
+        events:
+          o.events === undefined
+            ? undefined
+            : String(o.events)
+                .split(",")
+                .map((e) => e.trim())
+                .filter((e) => e !== ""),
+      };
+    });
 
   leaf(program, "migrate", "apply database migrations (the server also applies them on start)")
     .addHelpText("after", examples(["DATABASE_URL=postgres://… vendor-api migrate --json"]))

@@ -188,3 +188,55 @@ export async function vendorWithKeyByCli(env: NodeJS.ProcessEnv, name: string) {
   const { key } = await runCliJson(env, ["api-key", "create", "--vendor", vendor.id, "--name", "k"]);
   return { vendor, key: key as string };
 }
+
+export interface CliProcess {
+  child: ChildProcess;
+  /** What the command wrote to stdout (its answer) and stderr (its news) so far, apart. */
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  /** Resolves with the first match of `pattern` in stdout or stderr (`stream`), as it arrives. */
+  waitFor(stream: "stdout" | "stderr", pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+}
+
+/** Starts a CLI command that keeps running (`listen`); stop it with a signal. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
+  const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("cli"), ...args], {
+    cwd: repoRoot,
+    env: withPoolerSettings({ ...process.env, NODE_ENV: "test", ...env }),
+  });
+  const text = { stdout: "", stderr: "" };
+  const watchers = new Set<() => void>();
+  const collect = (stream: "stdout" | "stderr") => (d: Buffer) => {
+    text[stream] += d;
+    for (const w of [...watchers]) w();
+  };
+  child.stdout.on("data", collect("stdout"));
+  child.stderr.on("data", collect("stderr"));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    child,
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
+    exited,
+    waitFor(stream, pattern, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = text[stream].match(pattern);
+          if (!match) return;
+          watchers.delete(check);
+          clearTimeout(timer);
+          resolve(match);
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(
+            new Error(`no ${pattern} in ${stream} within ${timeoutMs} ms:\n${text.stdout}\n${text.stderr}`),
+          );
+        }, timeoutMs);
+        watchers.add(check);
+        check();
+      });
+    },
+  };
+}
