@@ -5,8 +5,10 @@
 import fs from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { registerAddressRateLimit } from "../http/rate-limit.ts";
+import { isId } from "../lib/ids.ts";
 import { sendPage } from "../web/browser-scope.ts";
 import { errorPage } from "../web/html.ts";
+import { PageError } from "../web/page-error.ts";
 import { requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
@@ -37,6 +39,9 @@ const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.met
  */
 export const DASHBOARD_REQUESTS_PER_MINUTE = 600;
 
+const NOT_FOUND_TITLE = "Not found";
+const NOT_FOUND_TEXT = "There is no such page in the dashboard.";
+
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   registerAddressRateLimit(app, app.rateLimitStore, {
     policy: "dashboard",
@@ -63,13 +68,22 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await app.register(
     async (dashboard) => {
       dashboard.setNotFoundHandler((_request, reply) =>
-        sendPage(reply, 404, errorPage("Not found", "There is no such page in the dashboard.")),
+        sendPage(reply, 404, errorPage(NOT_FOUND_TITLE, NOT_FOUND_TEXT)),
       );
     },
     { prefix: "/dashboard" },
   );
 
   await app.register(async (signedIn) => {
+    // Every id in a dashboard URL is a CUID2 (CONTRACT 1); anything else names no page, so it is
+    // the 404 page before any handler sees it (a CR/LF or a character above U+00FF once reached
+    // a redirect's Location header and answered a bare JSON 500).
+    signedIn.addHook("onRequest", async (request) => {
+      for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+        if (typeof value !== "string" || !isId(value))
+          throw new PageError(404, NOT_FOUND_TITLE, NOT_FOUND_TEXT);
+      }
+    });
     signedIn.addHook("preHandler", requireSession(deps.ctx));
     signedIn.get("/dashboard", { schema: { hide: true } }, async (_request, reply) =>
       reply.redirect("/dashboard/orders", 303),
