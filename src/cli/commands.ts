@@ -1,6 +1,7 @@
 // Runs one checked CLI request against the services. The same function serves the CLI process
 // (database opened itself) and a running server (request over its control socket), so both give
 // the same answer: `result` is the --json document, `text` the human-readable one.
+import { runAsActor } from "../auth/actor.ts";
 import type { ServiceContext } from "../context.ts";
 import { notFound } from "../errors.ts";
 import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../modules/api-keys/api-keys.service.ts";
@@ -26,7 +27,16 @@ async function vendorOf(ctx: ServiceContext, ref: string) {
   return vendor;
 }
 
+/** Runs the operator's command; the activity log names the CLI for what it changes. */
 export async function executeCommand(
+  ctx: ServiceContext,
+  request: CliRequest,
+  settings: { publicUrl: string },
+): Promise<CommandAnswer> {
+  return runAsActor({ kind: "cli" }, () => runCommand(ctx, request, settings));
+}
+
+async function runCommand(
   ctx: ServiceContext,
   request: CliRequest,
   settings: { publicUrl: string },

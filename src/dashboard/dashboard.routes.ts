@@ -9,7 +9,7 @@ import { isId } from "../lib/ids.ts";
 import { sendPage } from "../web/browser-scope.ts";
 import { errorPage } from "../web/html.ts";
 import { PageError } from "../web/page-error.ts";
-import { requireSession } from "../web/require-session.ts";
+import { actAsSignedInPerson, requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { apiKeyPages } from "./integrations/api-keys.pages.ts";
@@ -85,6 +85,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       }
     });
     signedIn.addHook("preHandler", requireSession(deps.ctx));
+    signedIn.addHook("preHandler", actAsSignedInPerson);
     signedIn.get("/dashboard", { schema: { hide: true } }, async (_request, reply) =>
       reply.redirect("/dashboard/orders", 303),
     );

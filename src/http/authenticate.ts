@@ -2,6 +2,7 @@
 // it needs in `config.scope`; this hook runs before the body is read, so an unauthenticated
 // caller learns nothing about validation, and sets `request.principal` for the handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { actorOfPrincipal, runAsActor } from "../auth/actor.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Scope } from "../auth/scopes.ts";
 import { AppError } from "../errors.ts";
@@ -76,6 +77,12 @@ export function registerAuthentication(
     } else {
       request.log = reply.log = request.log.child(bindings);
     }
+  });
+  // The credential is who the activity log names for the request's changes (auth/actor.ts).
+  // Callback style, so that the handler runs inside runAsActor's async context.
+  app.addHook("preHandler", (request, _reply, done) => {
+    if (request.principal) runAsActor(actorOfPrincipal(request.principal), done);
+    else done();
   });
 }
 

@@ -1,11 +1,20 @@
-// Deletes credentials that can no longer be used, so the tables hold live ones only. Runs in the
+// Deletes credentials that can no longer be used, so the tables hold live ones only, and activity
+// log entries older than a year. Runs in the
 // worker role (every worker: the deletes are idempotent). Used codes and rotated refresh tokens
 // are kept until they expire, because reuse detection (RFC 9700 4.14.2, CONTRACT 6) needs them.
 import { lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { dashboardSessions, oauthAccessTokens, oauthCodes, oauthRefreshTokens } from "../db/schema/index.ts";
+import {
+  activity,
+  dashboardSessions,
+  oauthAccessTokens,
+  oauthCodes,
+  oauthRefreshTokens,
+} from "../db/schema/index.ts";
 
 const CODE_GRACE_MS = 24 * 60 * 60 * 1000;
+/** The activity log keeps a year (issue 29 item 3). */
+export const ACTIVITY_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
 export const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 
 export async function purgeExpiredCredentials(db: Db, now: Date): Promise<number> {
@@ -26,6 +35,10 @@ export async function purgeExpiredCredentials(db: Db, now: Date): Promise<number
       .delete(oauthCodes)
       .where(lt(oauthCodes.expiresAt, new Date(now.getTime() - CODE_GRACE_MS)))
       .returning({ id: oauthCodes.id }),
+    db
+      .delete(activity)
+      .where(lt(activity.at, new Date(now.getTime() - ACTIVITY_RETENTION_MS)))
+      .returning({ id: activity.id }),
   ]);
   return counts.reduce((sum, rows) => sum + rows.length, 0);
 }
@@ -39,7 +52,7 @@ export function startHousekeeping(
   const run = () =>
     purgeExpiredCredentials(db, now())
       .then((purged) => {
-        if (purged > 0) log.info({ purged }, "purged expired sessions, tokens and codes");
+        if (purged > 0) log.info({ purged }, "purged expired sessions, tokens, codes and old activity");
       })
       .catch((err: unknown) => log.error({ err }, "housekeeping failed"));
   void run();

@@ -3,6 +3,7 @@
 // for a signed-in vendor, shows the consent page; the consent form POSTs the same parameters
 // back, which are validated again (nothing is trusted from the page) before a code is issued.
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { runAsActor } from "../auth/actor.ts";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { mayAuthorize } from "../modules/applications/applications.service.ts";
@@ -158,7 +159,10 @@ export async function authorizeRoutes(
       return refuse(reply, 303, authz, privateApplication());
     }
     if (body.decision !== "allow") return refuse(reply, 303, authz, new AccessDenied());
-    const code = await createAuthorizationCode(ctx, session.vendorId, authz);
+    // The person who consented is who the activity log names (auth/actor.ts).
+    const code = await runAsActor({ kind: "person", id: session.vendorId }, () =>
+      createAuthorizationCode(ctx, session.vendorId, authz, { consented: true }),
+    );
     return reply
       .code(303)
       .header("location", redirectWith(authz.redirectUri, issuer, { code, state: authz.state }))

@@ -4,20 +4,44 @@
 import type { ServiceContext } from "../context.ts";
 import { generateSecret, hashSecret } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
+import { recordActivity } from "../modules/activity/activity.repository.ts";
 import { insertCode } from "../modules/connections/oauth.repository.ts";
 import type { AuthorizationRequest } from "./authorize/index.ts";
 
 export const CODE_TTL_MS = 5 * 60 * 1000;
 const CODE_PREFIX = "vac_";
 
+/**
+ * A new code. `consented`: the person has just said yes on the consent page (not a silent
+ * re-authorization of scopes already granted), which the activity log records with the code.
+ */
 export async function createAuthorizationCode(
   ctx: ServiceContext,
   vendorId: string,
   request: AuthorizationRequest,
+  options: { consented?: boolean } = {},
 ): Promise<string> {
   const code = generateSecret(CODE_PREFIX, 32);
   const now = ctx.now();
-  await insertCode(ctx.db, {
+  if (!options.consented) {
+    await insertCode(ctx.db, codeRow(code, vendorId, request, now));
+    return code;
+  }
+  await ctx.db.transaction(async (tx) => {
+    await insertCode(tx, codeRow(code, vendorId, request, now));
+    await recordActivity(tx, {
+      vendorId,
+      action: "application.authorized",
+      subjectId: request.application.id,
+      at: now,
+      detail: { scopes: request.scopes },
+    });
+  });
+  return code;
+}
+
+function codeRow(code: string, vendorId: string, request: AuthorizationRequest, now: Date) {
+  return {
     id: newId(),
     codeHash: hashSecret(code),
     applicationId: request.application.id,
@@ -27,6 +51,5 @@ export async function createAuthorizationCode(
     codeChallenge: request.codeChallenge,
     createdAt: now,
     expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-  });
-  return code;
+  };
 }

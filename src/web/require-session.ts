@@ -1,6 +1,7 @@
 // For dashboard pages: a preHandler that lets a signed-in vendor through (setting
 // `request.dashboardSession`) and sends anyone else to /login and back to this page afterwards.
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { runAsActor } from "../auth/actor.ts";
 import type { ServiceContext } from "../context.ts";
 import { currentSession, type DashboardSession } from "./session.ts";
 
@@ -21,4 +22,19 @@ export function requireSession(ctx: ServiceContext) {
     // 303 also turns a POST from an expired session into a GET of the sign-in page.
     return reply.code(303).header("location", location).send();
   };
+}
+
+/**
+ * For dashboard pages, after requireSession: the signed-in person is who the activity log names
+ * for the request's changes (auth/actor.ts). Callback style, so that the handler runs inside
+ * runAsActor's async context.
+ */
+export function actAsSignedInPerson(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+) {
+  const session = request.dashboardSession;
+  if (session) runAsActor({ kind: "person", id: session.vendorId }, done);
+  else done();
 }

@@ -1,3 +1,4 @@
+export * from "./activity.ts";
 export * from "./appointments.ts";
 export * from "./customers.ts";
 export * from "./events.ts";

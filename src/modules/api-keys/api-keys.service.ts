@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context.ts";
 import { fieldError } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { ensureSandbox } from "../sandbox/sandbox.service.ts";
 import { type ApiKeyJson, presentApiKey } from "./api-keys.presenter.ts";
 import {
@@ -51,15 +52,26 @@ export async function createApiKey(
   // A test key belongs to the sandbox, so it authenticates as the sandbox with no lookup of its own.
   const vendorId = input.test ? (await ensureSandbox(ctx, input.vendorId)).id : input.vendorId;
   const key = input.test ? generateSecret(TEST_API_KEY_PREFIX, 32) : liveKey();
-  const row = await insertApiKey(ctx.db, {
-    id: newId(),
-    vendorId,
-    name,
-    keyHash: hashSecret(key),
-    // Enough of the key to tell keys apart in the dashboard: `vk_` or `vk_test_` and 7 more.
-    keyPrefix: key.slice(0, (input.test ? TEST_API_KEY_PREFIX : API_KEY_PREFIX).length + 7),
-    scopes,
-    createdAt: ctx.now(),
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted = await insertApiKey(tx, {
+      id: newId(),
+      vendorId,
+      name,
+      keyHash: hashSecret(key),
+      // Enough of the key to tell keys apart in the dashboard: `vk_` or `vk_test_` and 7 more.
+      keyPrefix: key.slice(0, (input.test ? TEST_API_KEY_PREFIX : API_KEY_PREFIX).length + 7),
+      scopes,
+      createdAt: ctx.now(),
+    });
+    // The shop's log says it made a key, a test key too (which acts in the shop's sandbox).
+    await recordActivity(tx, {
+      vendorId: input.vendorId,
+      action: "api_key.created",
+      subjectId: inserted.id,
+      at: inserted.createdAt,
+      ...(input.test ? { detail: { test: true } } : {}),
+    });
+    return inserted;
   });
   return { row, key };
 }
@@ -109,7 +121,12 @@ export async function authenticateApiKey(
 
 export async function revokeApiKey(ctx: ServiceContext, vendorId: string, id: string): Promise<boolean> {
   if (!isId(id)) return false;
-  const revoked = await revokeApiKeyRow(ctx.db, vendorId, id, ctx.now());
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const done = await revokeApiKeyRow(tx, vendorId, id, now);
+    if (done) await recordActivity(tx, { vendorId, action: "api_key.revoked", subjectId: id, at: now });
+    return done;
+  });
   // Every process hears of it from the api_key_changes trigger on commit; this one forgets it now.
   if (revoked) forgetApiKey(id);
   return revoked;

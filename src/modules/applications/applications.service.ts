@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { revokeGrantsOfOtherShops } from "../connections/oauth.repository.ts";
 import {
   type ApplicationRow,
@@ -69,16 +70,20 @@ export async function createApplication(
   }
   const clientSecret = generateSecret(CLIENT_SECRET_PREFIX, 32);
   const now = ctx.now();
-  const application = await insertApplication(ctx.db, {
-    id: newId(),
-    vendorId,
-    name,
-    clientId: generateSecret(CLIENT_ID_PREFIX, 16),
-    clientSecretHash: hashSecret(clientSecret),
-    redirectUris,
-    public: input.public ?? false,
-    createdAt: now,
-    updatedAt: now,
+  const application = await ctx.db.transaction(async (tx) => {
+    const inserted = await insertApplication(tx, {
+      id: newId(),
+      vendorId,
+      name,
+      clientId: generateSecret(CLIENT_ID_PREFIX, 16),
+      clientSecretHash: hashSecret(clientSecret),
+      redirectUris,
+      public: input.public ?? false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordActivity(tx, { vendorId, action: "application.created", subjectId: inserted.id, at: now });
+    return inserted;
   });
   return { application, clientSecret };
 }
@@ -91,14 +96,13 @@ export async function rotateApplicationSecret(
 ): Promise<{ application: ApplicationRow; clientSecret: string }> {
   if (!isId(id)) throw notFound("Application");
   const clientSecret = generateSecret(CLIENT_SECRET_PREFIX, 32);
-  const application = await updateApplicationSecret(
-    ctx.db,
-    vendorId,
-    id,
-    hashSecret(clientSecret),
-    ctx.now(),
-  );
-  if (!application) throw notFound("Application");
+  const application = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const updated = await updateApplicationSecret(tx, vendorId, id, hashSecret(clientSecret), now);
+    if (!updated) throw notFound("Application");
+    await recordActivity(tx, { vendorId, action: "application.secret_rotated", subjectId: id, at: now });
+    return updated;
+  });
   return { application, clientSecret };
 }
 
@@ -133,6 +137,13 @@ export async function setApplicationPublic(
     const application = await updateApplicationVisibility(tx, vendorId, id, isPublic, now);
     if (!application) throw notFound("Application");
     if (!isPublic) await revokeGrantsOfOtherShops(tx, application.id, vendorId, now);
+    await recordActivity(tx, {
+      vendorId,
+      action: "application.visibility_changed",
+      subjectId: id,
+      at: now,
+      detail: { public: isPublic },
+    });
     return application;
   });
 }
@@ -144,7 +155,11 @@ export function mayAuthorize(application: ApplicationRow, vendorId: string): boo
 
 /** Deletes the application; its grants, codes and tokens go with it (ON DELETE CASCADE). */
 export async function deleteApplication(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
-  if (!isId(id) || !(await deleteApplicationRow(ctx.db, vendorId, id))) throw notFound("Application");
+  if (!isId(id)) throw notFound("Application");
+  await ctx.db.transaction(async (tx) => {
+    if (!(await deleteApplicationRow(tx, vendorId, id))) throw notFound("Application");
+    await recordActivity(tx, { vendorId, action: "application.deleted", subjectId: id, at: ctx.now() });
+  });
 }
 
 /** The application a client ID names, or undefined (never throws: callers choose the error). */

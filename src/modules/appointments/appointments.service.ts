@@ -8,6 +8,7 @@ import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueCustomerMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { findCustomerById } from "../customers/customers.repository.ts";
 import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";
 import {
@@ -26,7 +27,6 @@ import type {
   UpdateAppointmentBody,
 } from "./appointments.schemas.ts";
 import { parseInstant, parseRangeBound } from "./appointments.time.ts";
-
 import {
   type AppointmentStatus,
   assertAppointmentTransition,
@@ -125,6 +125,7 @@ export async function createAppointment(
     });
     const data = presentAppointment(row);
     await enqueueEvent(tx, { vendorId, type: "appointment.created", data, createdAt: now });
+    await recordActivity(tx, { vendorId, action: "appointment.created", subjectId: row.id, at: now });
     return data;
   });
 }
@@ -207,6 +208,16 @@ export async function updateAppointment(
       });
     }
     if (row.status !== from) await emitStatusEvent(tx, vendorId, row, at);
+    const fields = (["customerId", "orderId", "type", "date", "duration", "notes"] as const).filter(
+      (f) => input[f] !== undefined,
+    );
+    await recordActivity(tx, {
+      vendorId,
+      action: "appointment.updated",
+      subjectId: id,
+      at,
+      detail: row.status !== from ? { fields, from, to: row.status } : { fields },
+    });
     return presentAppointment(row);
   });
 }
@@ -219,5 +230,6 @@ export async function deleteAppointment(ctx: ServiceContext, vendorId: string, i
     if (!current) throw notFound("Appointment");
     assertDeletable(current.status as AppointmentStatus);
     await deleteAppointmentRow(tx, vendorId, id);
+    await recordActivity(tx, { vendorId, action: "appointment.deleted", subjectId: id, at: ctx.now() });
   });
 }

@@ -4,6 +4,7 @@
 import type { ServiceContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { isId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import {
   lastTokenIssuedPerApplication,
   listLiveGrantsOfVendor,
@@ -53,7 +54,16 @@ export async function disconnectApplication(
   const revoked = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     await voidUnusedCodes(tx, { vendorId, applicationId }, now);
-    return revokeGrantsOfApplicationForVendor(tx, vendorId, applicationId, now);
+    const count = await revokeGrantsOfApplicationForVendor(tx, vendorId, applicationId, now);
+    if (count > 0) {
+      await recordActivity(tx, {
+        vendorId,
+        action: "application.disconnected",
+        subjectId: applicationId,
+        at: now,
+      });
+    }
+    return count;
   });
   if (revoked === 0) throw notFound("Connected application");
 }

@@ -5,8 +5,10 @@ import { preparedStatement } from "../../db/prepared.ts";
 import { customers } from "../../db/schema/index.ts";
 import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
+import { newId } from "../../lib/ids.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "./customers.presenter.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -46,6 +48,8 @@ export async function insertCustomerAnnounced(
     preferences: json(row.preferences),
     at: row.createdAt.toISOString(),
     eventId,
+    activityId: newId(),
+    ...actorValues(),
   });
   if (!inserted) return undefined;
   const parse = (v: string | null) => (v === null ? null : (JSON.parse(v) as Record<string, unknown>));
@@ -80,7 +84,16 @@ const insertCustomerStatement = preparedStatement<{
         createdAt: sql`c.created_at`,
         from: sql`from c`,
       }),
-    )}
+    )}, ${activityCte({
+      id: sql`${p.activityId}`,
+      vendorId: sql`c.vendor_id`,
+      at: sql`c.created_at`,
+      action: "customer.created",
+      subjectId: sql`c.id`,
+      actorKind: sql`${p.actorKind}`,
+      actorId: sql`${p.actorId}`,
+      from: sql`from c`,
+    })}
     select c.measurements::text as measurements, c.preferences::text as preferences,
            ${isoTimestamp(sql`c.created_at`)} as at, ${notifyWhenQueued}
     from c`,

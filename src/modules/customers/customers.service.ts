@@ -9,6 +9,7 @@ import { optionalDateTime } from "../../lib/instants.ts";
 import { assertFreeFormObject } from "../../lib/json-bounds.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { forgetActivitySubject, recordActivity } from "../activity/activity.repository.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
 import {
   customerEmails,
@@ -199,6 +200,14 @@ export async function updateCustomer(
       // updated_at never moves backwards, even if clocks of two processes disagree.
       changes.updatedAt = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
       const updated = await updateCustomerRow(tx, vendorId, id, changes);
+      await recordActivity(tx, {
+        vendorId,
+        action: "customer.updated",
+        subjectId: id,
+        at: changes.updatedAt,
+        // The fields' names only: their values may be hers (activity.repository.ts).
+        detail: { fields: Object.keys(changes).filter((f) => f !== "updatedAt") },
+      });
       const data = presentCustomer(updated);
       await enqueueEvent(tx, { vendorId, type: "customer.updated", data, createdAt: changes.updatedAt });
     });
@@ -238,6 +247,9 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await eraseCustomerFromEvents(tx, vendorId, { id, emails });
     await deleteCustomerRow(tx, vendorId, id);
     await enqueueEvent(tx, { vendorId, type: "customer.deleted", data: { id }, createdAt: now });
+    // The log keeps what was done to her, not her id (no entry names her name or e-mail).
+    await forgetActivitySubject(tx, vendorId, id);
+    await recordActivity(tx, { vendorId, action: "customer.erased", subjectId: null, at: now });
   });
 }
 

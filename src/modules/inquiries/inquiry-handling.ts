@@ -8,6 +8,7 @@ import { notFound } from "../../errors.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
 import { isId } from "../../lib/ids.ts";
 import { toPage } from "../../lib/pagination.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import type { AppointmentJson } from "../appointments/appointments.presenter.ts";
 import type { CreateAppointmentBody } from "../appointments/appointments.schemas.ts";
 import { createAppointment } from "../appointments/appointments.service.ts";
@@ -41,7 +42,12 @@ export async function getInquiryWithHandling(ctx: ServiceContext, vendorId: stri
 }
 
 export async function markInquiryHandled(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
-  if (!isId(id) || !(await setInquiryHandled(ctx.db, vendorId, id, ctx.now()))) throw notFound("Inquiry");
+  if (!isId(id)) throw notFound("Inquiry");
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    if (!(await setInquiryHandled(tx, vendorId, id, now))) throw notFound("Inquiry");
+    await recordActivity(tx, { vendorId, action: "inquiry.handled", subjectId: id, at: now });
+  });
 }
 
 /**
@@ -70,6 +76,13 @@ export async function convertInquiry(
     const inTx: ServiceContext = { db: tx as unknown as Db, now: ctx.now };
     const created = await createAppointment(inTx, vendorId, { ...appointment, customerId: customer.id });
     await setInquiryHandled(tx, vendorId, id, now);
+    await recordActivity(tx, {
+      vendorId,
+      action: "inquiry.converted",
+      subjectId: id,
+      at: now,
+      detail: { appointmentId: created.id },
+    });
     return { customerId: customer.id, appointment: created };
   });
 }

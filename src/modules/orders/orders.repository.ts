@@ -5,9 +5,11 @@ import { preparedStatement } from "../../db/prepared.ts";
 import { orders } from "../../db/schema/index.ts";
 import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
+import { newId } from "../../lib/ids.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/enqueue.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../webhook-delivery/enqueue.ts";
+import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.presenter.ts";
 import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./orders.presenter.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
@@ -250,6 +252,8 @@ export async function insertOrderForCustomer(
     customerPhoneNew: customer.phone,
     customerWeddingDate: customer.weddingDate,
     customerEventId: customer.eventId,
+    activityId: newId(),
+    ...actorValues(),
   });
   return row?.json;
 }
@@ -300,7 +304,16 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
         createdAt: at,
         from: sql`from oj`,
       })}`,
-    )}
+    )}, ${activityCte({
+      id: sql`${p.activityId}`,
+      vendorId: sql`o.vendor_id`,
+      at: sql`o.created_at`,
+      action: "order.created",
+      subjectId: sql`o.id`,
+      actorKind: sql`${p.actorKind}`,
+      actorId: sql`${p.actorId}`,
+      from: sql`from o`,
+    })}
     select oj.json, ${notifyWhenQueued} from oj`;
 });
 
@@ -348,6 +361,8 @@ export async function moveOrderStatus(
     mailId: move.mail?.id ?? null,
     mailToken: move.mail?.token ?? null,
     mailTokenHash: move.mail?.tokenHash ?? null,
+    activityId: newId(),
+    ...actorValues(),
   });
   if (!row) return { outcome: "not_found" };
   return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
@@ -394,7 +409,17 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
         from: sql`from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
                   where ${p.mailId}::text is not null and u.previous_status <> ${p.to}::text`,
       }),
-    )}
+    )}, ${activityCte({
+      id: sql`${p.activityId}`,
+      vendorId: sql`u.vendor_id`,
+      at: sql`u.updated_at`,
+      action: "order.status_changed",
+      subjectId: sql`u.id`,
+      detail: sql`jsonb_build_object('from', u.previous_status, 'to', ${p.to}::text)`,
+      actorKind: sql`${p.actorKind}`,
+      actorId: sql`${p.actorId}`,
+      from: sql`from u`,
+    })}
     select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
 );
 

@@ -9,6 +9,7 @@ import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
@@ -256,6 +257,13 @@ export async function updateOrder(
       // updated_at never moves backwards, even if clocks of two processes disagree.
       const at = now > order.updatedAt ? now : new Date(order.updatedAt.getTime() + 1);
       await setOrderDetails(tx, vendorId, id, changes, at);
+      await recordActivity(tx, {
+        vendorId,
+        action: "order.updated",
+        subjectId: id,
+        at,
+        detail: { fields: Object.keys(changes) },
+      });
     }
     const json = await findOrderJson(tx, vendorId, id);
     if (!json) throw new Error("order vanished inside its own transaction");

@@ -6,6 +6,7 @@
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError, notFound } from "../../errors.ts";
 import { isTimeZone } from "../../lib/time-zone.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { presentShopSettings } from "./vendors.presenter.ts";
 import { findVendorById, updateVendorSettings } from "./vendors.repository.ts";
 
@@ -87,6 +88,23 @@ export async function updateShopSettings(
     ...(input.website === undefined ? {} : { website: website === null ? null : new URL(website).origin }),
     ...(input.customerMail === undefined ? {} : { customerMail: input.customerMail }),
   };
-  await updateVendorSettings(ctx.db, vendorId, settings, ctx.now());
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const before = await findVendorById(tx, vendorId);
+    await updateVendorSettings(tx, vendorId, settings, now);
+    const current = before ? (presentShopSettings(before) as Record<string, unknown>) : {};
+    const fields = Object.entries(settings)
+      .filter(([field, value]) => current[field] !== value)
+      .map(([field]) => field);
+    if (fields.length > 0) {
+      await recordActivity(tx, {
+        vendorId,
+        action: "settings.changed",
+        subjectId: null,
+        at: now,
+        detail: { fields },
+      });
+    }
+  });
   return settings;
 }

@@ -4,6 +4,7 @@ import type { Executor } from "../../db/client.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfVendor, deleteSessionsOfVendor } from "../sessions/sessions.repository.ts";
 import { voidPasswordResetsOfVendor } from "./password-resets.repository.ts";
@@ -111,9 +112,11 @@ export async function changeVendorPassword(
     throw fieldError("validation_failed", "newPassword", "must be 10-1024 characters");
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.transaction((tx) =>
-    replacePassword(tx, vendorId, passwordHash, ctx.now(), options.keepSessionId),
-  );
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    await replacePassword(tx, vendorId, passwordHash, now, options.keepSessionId);
+    await recordActivity(tx, { vendorId, action: "password.changed", subjectId: null, at: now });
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent, notifyDispatchers } from "../../webhook-delivery/enqueue.ts";
 import { generateWebhookSecret } from "../../webhook-delivery/signing.ts";
 import { assertWebhookUrl, type UrlPolicy, UrlRefusedError } from "../../webhook-delivery/url-guard.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { eventCatalog, isEventType } from "../events/catalog.ts";
 import { presentDelivery, presentWebhook } from "./webhooks.presenter.ts";
 import {
@@ -96,7 +97,7 @@ export async function registerWebhook(
         `A vendor may register at most ${MAX_WEBHOOKS_PER_VENDOR} webhooks`,
       );
     }
-    return insertWebhook(tx, {
+    const inserted = await insertWebhook(tx, {
       id: newId(),
       vendorId,
       url,
@@ -106,6 +107,8 @@ export async function registerWebhook(
       createdAt: now,
       updatedAt: now,
     });
+    await recordActivity(tx, { vendorId, action: "webhook.created", subjectId: inserted.id, at: now });
+    return inserted;
   });
   return { ...presentWebhook(row), secret };
 }
@@ -133,20 +136,36 @@ export async function updateWebhook(
   await requireWebhook(ctx, vendorId, id);
   if (input.events) assertEventScopes(caller, input.events);
   const url = input.url === undefined ? undefined : await checkUrl(input.url, policy);
-  const set: Parameters<typeof updateWebhookRow>[3] = { updatedAt: ctx.now() };
+  const at = ctx.now();
+  const set: Parameters<typeof updateWebhookRow>[3] = { updatedAt: at };
   if (url !== undefined) set.url = url;
   if (input.events) set.events = input.events;
   if (input.status) {
     set.status = input.status;
     set.disabledReason = input.status === "DISABLED" ? "Disabled by the vendor" : null;
   }
-  const row = await updateWebhookRow(ctx.db, vendorId, id, set);
-  if (!row) throw notFound("Webhook");
+  const row = await ctx.db.transaction(async (tx) => {
+    const updated = await updateWebhookRow(tx, vendorId, id, set);
+    if (!updated) throw notFound("Webhook");
+    const fields = (["url", "events", "status"] as const).filter((f) => input[f] !== undefined);
+    await recordActivity(tx, {
+      vendorId,
+      action: "webhook.updated",
+      subjectId: id,
+      at,
+      detail: input.status ? { fields, status: input.status } : { fields },
+    });
+    return updated;
+  });
   return presentWebhook(row);
 }
 
 export async function deleteWebhook(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
-  if (!isId(id) || !(await deleteWebhookRow(ctx.db, vendorId, id))) throw notFound("Webhook");
+  if (!isId(id)) throw notFound("Webhook");
+  await ctx.db.transaction(async (tx) => {
+    if (!(await deleteWebhookRow(tx, vendorId, id))) throw notFound("Webhook");
+    await recordActivity(tx, { vendorId, action: "webhook.deleted", subjectId: id, at: ctx.now() });
+  });
 }
 
 /**
@@ -164,13 +183,16 @@ export async function rotateWebhookSecret(
   const overlap = input.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS;
   const secret = generateWebhookSecret();
   const expires = overlap > 0 ? new Date(now.getTime() + overlap * 1000) : null;
-  const row = await updateWebhookRow(ctx.db, vendorId, id, {
-    secret,
-    previousSecret: expires ? current.secret : null,
-    previousSecretExpiresAt: expires,
-    updatedAt: now,
+  await ctx.db.transaction(async (tx) => {
+    const row = await updateWebhookRow(tx, vendorId, id, {
+      secret,
+      previousSecret: expires ? current.secret : null,
+      previousSecretExpiresAt: expires,
+      updatedAt: now,
+    });
+    if (!row) throw notFound("Webhook");
+    await recordActivity(tx, { vendorId, action: "webhook.secret_rotated", subjectId: id, at: now });
   });
-  if (!row) throw notFound("Webhook");
   return { id, secret, previousSecretExpiresAt: expires?.toISOString() ?? null };
 }
 
