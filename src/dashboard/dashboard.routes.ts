@@ -11,6 +11,7 @@ import { errorPage } from "../web/html.ts";
 import { PageError } from "../web/page-error.ts";
 import { actAsSignedInPerson, requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
+import { activityPage } from "./activity.page.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { apiKeyPages } from "./integrations/api-keys.pages.ts";
 import { applicationPages } from "./integrations/applications.pages.ts";
@@ -101,5 +102,6 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await signedIn.register(webhookPages, deps);
     await signedIn.register(settingsPages, deps);
     await signedIn.register(accountPages, deps);
+    await signedIn.register(activityPage, deps);
   });
 }

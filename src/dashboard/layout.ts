@@ -17,6 +17,7 @@ export type Section =
   | "connected-apps"
   | "webhooks"
   | "settings"
+  | "activity"
   | "account";
 
 /** The sections of the Integrations landing page: highlighted as "Integrations" in the menu. */
@@ -28,7 +29,7 @@ const integrationSections = new Set<Section>([
   "webhooks",
 ]);
 
-// Six entries that wrap to two short rows on a phone; the integration pages live under one entry
+// Seven entries that wrap to two short rows on a phone; the integration pages live under one entry
 // (Dashboard → Integrations → API keys), as the spec and the docs name them.
 const nav: Array<[Section, string, string]> = [
   ["orders", "Orders", "/dashboard/orders"],
@@ -37,6 +38,7 @@ const nav: Array<[Section, string, string]> = [
   ["inquiries", "Inquiries", "/dashboard/inquiries"],
   ["integrations", "Integrations", "/dashboard/integrations"],
   ["settings", "Settings", "/dashboard/settings"],
+  ["activity", "Activity", "/dashboard/activity"],
 ];
 
 /** The Integrations section's own tabs, shown on each of its pages. */

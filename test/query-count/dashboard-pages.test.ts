@@ -57,6 +57,7 @@ const cases: Array<[string, (s: Seeded) => string, RegExp, Seed]> = [
     /<tr><td><a href="\/dashboard\/inquiries\//g,
     (s, i) => receiveInquiry(t.ctx, s.vendorId, { name: "N", email: "n@example.test", message: `${i}` }),
   ],
+  ["activity page", () => "/dashboard/activity?kind=order", /<tr data-action="order\./g, order],
   [
     "customer page (orders)",
     (s) => `/dashboard/customers/${s.customerId}`,

@@ -1,0 +1,144 @@
+// The shop's activity log (issue 29 item 3): who did what, and when, newest first, in the shop's
+// time zone; filtered by who (a person, an API key, an application, the CLI) and by the kind of
+// record, with a GET form that works without JavaScript; paged by keyset (db/keyset.ts).
+import type { FastifyInstance } from "fastify";
+import {
+  type ActivityAction,
+  activityActions,
+  activityKinds,
+  isActivityAction,
+  isActivityKind,
+  kindOfAction,
+} from "../modules/activity/activity.kinds.ts";
+import {
+  ACTIVITY_PAGE_SIZE,
+  type ActivityRow,
+  type ActorValues,
+  activityActors,
+  actorFilterValue,
+  listActivity,
+  parseActorFilter,
+} from "../modules/activity/activity.service.ts";
+import { sendPage } from "../web/browser-scope.ts";
+import { pageLimit, queryParam } from "../web/form.ts";
+import { html, type SafeHtml } from "../web/html.ts";
+import type { DashboardDeps } from "./deps.ts";
+import { dashboardPage, emptyState, pager, time } from "./layout.ts";
+import { pageContext, vendorIdOf } from "./page-context.ts";
+
+/** Who did it, in words: the person, `API key “POS”`, `Application “Bridal POS”`, the CLI. */
+export function actorLabel(actor: ActorValues & { actorName: string | null }): string {
+  switch (actor.actorKind) {
+    case "person":
+      return actor.actorName ?? "A person";
+    case "api_key":
+      return `API key “${actor.actorName ?? "deleted"}”`;
+    case "oauth_app":
+      return `Application “${actor.actorName ?? "deleted"}”`;
+    case "cli":
+      return "Operator (command line)";
+    default:
+      return "The service";
+  }
+}
+
+/** Where the record an entry is about is shown, when it has a page of its own. */
+function subjectHref(action: ActivityAction, id: string): string | undefined {
+  switch (kindOfAction(action)) {
+    case "order":
+      return `/dashboard/orders/${id}`;
+    case "customer":
+      return `/dashboard/customers/${id}`;
+    case "appointment":
+      return action === "appointment.deleted" ? undefined : `/dashboard/appointments/${id}`;
+    case "inquiry":
+      return `/dashboard/inquiries/${id}`;
+    case "api_key":
+      return "/dashboard/integrations/api-keys";
+    case "webhook":
+      return action === "webhook.deleted" ? undefined : `/dashboard/integrations/webhooks/${id}`;
+    case "application":
+      if (action === "application.deleted") return undefined;
+      // An authorized application may be another shop's: the shop sees it among its connected apps.
+      return action === "application.authorized" || action === "application.disconnected"
+        ? "/dashboard/integrations/connected-apps"
+        : `/dashboard/integrations/applications/${id}`;
+    default:
+      return undefined;
+  }
+}
+
+function subjectCell(row: ActivityRow): SafeHtml {
+  if (!isActivityAction(row.action) || row.subjectId === null) return html``;
+  const href = subjectHref(row.action, row.subjectId);
+  const short = row.subjectId.slice(0, 8);
+  return href ? html` <a href="${href}">${short}</a>` : html` <span class="muted">${short}</span>`;
+}
+
+/** Facts of the change: a status move, the fields edited. Never a value a customer typed. */
+function detailText(row: ActivityRow): string {
+  const d = row.detail ?? {};
+  const parts: string[] = [];
+  if (typeof d.from === "string" && typeof d.to === "string") parts.push(`${d.from} → ${d.to}`);
+  if (Array.isArray(d.fields) && d.fields.length > 0) parts.push(`fields: ${d.fields.join(", ")}`);
+  if (Array.isArray(d.scopes)) parts.push(`scopes: ${d.scopes.join(" ")}`);
+  if (typeof d.public === "boolean") parts.push(d.public ? "public" : "private");
+  if (typeof d.status === "string") parts.push(d.status);
+  return parts.join("; ");
+}
+
+export async function activityPage(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
+  app.get("/dashboard/activity", { schema: { hide: true } }, async (request, reply) => {
+    const vendorId = vendorIdOf(request);
+    const actor = queryParam(request.query, "actor");
+    const kind = queryParam(request.query, "kind");
+    const cursor = queryParam(request.query, "cursor");
+    const limit = pageLimit(queryParam(request.query, "limit"), ACTIVITY_PAGE_SIZE);
+    const [page, actors] = await Promise.all([
+      listActivity(ctx, vendorId, { actor, kind, cursor }, limit),
+      activityActors(ctx, vendorId),
+    ]);
+    const pageCtx = await pageContext(ctx, request, reply);
+    const chosenActor = parseActorFilter(actor) ? actor : undefined;
+    const chosenKind = kind && isActivityKind(kind) ? kind : undefined;
+    const filters: Record<string, string> = {
+      ...(chosenActor ? { actor: chosenActor } : {}),
+      ...(chosenKind ? { kind: chosenKind } : {}),
+      ...(limit === ACTIVITY_PAGE_SIZE ? {} : { limit: String(limit) }),
+    };
+    const filterForm = html`<form method="get" action="/dashboard/activity" class="filter" role="search">
+<label for="actor">Who</label>
+<select id="actor" name="actor"><option value="">Everyone</option>${actors.map((a) => {
+      const value = actorFilterValue(a);
+      return html`<option value="${value}"${value === chosenActor ? html` selected` : ""}>${actorLabel(a)}</option>`;
+    })}</select>
+<label for="kind">What</label>
+<select id="kind" name="kind"><option value="">Everything</option>${Object.entries(activityKinds).map(
+      ([value, label]) =>
+        html`<option value="${value}"${value === chosenKind ? html` selected` : ""}>${label}</option>`,
+    )}</select>
+<div class="actions"><button type="submit">Filter</button>${chosenActor || chosenKind ? html`<a class="button" href="/dashboard/activity">Clear</a>` : ""}</div>
+</form>`;
+    const rows = page.rows;
+    const list =
+      rows.length === 0
+        ? emptyState(
+            cursor
+              ? "No more activity."
+              : "Nothing recorded yet. Changes made by you or your integrations appear here.",
+          )
+        : html`<div class="table-wrap"><table class="activity cards">
+<thead><tr><th>When</th><th>Who</th><th>What</th><th>Details</th></tr></thead>
+<tbody>${rows.map(
+            (r) => html`<tr data-action="${r.action}"><td>${time(r.at, pageCtx.timeZone)}</td>
+<td class="actor" data-actor-kind="${r.actorKind}">${actorLabel(r)}</td>
+<td>${isActivityAction(r.action) ? activityActions[r.action] : r.action}${subjectCell(r)}</td>
+<td class="muted">${detailText(r)}</td></tr>`,
+          )}</tbody></table></div>
+${pager("/dashboard/activity", page.nextCursor, filters)}`;
+    const body = html`<p class="muted">Who changed what in your shop over the last year. Times are in ${pageCtx.timeZone}.</p>
+${filterForm}
+${list}`;
+    return sendPage(reply, 200, dashboardPage(pageCtx, "activity", "Activity", body));
+  });
+}
