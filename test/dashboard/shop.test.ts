@@ -34,7 +34,7 @@ const eventsOf = async (key: string) =>
   );
 
 describe("navigation", () => {
-  it("has six sections with Integrations as one landing page listing the four integration kinds with counts", async () => {
+  it("has seven sections with Integrations as one landing page listing the four integration kinds with counts", async () => {
     const { key, browser } = await shop();
     await t.api.post(
       "/api/vendor/webhooks",
@@ -45,7 +45,15 @@ describe("navigation", () => {
     expect(page.status).toBe(200);
     const nav = /<nav class="main"[^>]*>([\s\S]*?)<\/nav>/.exec(page.text)?.[1] ?? "";
     const labels = [...nav.matchAll(/>([^<]+)<\/a>/g)].map((m) => m[1]);
-    expect(labels).toEqual(["Orders", "Customers", "Appointments", "Inquiries", "Integrations", "Settings"]);
+    expect(labels).toEqual([
+      "Orders",
+      "Customers",
+      "Appointments",
+      "Inquiries",
+      "Integrations",
+      "Settings",
+      "Activity",
+    ]);
     expect(nav).toMatch(/href="\/dashboard\/integrations" aria-current="page"/);
     for (const kind of ["api-keys", "applications", "connected-apps", "webhooks"]) {
       expect(page.text).toContain(`data-integration="${kind}"`);
