@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { decodeEntities } from "../helpers/browser.ts";
-import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
+import {
+  filledForm,
+  flashOf,
+  follow,
+  formFields,
+  signedInBrowser,
+  submitForm,
+} from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -33,8 +40,10 @@ const validForm = {
   phone: "",
   weddingDate: "2027-07-01",
   notes: "Line one\nLine two",
-  measurements: '{"bust": 87}',
-  preferences: "",
+  "measurements.name": ["bust", "", ""],
+  "measurements.value": ["87", "", ""],
+  "preferences.name": ["", "", ""],
+  "preferences.value": ["", "", ""],
 };
 
 describe("dashboard customers pages", () => {
@@ -89,7 +98,9 @@ describe("dashboard customers pages", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Beatrice Bride");
     expect(page.text).toContain("Prefers mornings");
-    expect(page.text).toContain("&quot;bust&quot;: 86");
+    expect(page.text).toContain(
+      '<h2>Measurements</h2><dl class="facts"><dt>bust</dt><dd>86</dd><dt>waist</dt><dd>66</dd></dl>',
+    );
     expect(page.text).toContain("Orders (1)");
     expect(page.text).toContain(`href="/dashboard/orders/${order.body.id}"`);
     expect(page.text).toContain("Appointments (1)");
@@ -118,7 +129,7 @@ describe("dashboard customers pages", () => {
     });
   });
 
-  it("a taken e-mail, an invalid date or malformed JSON re-renders the form with the message, and nothing changes", async () => {
+  it("a taken e-mail, an invalid date or a bad row re-renders the form with the message, and nothing changes", async () => {
     const { key, customerId, browser } = await vendorWithCustomer();
     await t.api.post("/api/vendor/customers", { name: "Other", email: "taken@example.test" }, { key });
     const action = `/dashboard/customers/${customerId}`;
@@ -134,15 +145,24 @@ describe("dashboard customers pages", () => {
       ...validForm,
       name: " ",
       weddingDate: "2027-13-45",
-      measurements: "{not json",
-      preferences: "[1]",
+      "measurements.name": ["bust", "bust"],
+      "measurements.value": ["1", "2"],
+      "preferences.name": [""],
+      "preferences.value": ["lace"],
     });
     expect(invalid.status).toBe(400);
     expect(invalid.text).toContain('id="weddingDate-error"');
     expect(invalid.text).toContain('id="name-error"');
-    expect(invalid.text).toContain('<p class="field-error" id="measurements-error">is not valid JSON</p>');
-    expect(invalid.text).toContain('id="preferences-error">must be a JSON object');
-    expect(invalid.text).toContain("{not json</textarea>");
+    expect(invalid.text).toContain(
+      '<p class="field-error" id="measurements-error">row 2: “bust” is already used above</p>',
+    );
+    expect(invalid.text).toContain('id="preferences-error">row 1 has a value but no name');
+    // What was typed is shown again, row by row.
+    expect(filledForm(invalid, action)).toMatchObject({
+      "measurements.name": ["bust", "bust"],
+      "measurements.value": ["1", "2"],
+      "preferences.value": ["lace"],
+    });
     const unchanged = await customerOf(key, customerId);
     expect(unchanged).toMatchObject({
       name: "Beatrice Bride",
@@ -176,5 +196,93 @@ describe("dashboard customers pages", () => {
     expect((await browser.post(action, validForm)).status).toBe(403);
     expect((await browser.post(action, { ...validForm, _csrf: "wrong" })).status).toBe(403);
     expect((await customerOf(key, customerId)).name).toBe("Beatrice Bride");
+  });
+
+  it("measurements and preferences are labelled rows: the customer's own plus empty ones, saved as the API's objects", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    const action = `/dashboard/customers/${customerId}`;
+    const form = await browser.get(`${action}/edit`);
+    expect(form.text).toContain("<legend>Measurements</legend>");
+    expect(form.text).toContain('aria-label="Measurement 1 name"');
+    const shown = filledForm(form, action);
+    expect(shown["measurements.name"]).toEqual(["bust", "waist", "", "", ""]);
+    expect(shown["measurements.value"]).toEqual(["86", "66", "", "", ""]);
+    expect(shown["preferences.name"]).toEqual(["", "", ""]);
+    // Change a value, clear a row, fill an empty one; a number stays a number, text stays text.
+    const res = await browser.post(action, {
+      ...shown,
+      "measurements.name": ["bust", "", "hips", "", ""],
+      "measurements.value": ["88.5", "", "92", "", ""],
+      "preferences.name": ["neckline", "fabric", ""],
+      "preferences.value": ["V", "lace, ivory", ""],
+    });
+    expect(res.status, res.text.slice(0, 300)).toBe(303);
+    expect(await customerOf(key, customerId)).toMatchObject({
+      measurements: { bust: 88.5, hips: 92 },
+      preferences: { neckline: "V", fabric: "lace, ivory" },
+    });
+    // Every row emptied: the object is cleared (null), as the API's null does.
+    await browser.post(action, {
+      ...filledForm(await browser.get(`${action}/edit`), action),
+      "preferences.name": ["", ""],
+      "preferences.value": ["", ""],
+    });
+    expect((await customerOf(key, customerId)).preferences).toBeNull();
+  });
+
+  it("a nested value set through the API survives an unchanged save from the form", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    const nested = {
+      bust: 86,
+      sleeve: { left: 60, right: 61 },
+      tags: ["petite"],
+      petite: true,
+      note: "left arm",
+    };
+    await t.api.patch(`/api/vendor/customers/${customerId}`, { measurements: nested }, { key });
+    const action = `/dashboard/customers/${customerId}`;
+    const form = await browser.get(`${action}/edit`);
+    const res = await browser.post(action, filledForm(form, action));
+    expect(res.status).toBe(303);
+    expect((await customerOf(key, customerId)).measurements).toEqual(nested);
+  });
+
+  it("“Add rows” shows the form again with more empty rows and what was typed, and saves nothing", async () => {
+    const { key, customerId, browser } = await vendorWithCustomer();
+    const action = `/dashboard/customers/${customerId}`;
+    const form = await browser.get(`${action}/edit`);
+    expect(form.text).toContain(
+      '<button type="submit" name="addRows" value="measurements" formnovalidate>Add rows</button>',
+    );
+    // Enter in a field presses the form's first submit button: Save, never "Add rows".
+    const firstButton =
+      /<form method="post" action="[^"]*" class="customer-form">[\s\S]*?<button ([^>]*)>/.exec(
+        form.text,
+      )?.[1];
+    expect(firstButton).not.toContain("addRows");
+    const typed = {
+      ...filledForm(form, action),
+      name: "Typed Name",
+      "measurements.name": ["bust", "waist", "hips", "", ""],
+      "measurements.value": ["86", "66", "90", "", ""],
+    };
+    const more = await browser.post(action, { ...typed, addRows: "measurements" });
+    expect(more.status).toBe(200);
+    const again = filledForm(more, action);
+    expect(again["measurements.name"]).toEqual(["bust", "waist", "hips", "", "", "", "", "", ""]);
+    expect(again.name).toEqual(["Typed Name"]);
+    expect(again["preferences.name"]).toEqual(["", "", ""]);
+    expect(await customerOf(key, customerId)).toMatchObject({
+      name: "Beatrice Bride",
+      measurements: { bust: 86, waist: 66 },
+    });
+    // The new-customer form does the same.
+    const blank = await browser.get("/dashboard/customers/new");
+    const moreNew = await browser.post("/dashboard/customers", {
+      ...filledForm(blank, "/dashboard/customers"),
+      addRows: "preferences",
+    });
+    expect(moreNew.status).toBe(200);
+    expect(filledForm(moreNew, "/dashboard/customers")["preferences.name"]).toHaveLength(6);
   });
 });

@@ -56,9 +56,49 @@ export function submitForm(
   browser: Browser,
   page: PageResponse,
   action: string,
-  extra: Record<string, string>,
+  extra: Record<string, string | string[]>,
 ): Promise<PageResponse> {
   return browser.post(action, { ...formFields(page, action), ...extra });
+}
+
+/**
+ * What a browser submits for the form posting to `action` when its main button is pressed and
+ * nothing was typed: every named input's value (repeated names in order), textarea and selected
+ * option; submit buttons are left out (add one's name and value to press it).
+ */
+export function filledForm(page: PageResponse, action: string): Record<string, string[]> {
+  const forms = page.text.split(/<form /).slice(1);
+  const form = forms.find((f) => f.startsWith(`method="post" action="${action}"`));
+  if (!form) throw new Error(`no form posting to ${action} on page: ${page.text.slice(0, 500)}`);
+  const body = form.slice(0, form.indexOf("</form>"));
+  const out: Record<string, string[]> = {};
+  const add = (name: string, value: string) => {
+    const key = decodeEntities(name);
+    out[key] = [...(out[key] ?? []), decodeEntities(value)];
+  };
+  const controls =
+    /<input ([^>]*)>|<textarea [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/textarea>|<select [^>]*name="([^"]*)"[^>]*>([\s\S]*?)<\/select>/g;
+  for (const m of body.matchAll(controls)) {
+    if (m[1] !== undefined) {
+      const attrs = m[1];
+      const name = /name="([^"]*)"/.exec(attrs)?.[1];
+      const type = /type="([^"]*)"/.exec(attrs)?.[1] ?? "text";
+      if (
+        !name ||
+        type === "submit" ||
+        ((type === "checkbox" || type === "radio") && !/ checked/.test(attrs))
+      )
+        continue;
+      add(name, /value="([^"]*)"/.exec(attrs)?.[1] ?? (type === "checkbox" ? "on" : ""));
+    } else if (m[2] !== undefined) {
+      add(m[2], m[3] ?? "");
+    } else if (m[4] !== undefined) {
+      const selected =
+        /<option value="([^"]*)" selected>/.exec(m[5] ?? "") ?? /<option value="([^"]*)"/.exec(m[5] ?? "");
+      add(m[4], selected?.[1] ?? "");
+    }
+  }
+  return out;
 }
 
 /** Follows a 303 and returns the page it leads to. */

@@ -1,5 +1,9 @@
 // The customer edit form: rendered from the customer, or re-rendered from what was posted with
-// the errors next to their fields. Measurements and preferences are edited as JSON text.
+// the errors next to their fields. Measurements and preferences (free-form JSON objects in the
+// API, spec 2) are edited as labelled rows, a name and a value each (issue 29 item 5): the rows
+// the customer has plus a few empty ones, and "Add rows" posts the form back with more, so it
+// works without JavaScript. A value that reads as a number is stored as a number; a nested value
+// (an object, a list, true/false) is shown and read back as JSON; anything else is text.
 
 import type { FieldError } from "../../errors.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
@@ -12,35 +16,129 @@ export interface CustomerForm {
   phone: string;
   weddingDate: string;
   notes: string;
-  measurements: string;
-  preferences: string;
+  measurements: Row[];
+  preferences: Row[];
+}
+
+/** One labelled row of measurements or preferences, as typed. */
+export interface Row {
+  name: string;
+  value: string;
+}
+
+export type RowField = "measurements" | "preferences";
+export const rowFields: readonly RowField[] = ["measurements", "preferences"];
+
+/** Empty rows offered under the filled ones, and added by each "Add rows". */
+export const EMPTY_ROWS = 3;
+/** At most this many rows in one form (the stored object is bounded anyway: 16 KiB). */
+export const MAX_ROWS = 100;
+
+/** The names a row's inputs post under (repeated, in order): `measurements.name`, `measurements.value`. */
+export const rowNameField = (field: RowField) => `${field}.name`;
+export const rowValueField = (field: RowField) => `${field}.value`;
+
+function valueText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return JSON.stringify(value);
+}
+
+/** An object's entries as rows, in its key order. */
+export function rowsOf(value: Record<string, unknown> | null): Row[] {
+  return Object.entries(value ?? {}).map(([name, v]) => ({ name, value: valueText(v) }));
+}
+
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+function valueOf(text: string): unknown {
+  const trimmed = text.trim();
+  if (NUMBER.test(trimmed)) return Number(trimmed);
+  if (/^[[{]/.test(trimmed) || trimmed === "true" || trimmed === "false") {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/**
+ * Rows → the object the API stores (null when every row is empty). A row with a value and no
+ * name, and a name used twice, are field errors naming the row (`measurements.2`).
+ */
+export function objectOf(
+  field: RowField,
+  rows: readonly Row[],
+  errors: FieldError[],
+): Record<string, unknown> | null {
+  const out: Record<string, unknown> = {};
+  let any = false;
+  rows.forEach((row, i) => {
+    const name = row.name.trim();
+    if (name === "") {
+      if (row.value.trim() !== "")
+        errors.push({ field: `${field}.${i + 1}`, message: `row ${i + 1} has a value but no name` });
+      return;
+    }
+    if (Object.hasOwn(out, name)) {
+      errors.push({ field: `${field}.${i + 1}`, message: `row ${i + 1}: “${name}” is already used above` });
+      return;
+    }
+    out[name] = valueOf(row.value);
+    any = true;
+  });
+  return any ? out : null;
+}
+
+/** The rows a form posted for `field` (names and values pair up by position). */
+export function postedRows(names: readonly string[], values: readonly string[]): Row[] {
+  const count = Math.min(Math.max(names.length, values.length), MAX_ROWS);
+  return Array.from({ length: count }, (_, i) => ({ name: names[i] ?? "", value: values[i] ?? "" }));
+}
+
+/** The rows shown: the filled ones, then `extra` empty ones (up to MAX_ROWS in all). */
+export function withEmptyRows(rows: readonly Row[], extra = EMPTY_ROWS): Row[] {
+  const filled = rows.filter((r) => r.name.trim() !== "" || r.value.trim() !== "");
+  const empty = Math.max(0, Math.min(extra, MAX_ROWS - filled.length));
+  return [...filled, ...Array.from({ length: empty }, () => ({ name: "", value: "" }))];
 }
 
 export function formFromCustomer(c: CustomerJson): CustomerForm {
-  const json = (v: Record<string, unknown> | null) => (v ? JSON.stringify(v, null, 2) : "");
   return {
     name: c.name,
     email: c.email ?? "",
     phone: c.phone ?? "",
     weddingDate: c.weddingDate ?? "",
     notes: c.notes ?? "",
-    measurements: json(c.measurements),
-    preferences: json(c.preferences),
+    measurements: withEmptyRows(rowsOf(c.measurements)),
+    preferences: withEmptyRows(rowsOf(c.preferences)),
   };
 }
 
-/** JSON text → an object (or null when empty); a parse error or a non-object is a field error. */
-export function jsonField(field: string, text: string, errors: FieldError[]): Record<string, unknown> | null {
-  if (text.trim() === "") return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === "object" && !Array.isArray(value))
-      return value as Record<string, unknown>;
-    errors.push({ field, message: 'must be a JSON object, e.g. {"bust": 86}' });
-  } catch {
-    errors.push({ field, message: "is not valid JSON" });
-  }
-  return null;
+/** The name of the submit button that posts the form back with more empty rows, and its values. */
+export const ADD_ROWS_FIELD = "addRows";
+
+const rowLabels: Record<RowField, { legend: string; one: string; example: string }> = {
+  measurements: { legend: "Measurements", one: "Measurement", example: "bust, 86" },
+  preferences: { legend: "Preferences", one: "Preference", example: "neckline, V" },
+};
+
+function rowsFieldset(field: RowField, rows: readonly Row[], errorFor: (f: string) => SafeHtml): SafeHtml {
+  const l = rowLabels[field];
+  return html`<fieldset class="rows" id="${field}"><legend>${l.legend}</legend>
+<p class="muted">A name and a value a row (e.g. ${l.example}); numbers are kept as numbers. Leave a row empty to remove it.</p>
+<div class="row-head" aria-hidden="true"><span>Name</span><span>Value</span></div>
+${rows.map(
+  (row, i) => html`<div class="row-pair">
+<input name="${rowNameField(field)}" value="${row.name}" aria-label="${l.one} ${i + 1} name" maxlength="200">
+<input name="${rowValueField(field)}" value="${row.value}" aria-label="${l.one} ${i + 1} value" maxlength="2000">
+</div>`,
+)}
+${errorFor(field)}
+<button type="submit" name="${ADD_ROWS_FIELD}" value="${field}" formnovalidate>Add rows</button>
+</fieldset>`;
 }
 
 const labels: Array<[keyof CustomerForm, string, string]> = [
@@ -69,8 +167,10 @@ export function customerEditForm(
       : html``;
   const other = errors.filter((e) => !Object.hasOwn(form, e.field.split(".")[0] ?? ""));
   const action = id ? `/dashboard/customers/${id}` : "/dashboard/customers";
+  // The first submit button is the one Enter presses (HTML implicit submission): Save, not "Add rows".
   return html`<form method="post" action="${action}" class="customer-form">
 ${csrfField(csrf)}
+<button type="submit" class="implicit-submit" tabindex="-1" aria-hidden="true">${id ? "Save" : "Add customer"}</button>
 ${other.length > 0 ? html`<p class="field-error">${other.map((e) => `${e.field} ${e.message}`).join("; ")}</p>` : ""}
 ${labels.map(
   ([field, label, type]) => html`<label for="${field}">${label}</label>
@@ -80,12 +180,7 @@ ${errorFor(field)}`,
 <label for="notes">Notes</label>
 <textarea id="notes" name="notes"${described("notes")}>${form.notes}</textarea>
 ${errorFor("notes")}
-<label for="measurements">Measurements (JSON object)</label>
-<textarea id="measurements" name="measurements" class="code"${described("measurements")}>${form.measurements}</textarea>
-${errorFor("measurements")}
-<label for="preferences">Preferences (JSON object)</label>
-<textarea id="preferences" name="preferences" class="code"${described("preferences")}>${form.preferences}</textarea>
-${errorFor("preferences")}
+${rowFields.map((f) => rowsFieldset(f, form[f], errorFor))}
 <div class="actions"><button type="submit" class="primary">${id ? "Save" : "Add customer"}</button><a class="button" href="${id ? `/dashboard/customers/${id}` : "/dashboard/customers"}">Cancel</a></div>
 </form>`;
 }

@@ -20,7 +20,16 @@ import type { OrderSchema as OrderJson } from "../../modules/orders/orders.schem
 import { listCustomerOrders } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
-import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
+import {
+  type Form,
+  field,
+  fields,
+  formErrors,
+  formOf,
+  optional,
+  pageLimit,
+  queryParam,
+} from "../../web/form.ts";
 import { saveForm } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
@@ -28,7 +37,20 @@ import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
-import { type CustomerForm, customerEditForm, formFromCustomer, jsonField } from "./customer-form.ts";
+import {
+  ADD_ROWS_FIELD,
+  type CustomerForm,
+  customerEditForm,
+  EMPTY_ROWS,
+  formFromCustomer,
+  objectOf,
+  postedRows,
+  rowFields,
+  rowNameField,
+  rowsOf,
+  rowValueField,
+  withEmptyRows,
+} from "./customer-form.ts";
 
 export async function customerPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx, config } = deps;
@@ -130,7 +152,13 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
-      const form = customerFormOf(formOf(request));
+      const posted = formOf(request);
+      const form = customerFormOf(posted);
+      if (addingRows(posted)) {
+        const pageCtx = await pageContext(ctx, request, reply);
+        const page = customerEditForm(null, form, [], pageCtx.csrf);
+        return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "New customer", page));
+      }
       const errors: FieldError[] = [];
       const input = customerInput(form, errors);
       errors.push(...formErrors(CreateCustomerBody, input));
@@ -173,8 +201,8 @@ ${confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer")}</d
 <dt>Notes</dt><dd class="prose">${customer.notes ?? "–"}</dd>
 <dt>Added</dt><dd>${time(customer.createdAt, pageCtx.timeZone)}</dd>
 </dl>
-${jsonBlock("Measurements", customer.measurements)}
-${jsonBlock("Preferences", customer.preferences)}
+${rowsBlock("Measurements", customer.measurements)}
+${rowsBlock("Preferences", customer.preferences)}
 <h2>Orders (${customer.counts.orders})</h2>
 ${customer.counts.orders > orders.length ? html`<p class="muted">The ${orders.length} most recently updated.</p>` : ""}
 ${
@@ -243,7 +271,13 @@ ${
       const vendorId = vendorIdOf(request);
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       const current = await getCustomer(ctx, vendorId, request.params.id);
-      const form = customerFormOf(formOf(request));
+      const posted = formOf(request);
+      const form = customerFormOf(posted);
+      if (addingRows(posted)) {
+        const pageCtx = await pageContext(ctx, request, reply);
+        const page = customerEditForm(current.id, form, [], pageCtx.csrf);
+        return sendPage(reply, 200, dashboardPage(pageCtx, "customers", `Edit ${current.name}`, page));
+      }
       const errors: FieldError[] = [];
       const input = customerInput(form, errors);
       errors.push(...formErrors(UpdateCustomerBody, input));
@@ -265,9 +299,11 @@ ${
   );
 }
 
-function jsonBlock(label: string, value: CustomerJson["measurements"]) {
-  if (!value || Object.keys(value).length === 0) return html``;
-  return html`<h2>${label}</h2><pre>${JSON.stringify(value, null, 2)}</pre>`;
+/** Measurements or preferences as labelled rows (a nested value as JSON text). */
+function rowsBlock(label: string, value: CustomerJson["measurements"]) {
+  const rows = rowsOf(value);
+  if (rows.length === 0) return html``;
+  return html`<h2>${label}</h2><dl class="facts">${rows.map((r) => html`<dt>${r.name}</dt><dd>${r.value}</dd>`)}</dl>`;
 }
 
 /** At most this many customers in one CSV export. */
@@ -279,20 +315,34 @@ const emptyCustomerForm: CustomerForm = {
   phone: "",
   weddingDate: "",
   notes: "",
-  measurements: "",
-  preferences: "",
+  measurements: withEmptyRows([]),
+  preferences: withEmptyRows([]),
 };
 
+const textFields = ["name", "email", "phone", "weddingDate", "notes"] as const;
+
+/** The form as posted; the rows of "Add rows"' list get more empty ones. */
 function customerFormOf(posted: Form): CustomerForm {
   const form = { ...emptyCustomerForm };
-  for (const key of Object.keys(form) as Array<keyof CustomerForm>) form[key] = field(posted, key);
+  for (const key of textFields) form[key] = field(posted, key);
+  const adding = field(posted, ADD_ROWS_FIELD);
+  for (const f of rowFields) {
+    const rows = postedRows(fields(posted, rowNameField(f)), fields(posted, rowValueField(f)));
+    form[f] = rows;
+    if (adding === f) form[f] = withEmptyRows(rows, EMPTY_ROWS * 2);
+  }
   return form;
 }
 
-/** The service input the create and edit forms post (JSON fields parsed, errors collected). */
+/** Whether the form was posted by an "Add rows" button (show it again with more rows, save nothing). */
+function addingRows(posted: Form): boolean {
+  return (rowFields as readonly string[]).includes(field(posted, ADD_ROWS_FIELD));
+}
+
+/** The service input the create and edit forms post (rows made objects, errors collected). */
 function customerInput(form: CustomerForm, errors: FieldError[]) {
-  const measurements = jsonField("measurements", form.measurements, errors);
-  const preferences = jsonField("preferences", form.preferences, errors);
+  const measurements = objectOf("measurements", form.measurements, errors);
+  const preferences = objectOf("preferences", form.preferences, errors);
   return {
     name: form.name.trim(),
     email: optional(form.email),
