@@ -51,7 +51,7 @@ export function rowsOf(value: Record<string, unknown> | null): Row[] {
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
-function valueOf(text: string): unknown {
+function storedValue(text: string): unknown {
   const trimmed = text.trim();
   if (NUMBER.test(trimmed)) return Number(trimmed);
   if (/^[[{]/.test(trimmed) || trimmed === "true" || trimmed === "false") {
@@ -86,7 +86,7 @@ export function objectOf(
       errors.push({ field: `${field}.${i + 1}`, message: `row ${i + 1}: “${name}” is already used above` });
       return;
     }
-    out[name] = valueOf(row.value);
+    out[name] = storedValue(row.value);
     any = true;
   });
   return any ? out : null;
