@@ -51,7 +51,7 @@ export async function countSandboxRecords(db: Executor, sandboxId: string) {
 /**
  * Deletes every record of the sandbox but its keys and its webhook endpoints (their settings): the
  * orders, customers, appointments, inquiries, events (with their deliveries and attempt logs),
- * stored Idempotency-Key answers and mails. One transaction, run by the caller.
+ * stored Idempotency-Key answers, mails and the activity log. One transaction, run by the caller.
  */
 export async function deleteSandboxRecords(tx: Executor, sandboxId: string): Promise<void> {
   // Children before parents: appointments name orders and customers, orders name customers.
@@ -63,4 +63,6 @@ export async function deleteSandboxRecords(tx: Executor, sandboxId: string): Pro
   await tx.execute(sql`delete from events where vendor_id = ${sandboxId}`);
   await tx.execute(sql`delete from webhook_deliveries where vendor_id = ${sandboxId}`);
   await tx.execute(sql`delete from idempotency_keys where vendor_id = ${sandboxId}`);
+  // What the test keys did there (the activity log): gone with what they did it to.
+  await tx.execute(sql`delete from activity where vendor_id = ${sandboxId}`);
 }
