@@ -17,6 +17,7 @@ import { apiKeyPages } from "./integrations/api-keys.pages.ts";
 import { applicationPages } from "./integrations/applications.pages.ts";
 import { connectedAppPages } from "./integrations/connected-apps.pages.ts";
 import { integrationsOverviewPage } from "./integrations/overview.page.ts";
+import { sandboxPages } from "./integrations/sandbox.pages.ts";
 import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
@@ -100,6 +101,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await signedIn.register(applicationPages, deps);
     await signedIn.register(connectedAppPages, deps);
     await signedIn.register(webhookPages, deps);
+    await signedIn.register(sandboxPages, deps);
     await signedIn.register(settingsPages, deps);
     await signedIn.register(accountPages, deps);
     await signedIn.register(activityPage, deps);

@@ -16,6 +16,7 @@ export type Section =
   | "applications"
   | "connected-apps"
   | "webhooks"
+  | "sandbox"
   | "settings"
   | "activity"
   | "account";
@@ -27,6 +28,7 @@ const integrationSections = new Set<Section>([
   "applications",
   "connected-apps",
   "webhooks",
+  "sandbox",
 ]);
 
 // Seven entries that wrap to two short rows on a phone; the integration pages live under one entry
@@ -48,6 +50,7 @@ const integrationTabs: Array<[Section, string, string]> = [
   ["applications", "Applications", "/dashboard/integrations/applications"],
   ["connected-apps", "Connected apps", "/dashboard/integrations/connected-apps"],
   ["webhooks", "Webhooks", "/dashboard/integrations/webhooks"],
+  ["sandbox", "Sandbox", "/dashboard/integrations/sandbox"],
 ];
 
 function subNav(section: Section): SafeHtml {

@@ -75,6 +75,18 @@ beforeAll(async () => {
     { key },
   );
   const apiKey = await createApiKey(t.ctx, { vendorId: a.vendor.id, name: `${MARK} key` });
+  // A's sandbox (issue 28.5), with test data carrying the marker too.
+  const testKey = await createApiKey(t.ctx, { vendorId: a.vendor.id, name: `${MARK} test key`, test: true });
+  const testOrder = await api.post(
+    "/api/vendor/orders",
+    { customerName: `${MARK} Sandbox`, customerEmail: "sandbox@example.com", type: "SUIT" },
+    { key: testKey.key },
+  );
+  await api.post(
+    "/api/vendor/webhooks",
+    { url: `http://127.0.0.1:9/${MARK}-sandbox`, events: ["order.created"] },
+    { key: testKey.key },
+  );
   const client = await createClient(t.ctx);
   idsOfA = [
     order.body.id,
@@ -84,6 +96,8 @@ beforeAll(async () => {
     inquiry.body.id,
     webhook.body.id,
     apiKey.row.id,
+    // One of the sandbox's: more would take the crawl past the dashboard's per-address budget.
+    testOrder.body.id,
     ...Object.values(client).filter(
       (v): v is string => typeof v === "string" && /^(app_|[a-z0-9]{24,})/.test(v),
     ),
@@ -92,6 +106,9 @@ beforeAll(async () => {
 
   const b = await createVendor(t.ctx, "Other Vendor");
   emailB = b.email;
+  // B has a sandbox too, so its sandbox pages list records (B's, never A's).
+  const testKeyB = await createApiKey(t.ctx, { vendorId: b.id, name: "B test key", test: true });
+  await api.post("/api/vendor/customers", { name: "B Sandbox" }, { key: testKeyB.key });
 });
 afterAll(() => t.close());
 
@@ -201,6 +218,7 @@ describe("the dashboard, crawled", () => {
     const forms = new Map<string, Form>();
     for (const res of pages.values()) for (const form of postForms(res.text)) forms.set(form.action, form);
     expect(forms.size, "the forms of every section").toBeGreaterThanOrEqual(10);
+    expect([...forms.keys()]).toContain("/dashboard/integrations/sandbox/reset");
     for (const form of forms.values()) {
       expect(form.fields._csrf, `${form.action} carries a CSRF token`).toEqual(expect.any(String));
       const { _csrf: _token, ...withoutToken } = form.fields;

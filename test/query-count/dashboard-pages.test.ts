@@ -1,6 +1,7 @@
 // Dashboard lists are a fixed number of statements whatever their length (no N+1): a page with
 // 20 rows sends exactly as many as the same page with 1 row.
 import { describe, expect, it } from "vitest";
+import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createCustomer } from "../../src/modules/customers/customers.service.ts";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import type { Browser } from "../helpers/browser.ts";
@@ -42,7 +43,24 @@ const order: Seed = (s, i) =>
     { key: s.key },
   );
 
+/** An order in the vendor's sandbox (issue 28.5), through a test key made once per vendor. */
+const testKeys = new Map<string, string>();
+const sandboxOrder: Seed = async (s, i) => {
+  let key = testKeys.get(s.vendorId);
+  if (!key) {
+    key = (await createApiKey(t.ctx, { vendorId: s.vendorId, name: "tests", test: true })).key;
+    testKeys.set(s.vendorId, key);
+  }
+  return t.api.post("/api/vendor/orders", { customerName: `C${i}`, type: "SUIT" }, { key });
+};
+
 const cases: Array<[string, (s: Seeded) => string, RegExp, Seed]> = [
+  [
+    "sandbox page (orders)",
+    () => "/dashboard/integrations/sandbox",
+    /<tr><td>C\d+<div class="muted"><code>/g,
+    sandboxOrder,
+  ],
   ["orders list", () => "/dashboard/orders", /<tr>\n<td><a href="\/dashboard\/orders\//g, order],
   [
     "customers list",

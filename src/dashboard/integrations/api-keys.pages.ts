@@ -1,10 +1,16 @@
-// Integrations → API keys: create (name, optional scope restriction; the key is shown once in the
-// flash), list with prefix, scopes, created and last use, revoke.
+// Integrations → API keys: create (name, optional scope restriction, live or test; the key is shown
+// once in the flash), list with prefix, scopes, created and last use, revoke. Test keys (the
+// sandbox's, issue 28.5) are listed and revoked here with the shop's own, marked "Test".
 
 import type { FastifyInstance } from "fastify";
 import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
-import { createApiKey, listApiKeysOfVendor, revokeApiKey } from "../../modules/api-keys/api-keys.service.ts";
+import {
+  createApiKey,
+  listApiKeysOfVendor,
+  revokeApiKey,
+  TEST_API_KEY_PREFIX,
+} from "../../modules/api-keys/api-keys.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
 import { field, fields } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
@@ -13,6 +19,7 @@ import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
+import { SANDBOX_PAGE } from "./sandbox.pages.ts";
 
 const BASE = "/dashboard/integrations/api-keys";
 
@@ -28,7 +35,7 @@ export async function apiKeyPages(app: FastifyInstance, deps: DashboardDeps): Pr
 <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th class="optional">Created</th><th>Last used</th><th></th></tr></thead>
 <tbody>${keys.map(
             (k) => html`<tr data-key-id="${k.id}">
-<td>${k.name}</td><td><code class="nowrap">${k.prefix}…</code></td>
+<td>${k.name}${k.test ? html` <a class="badge test" href="${SANDBOX_PAGE}">Test</a>` : ""}</td><td><code class="nowrap">${k.prefix}…</code></td>
 <td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">All scopes</span>`}</td>
 <td class="optional">${time(k.createdAt, page.timeZone)}</td><td>${time(k.lastUsedAt, page.timeZone)}</td>
 <td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : confirmLink(`${BASE}/${k.id}/revoke`, "Revoke")}</td>
@@ -41,6 +48,7 @@ export async function apiKeyPages(app: FastifyInstance, deps: DashboardDeps): Pr
 <fieldset><legend>Restrict to scopes (none ticked: every scope)</legend>
 ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeDescriptions[s]}</span></label>`)}
 </fieldset>
+<label class="check"><input type="checkbox" name="test" value="on"> Test key (<code>vk_test_…</code>) <span class="muted">for your <a href="${SANDBOX_PAGE}">sandbox</a>: its own test data, never your live orders or customers</span></label>
 <div class="actions"><button type="submit" class="primary">Create key</button></div>
 </form>`;
     return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "api-keys", "API keys", body));
@@ -52,8 +60,12 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
         vendorId: vendorIdOf(request),
         name: field(form, "name"),
         scopes: fields(form, "scopes"),
+        test: field(form, "test") === "on",
       });
-      return { kind: "success", message: `API key “${row.name}” created.`, secret: key };
+      const message = key.startsWith(TEST_API_KEY_PREFIX)
+        ? `Test key “${row.name}” created. It works on your sandbox only.`
+        : `API key “${row.name}” created.`;
+      return { kind: "success", message, secret: key };
     });
   });
 
