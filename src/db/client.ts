@@ -13,7 +13,7 @@ import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounde
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { restrictDataDir } from "./data-dir-permissions.ts";
 import { type DiskSpaceGuard, watchDiskSpace } from "./disk-space.ts";
-import { createPgListener } from "./pg-listener.ts";
+import { createPgListener, DEFAULT_LISTENER_TIMINGS } from "./pg-listener.ts";
 import { releaseClientsOfFailedTransactions } from "./pooled-transaction.ts";
 import * as schema from "./schema/index.ts";
 
@@ -116,6 +116,11 @@ export async function openDatabase(
     genericPlans?: boolean;
     /** PGlite in a DATA_DIR: free bytes under which writes are refused (DISK_MIN_FREE_MB); 0: never. */
     minFreeBytes?: number;
+    /**
+     * PostgreSQL: how often the LISTEN connection proves it is alive (pg-listener.ts); it must
+     * answer within the query timeout, or it is given up and reopened.
+     */
+    listenHeartbeatMs?: number;
   } = {},
 ): Promise<Database> {
   let count = 0;
@@ -154,7 +159,10 @@ export async function openDatabase(
     // drizzle leaks the client of a transaction whose BEGIN fails: check it out ourselves.
     releaseClientsOfFailedTransactions(db, pool);
     const directUrl = target.directUrl ?? target.url;
-    const listener = createPgListener(directUrl);
+    const listener = createPgListener(directUrl, {
+      heartbeatMs: options.listenHeartbeatMs ?? DEFAULT_LISTENER_TIMINGS.heartbeatMs,
+      deadlineMs: timeouts.queryMs,
+    });
     return {
       kind: "pg",
       db,

@@ -3,6 +3,14 @@
 // terminated backend, a network cut. Notifications sent while it was down are lost, so a
 // subscriber is told when the connection is lost (`onLost`: trust nothing learnt from it) and,
 // once it is back, called with an empty payload (`onNotify("")`: anything may have changed).
+//
+// A connection can also stall without dropping (a peer that stops answering, a proxy or NAT that
+// forgets it, a frozen host): no error, no end, and no notification either. A heartbeat finds it:
+// every `heartbeatMs` the connection answers a `select 1` within `deadlineMs`, or it is lost as
+// if it had dropped (subscribers told `onLost`, the socket destroyed, a new one opened). So a
+// subscriber trusts nothing for longer than heartbeatMs + deadlineMs after the last proof that
+// notifications could still arrive. (The API-key cache held a revoked key for 58.5 s behind a
+// stalled connection before this.)
 import pg from "pg";
 
 /** How the LISTEN connection names itself in pg_stat_activity. */
@@ -22,10 +30,22 @@ export interface PgListener {
   listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>>;
 }
 
-export function createPgListener(url: string): PgListener {
+export interface ListenerTimings {
+  /** How often the connection proves it is alive (a `select 1` round trip). */
+  heartbeatMs: number;
+  /** How long the proof, a LISTEN, or setting up a connection may take before it counts as lost. */
+  deadlineMs: number;
+}
+
+export const DEFAULT_LISTENER_TIMINGS: ListenerTimings = { heartbeatMs: 5_000, deadlineMs: 4_000 };
+
+export function createPgListener(
+  url: string,
+  timings: ListenerTimings = DEFAULT_LISTENER_TIMINGS,
+): PgListener {
   const channels = new Map<string, Set<Subscriber>>();
-  /** The connection and the channels it LISTENs to, while it is up. */
-  let live: { client: pg.Client; listening: Set<string> } | undefined;
+  /** The connection and the channels it LISTENs to, while it is up; `lose` gives it up. */
+  let live: { client: pg.Client; listening: Set<string>; lose: () => void } | undefined;
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let down = false;
@@ -37,12 +57,20 @@ export function createPgListener(url: string): PgListener {
       connectionString: url,
       keepAlive: true,
       application_name: LISTENER_APPLICATION_NAME,
+      // A connection that does not come up, or a statement that is not answered, in time is a
+      // stalled one: the open fails (and is retried), or the connection is given up.
+      connectionTimeoutMillis: timings.deadlineMs,
+      query_timeout: timings.deadlineMs,
     });
     let lost = false;
+    let heartbeat: NodeJS.Timeout | undefined;
     const onLost = () => {
       if (lost) return;
       lost = true;
+      clearTimeout(heartbeat);
       client.end().catch(() => {});
+      // A stalled peer never answers the goodbye: the socket goes now, not when TCP gives up.
+      socketOf(client)?.destroy();
       if (live?.client !== client) return; // not up yet: the failed open() retries by itself
       live = undefined;
       down = true;
@@ -62,7 +90,15 @@ export function createPgListener(url: string): PgListener {
         listening.add(channel);
       }
       if (lost) throw new Error("the LISTEN connection dropped while it was set up");
-      live = { client, listening };
+      live = { client, listening, lose: onLost };
+      const beat = () => {
+        heartbeat = setTimeout(() => {
+          if (lost || live?.client !== client) return;
+          client.query("select 1").then(beat, onLost);
+        }, timings.heartbeatMs);
+        heartbeat.unref();
+      };
+      beat();
     } catch (err) {
       lost = true;
       client.end().catch(() => {});
@@ -108,8 +144,9 @@ export function createPgListener(url: string): PgListener {
     }
     if (live && !live.listening.has(channel)) {
       live.listening.add(channel);
-      // A failure here is the connection failing: its loss is handled as any other.
-      await live.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+      // A failure here is the connection failing (or stalled): lost, and the reconnect LISTENs.
+      const { client, lose } = live;
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch(lose);
     }
   };
 
@@ -138,8 +175,28 @@ export function createPgListener(url: string): PgListener {
         down = false;
         const client = live?.client;
         live = undefined;
-        await client?.end().catch(() => {});
+        await endWithin(client, timings.deadlineMs);
       };
     },
   };
 }
+
+/** Ends the connection, or destroys its socket if the peer has not answered within `ms`. */
+async function endWithin(client: pg.Client | undefined, ms: number): Promise<void> {
+  if (!client) return;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    client.end().then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!ended) socketOf(client)?.destroy();
+}
+
+const socketOf = (client: pg.Client) =>
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;

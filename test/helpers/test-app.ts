@@ -39,6 +39,8 @@ export interface TestAppOptions {
   resolver?: Resolver;
   /** A PostgreSQL database other than TEST_DATABASE_URL (a scratch database of the file's own). */
   databaseUrl?: string;
+  /** A database the test opened (and migrated) itself, e.g. with its own timings; closed with the app. */
+  database?: Database;
   /**
    * The file runs a webhook dispatcher or counts NOTIFYs: on PostgreSQL it gets a scratch
    * database of its own, so dispatchers of files running side by side never claim each other's
@@ -126,8 +128,10 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   const scratch =
-    options.ownDatabase && pgUrl && !options.databaseUrl ? await createScratchDatabase(pgUrl) : undefined;
-  const database = await openTestDatabase(scratch?.url ?? options.databaseUrl);
+    options.ownDatabase && pgUrl && !options.databaseUrl && !options.database
+      ? await createScratchDatabase(pgUrl)
+      : undefined;
+  const database = options.database ?? (await openTestDatabase(scratch?.url ?? options.databaseUrl));
   // PUBLIC_URL (problem types, OAuth issuer) must name the real port, so reserve one first.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -8,7 +8,9 @@
 // - a notification forgets that key, and moves the generation on, so a lookup that began before it
 //   cannot store the row it read;
 // - while the LISTEN connection is down nothing is served from memory (notifications sent then
-//   are lost), and once it is back everything held is forgotten;
+//   are lost), and once it is back everything held is forgotten; a connection that stalls
+//   without dropping counts as down once it misses its heartbeat (db/pg-listener.ts), so a key
+//   revoked elsewhere is refused within the heartbeat and the query timeout (5 s + 4 s);
 // - a revocation made in this process forgets the key here at once (`forgetApiKey`), before the
 //   answer that confirms it, so the caller's next request is refused even on this process;
 // - an entry is trusted for API_KEY_CACHE_SECONDS at most (0 turns the cache off): a bound on
