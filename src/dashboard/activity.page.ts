@@ -62,7 +62,7 @@ function subjectHref(action: ActivityAction, id: string): string | undefined {
       // An authorized application may be another shop's: the shop sees it among its connected apps.
       return action === "application.authorized" || action === "application.disconnected"
         ? "/dashboard/integrations/connected-apps"
-        : `/dashboard/integrations/applications/${id}`;
+        : "/dashboard/integrations/applications";
     default:
       return undefined;
   }
