@@ -1,23 +1,25 @@
 // The import layering of src/ (README "Layout"), checked by `npm run check:layers`. Each layer may
 // import its own and lower layers only; the two page surfaces (dashboard, OAuth) do not import each
-// other; and no import circle anywhere. Lowest first:
+// other; and no import circle anywhere. Every layer is whole folders (and top-level files), with
+// no exceptions carved out of a folder. Lowest first:
 //   1 foundation   lib/, auth/, db/, errors.ts, config.ts
-//   2 platform     webhook-delivery/ (outbox, dispatcher), mail/ (mail outbox, sender), maintenance/, context.ts,
-//                  observability/metrics.ts (the registry the dispatcher reports to)
-//   3 http kit     http/ (plugins and shared schemas), except the OpenAPI document;
-//                  observability/ (GET /metrics, the worker's probe server)
+//   2 platform     webhook-delivery/ (outbox, dispatcher), mail/ (mail outbox, sender), maintenance/,
+//                  metrics/ (the registry the dispatcher reports to), context.ts
+//   3 http kit     http/ (plugins and shared schemas), observability/ (GET /metrics, the worker's
+//                  probe server)
 //   4 modules      modules/<name>/ (routes, schemas, services, repositories, presenters)
-//   5 page kit     web/ (browser scope, html, flash, forms, sessions' cookie, return-to)
-//   6 surfaces     dashboard/, oauth/, docs/
-//   7 composition  app.ts, main.ts, cli.ts, cli/, http/openapi*.ts (assembles modules' schemas)
+//   5 API document openapi/ (gathers the modules' schemas, examples and the webhooks section)
+//   6 page kit     web/ (browser scope, html, flash, forms, sessions' cookie, return-to)
+//   7 surfaces     dashboard/, oauth/, docs/
+//   8 composition  app.ts, main.ts, cli.ts, cli/
 const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
-const platform =
-  "^src/(webhook-delivery|mail|maintenance)/|^src/context[.]ts$|^src/observability/metrics[.]ts$";
-const httpKit = "^src/http/(?!openapi)|^src/observability/(?!metrics[.]ts$)";
+const platform = "^src/(webhook-delivery|mail|maintenance|metrics)/|^src/context[.]ts$";
+const httpKit = "^src/(http|observability)/";
 const modules = "^src/modules/";
+const apiDocument = "^src/openapi/";
 const web = "^src/web/";
 const surfaces = "^src/(dashboard|oauth|docs)/";
-const composition = "^src/(app|main|cli)[.]ts$|^src/cli/|^src/http/openapi";
+const composition = "^src/(app|main|cli)[.]ts$|^src/cli/";
 
 const above = (name, from, higher) => ({
   name,
@@ -29,10 +31,11 @@ const above = (name, from, higher) => ({
 
 module.exports = {
   forbidden: [
-    above("foundation-up", foundation, [platform, httpKit, modules, web, surfaces, composition]),
-    above("platform-up", platform, [httpKit, modules, web, surfaces, composition]),
-    above("http-kit-up", httpKit, [modules, web, surfaces, composition]),
-    above("modules-up", modules, [web, surfaces, composition]),
+    above("foundation-up", foundation, [platform, httpKit, modules, apiDocument, web, surfaces, composition]),
+    above("platform-up", platform, [httpKit, modules, apiDocument, web, surfaces, composition]),
+    above("http-kit-up", httpKit, [modules, apiDocument, web, surfaces, composition]),
+    above("modules-up", modules, [apiDocument, web, surfaces, composition]),
+    above("api-document-up", apiDocument, [web, surfaces, composition]),
     above("web-up", web, [surfaces, composition]),
     above("surfaces-up", surfaces, [composition]),
     {

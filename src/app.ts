@@ -29,7 +29,6 @@ import { registerIdempotency } from "./http/idempotency.ts";
 import { registerJsonBody } from "./http/json-body.ts";
 import { errorForLog, requestForLog } from "./http/log-serializers.ts";
 import { registerNoStore } from "./http/no-store.ts";
-import { registerOpenApi } from "./http/openapi.ts";
 import {
   addressKey,
   credentialLimits,
@@ -43,6 +42,7 @@ import { registerRouteCatalog } from "./http/route-catalog.ts";
 import { buildSerializer } from "./http/serialization.ts";
 import { registerStrictQuery } from "./http/strict-query.ts";
 import { validatorCompiler } from "./http/validation.ts";
+import { createMetrics } from "./metrics/registry.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { openVerifiedKeys } from "./modules/api-keys/verified-keys.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
@@ -58,7 +58,7 @@ import { oauthRoutes } from "./oauth/oauth.routes.ts";
 import { registerOAuthRequestGuards } from "./oauth/request-guards.ts";
 import { authenticateAccessToken } from "./oauth/tokens.ts";
 import { registerMetrics } from "./observability/metrics.routes.ts";
-import { createMetrics } from "./observability/metrics.ts";
+import { registerOpenApi } from "./openapi/plugin.ts";
 import { registerBrowserScope } from "./web/browser-scope.ts";
 import { systemResolver } from "./webhook-delivery/url-guard.ts";
 
@@ -66,7 +66,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 declare module "fastify" {
   interface FastifyInstance {
-    metrics: import("./observability/metrics.ts").Metrics;
+    metrics: import("./metrics/registry.ts").Metrics;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
 import { heldTransaction } from "./db/request-transaction.ts";
-import type { Metrics } from "./observability/metrics.ts";
+import type { Metrics } from "./metrics/registry.ts";
 import type { Resolver } from "./webhook-delivery/url-guard.ts";
 
 /**

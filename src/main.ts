@@ -21,7 +21,7 @@ import { assertPortFree, isPortError, PortUnavailableError } from "./http/port-c
 import { Backoff, retryWithBackoff } from "./lib/backoff.ts";
 import { startMailSender } from "./mail/sender.ts";
 import { startHousekeeping } from "./maintenance/housekeeping.ts";
-import { createMetrics } from "./observability/metrics.ts";
+import { createMetrics } from "./metrics/registry.ts";
 import { buildWorkerApp } from "./observability/worker-app.ts";
 import { startDispatcher } from "./webhook-delivery/dispatcher.ts";
 

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import { hashSecret, safeEqual } from "../lib/crypto.ts";
-import type { Metrics } from "./metrics.ts";
+import type { Metrics } from "../metrics/registry.ts";
 
 export function registerMetrics(
   app: FastifyInstance,

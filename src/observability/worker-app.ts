@@ -7,8 +7,8 @@ import type { Database } from "../db/client.ts";
 import { registerErrorHandling } from "../http/error-handler.ts";
 import { registerHealthRoutes } from "../http/health.routes.ts";
 import { genReqId } from "../http/request-id.ts";
+import type { Metrics } from "../metrics/registry.ts";
 import { registerMetrics } from "./metrics.routes.ts";
-import type { Metrics } from "./metrics.ts";
 
 export function buildWorkerApp(
   config: Config,

@@ -4,7 +4,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import type { DeliveryMetrics } from "../observability/metrics.ts";
+import type { DeliveryMetrics } from "../metrics/registry.ts";
 import { type AttemptDeps, type AttemptReport, runAttempt } from "./attempt.ts";
 import { recordAttempt } from "./attempts.repository.ts";
 import { type AutoDisableRule, DEFAULT_AUTO_DISABLE } from "./auto-disable.ts";

@@ -13,7 +13,7 @@ import type { Database } from "../db/client.ts";
 import { type DatabaseClock, databaseClock } from "../db/database-clock.ts";
 import { newId } from "../lib/ids.ts";
 
-import type { DeliveryMetrics } from "../observability/metrics.ts";
+import type { DeliveryMetrics } from "../metrics/registry.ts";
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";

@@ -2,8 +2,8 @@
 // event, describing the POST a receiver gets, its headers and its body, whose `data` is the
 // catalog's payload schema (the same TypeBox schema the API responses use).
 import { Type } from "@sinclair/typebox";
+import { Id, Timestamp } from "../http/common-schemas.ts";
 import { type AnyEventType, allEventTypes, eventCatalog } from "../modules/events/catalog.ts";
-import { Id, Timestamp } from "./common-schemas.ts";
 
 const header = (name: string, description: string, example: string) => ({
   name,

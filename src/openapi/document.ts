@@ -58,7 +58,7 @@ import {
   WebhookSchema,
   WebhookWithSecret,
 } from "../modules/webhooks/webhooks.schemas.ts";
-import { eventDataExamples, exampleIds, schemaExamples } from "./openapi-examples.ts";
+import { eventDataExamples, exampleIds, schemaExamples } from "./examples.ts";
 
 type Json = Record<string, any>;
 

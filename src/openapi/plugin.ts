@@ -4,8 +4,8 @@ import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
-import { finishDocument } from "./openapi-document.ts";
-import { webhooksDocument } from "./openapi-webhooks.ts";
+import { finishDocument } from "./document.ts";
+import { webhooksDocument } from "./webhooks.ts";
 
 export const API_VERSION = "1.0.0";
 
@@ -40,7 +40,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           }
         }
       }
-      // Named schemas, problem+json errors, headers and examples (see openapi-document.ts).
+      // Named schemas, problem+json errors, headers and examples (see document.ts).
       return finishDocument(openapiObject as Record<string, unknown>) as never;
     },
     openapi: {
