@@ -79,6 +79,22 @@ describe("test keys", () => {
     expect(row?.n).toBe(1);
   });
 
+  it("the sandbox takes the shop's name, time zone and website for its public pages (tracking, inquiry form)", async () => {
+    const shop = await createVendor(t.ctx, "Atelier Lua");
+    await t.ctx.db.execute(
+      sql`update vendors set time_zone = 'Europe/Lisbon', website = 'https://lua.example' where id = ${shop.id}`,
+    );
+    await testKey(shop.id);
+    const sandbox = await sandboxOfShop(t.ctx, shop.id);
+    expect(sandbox).toMatchObject({
+      name: "Atelier Lua",
+      timeZone: "Europe/Lisbon",
+      website: "https://lua.example",
+      customerMail: false,
+      sandboxOf: shop.id,
+    });
+  });
+
   it("are listed and revoked with the shop's own keys (marked test), never through another shop", async () => {
     const shop = await createVendor(t.ctx);
     const other = await createVendor(t.ctx);

@@ -38,7 +38,11 @@ export async function ensureSandbox(ctx: ServiceContext, shopId: string): Promis
   const now = ctx.now();
   await insertSandboxOnce(ctx.db, {
     id: newId(),
+    // What its public pages (tracking, inquiry form) show, as the shop had it when the sandbox was
+    // made; the API's profile reads the shop's own row. Customer mail stays off (and is never sent).
     name: shop.name,
+    timeZone: shop.timeZone,
+    website: shop.website,
     email: sandboxEmail(shopId),
     passwordHash: NO_PASSWORD,
     sandboxOf: shopId,
