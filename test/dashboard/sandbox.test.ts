@@ -139,6 +139,40 @@ describe("dashboard: the sandbox page", () => {
     }
     expect((await browser.get(`${PAGE}?view=customers`)).text).not.toContain(XSS);
   });
+
+  it("the shop's own pages never show sandbox records", async () => {
+    const { browser, testKey, testOrderId } = await shopWithBothWorlds();
+    await t.api.post("/api/vendor/customers", { name: "Test Tobias" }, { key: testKey });
+    const profile = await t.api.get("/api/vendor/profile", { key: testKey });
+    await t.api.post(`/api/public/vendors/${profile.body.id}/inquiries`, {
+      name: "Test Tilda",
+      email: "lead@example.com",
+      message: "Sandbox question",
+    });
+    await t.api.post(
+      "/api/vendor/webhooks",
+      { url: "https://receiver.example/test-only-hook", events: ["order.created"] },
+      { key: testKey },
+    );
+    const orders = await browser.get("/dashboard/orders");
+    expect(orders.text).toContain("Live Lucia");
+    for (const path of [
+      "/dashboard/orders",
+      "/dashboard/customers",
+      "/dashboard/appointments",
+      "/dashboard/inquiries",
+      "/dashboard/integrations",
+      "/dashboard/integrations/webhooks",
+      "/dashboard/activity",
+    ]) {
+      const res = await browser.get(path);
+      expect(res.status, path).toBe(200);
+      for (const sandboxText of ["Test Tania", "Test Tobias", "Test Tilda", "test-only-hook", testOrderId]) {
+        expect(res.text.includes(sandboxText), `${path} shows ${sandboxText}`).toBe(false);
+      }
+    }
+    expect((await browser.get(`/dashboard/orders/${testOrderId}`)).status).toBe(404);
+  });
 });
 
 describe("dashboard: reset sandbox data", () => {
