@@ -4,6 +4,7 @@
 // vendor deleted) as soon as the api_key_changes trigger's notification arrives. While the LISTEN
 // connection is down, nothing is trusted from memory.
 import { eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { apiKeys, vendors } from "../../src/db/schema/index.ts";
@@ -15,6 +16,7 @@ import {
 } from "../../src/modules/api-keys/api-keys.service.ts";
 import { forgetApiKey, openVerifiedKeys } from "../../src/modules/api-keys/verified-keys.ts";
 import { createVendor, createVendorWithKey } from "../helpers/factories.ts";
+import { directUrlOf } from "../helpers/pooler.ts";
 import { startTestApp, type TestApp, useTestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
@@ -109,6 +111,46 @@ describe("API_KEY_CACHE_SECONDS=0", () => {
     }
   });
 });
+
+// PostgreSQL only: another session's row lock holds the first request's last-use write in flight
+// (what a loaded server does for a while), which PGlite's single connection cannot show.
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  "API_KEY_CACHE_SECONDS=0, the first use still being recorded",
+  () => {
+    let uncached: TestApp;
+    beforeAll(async () => {
+      uncached = await startTestApp({ env: { API_KEY_CACHE_SECONDS: "0" } });
+    });
+    afterAll(() => uncached.close());
+
+    it("the next request does not record the use a second time (issue 24 item 13: 3 statements, not 2)", async () => {
+      const { vendor, key } = await createVendorWithKey(uncached.ctx);
+      const [row] = await uncached.ctx.db.select().from(apiKeys).where(eq(apiKeys.vendorId, vendor.id));
+      const locker = new pg.Client({
+        connectionString: directUrlOf(process.env.TEST_DATABASE_URL as string),
+      });
+      await locker.connect();
+      try {
+        await locker.query("begin");
+        await locker.query("select 1 from api_keys where id = $1 for update", [row?.id]);
+        expect((await uncached.api.get("/api/vendor/profile", { key })).status).toBe(200);
+        for (let i = 0; i < 2; i++) {
+          const before = uncached.database.queryCount();
+          expect((await uncached.api.get("/api/vendor/profile", { key })).status).toBe(200);
+          expect(uncached.database.queryCount() - before).toBe(2);
+        }
+      } finally {
+        await locker.query("rollback");
+        await locker.end();
+      }
+      // The held write goes through once the lock is gone.
+      await eventually(async () => {
+        const [after] = await uncached.ctx.db.select().from(apiKeys).where(eq(apiKeys.vendorId, vendor.id));
+        return after?.lastUsedAt != null;
+      });
+    });
+  },
+);
 
 describe("the cache's own rules", () => {
   /** The test's database, with the cache's LISTEN callbacks in reach to play a lost connection. */

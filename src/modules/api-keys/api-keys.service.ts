@@ -23,6 +23,30 @@ export const TEST_API_KEY_PREFIX = "vk_test_";
 // Recording every use would turn each read into a write; once a minute is enough to show it.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/**
+ * When this process last recorded each key's use (key id → ms), bounded. The row read for a
+ * request does not show a use whose write is still in flight (or, with API_KEY_CACHE_SECONDS=0,
+ * one recorded a moment ago by this process), so without it every request until that write
+ * commits recorded the use again: more writes exactly when the database is slow (issue 24 item 13).
+ */
+const recordedUse = new Map<string, number>();
+const MAX_RECORDED_USES = 10_000;
+
+function useToRecord(id: string, lastUsedMs: number | null, nowMs: number): boolean {
+  const last = Math.max(
+    lastUsedMs ?? Number.NEGATIVE_INFINITY,
+    recordedUse.get(id) ?? Number.NEGATIVE_INFINITY,
+  );
+  if (nowMs - last <= LAST_USED_RESOLUTION_MS) return false;
+  recordedUse.delete(id); // re-inserted last: the map stays in order of recording
+  if (recordedUse.size >= MAX_RECORDED_USES) {
+    const oldest = recordedUse.keys().next().value;
+    if (oldest !== undefined) recordedUse.delete(oldest);
+  }
+  recordedUse.set(id, nowMs);
+  return true;
+}
+
 export interface CreateApiKeyInput {
   vendorId: string;
   name: string;
@@ -104,7 +128,7 @@ export async function authenticateApiKey(
     verified?.remember(row, generation);
   }
   const now = ctx.now();
-  if (row.lastUsedMs === null || now.getTime() - row.lastUsedMs > LAST_USED_RESOLUTION_MS) {
+  if (useToRecord(row.id, row.lastUsedMs, now.getTime())) {
     // Held in memory, the credential records the use too, so the next minute's requests skip it.
     row.lastUsedMs = now.getTime();
     // Off the request path: a failed bookkeeping write must not fail the caller's request.
