@@ -93,11 +93,12 @@ export async function accountAccessRoutes(
       { schema: { hide: true }, preHandler: app.csrfProtection },
       async (request, reply) => {
         let token = "";
-        let vendorId: string;
+        let owner: { id: string; vendorId: string };
         try {
           const form = formOf(request);
           token = field(form, "token");
-          vendorId = (await confirmSignup(ctx, token, field(form, "password"))).id;
+          const vendor = await confirmSignup(ctx, token, field(form, "password"));
+          owner = { id: vendor.ownerId, vendorId: vendor.id };
         } catch (err) {
           if (err instanceof SignupLinkInvalid) return sendPage(reply, 400, signupLinkInvalidPage());
           if (!(err instanceof AppError)) throw err;
@@ -109,7 +110,7 @@ export async function accountAccessRoutes(
             signupConfirmPage({ csrf: csrfToken(reply), token, ...pending, error: fieldMessage(err) }),
           );
         }
-        await startSession(ctx, config, request, reply, vendorId);
+        await startSession(ctx, config, request, reply, owner);
         rotateCsrfSecret(reply, config);
         return reply.code(303).header("location", "/dashboard").send();
       },

@@ -3,7 +3,7 @@
 
 import type { FastifyInstance } from "fastify";
 import { fieldError } from "../errors.ts";
-import { changeVendorPassword } from "../modules/vendors/vendors.service.ts";
+import { changeMemberPassword } from "../modules/members/members.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
 import { field } from "../web/form.ts";
 import { runAction } from "../web/form-actions.ts";
@@ -41,9 +41,10 @@ export async function accountPages(app: FastifyInstance, { ctx, config }: Dashbo
         if (newPassword !== field(form, "confirmPassword")) {
           throw fieldError("validation_failed", "confirmPassword", "does not match the new password");
         }
-        await changeVendorPassword(
+        await changeMemberPassword(
           ctx,
           session.vendorId,
+          session.member.id,
           { currentPassword: field(form, "currentPassword"), newPassword },
           { keepSessionId: session.sessionId },
         );

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
-import { verifyVendorCredentials } from "../modules/vendors/vendors.service.ts";
+import { verifyMemberCredentials } from "../modules/members/members.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { type Form, field } from "../web/form.ts";
 import { safeReturnTo } from "../web/return-to.ts";
@@ -26,7 +26,7 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
 
   app.post("/login", { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
     // Not formOf: a sign-in answers every unusable credential alike, a NUL included (401 below;
-    // verifyVendorCredentials keeps it from any query), so it says nothing about the account.
+    // verifyMemberCredentials keeps it from any query), so it says nothing about the account.
     const form = (request.body ?? {}) as Form;
     const email = field(form, "email").trim();
     const password = field(form, "password");
@@ -39,13 +39,13 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
       reply.header("retry-after", String(wait));
       return again(429, "Too many failed sign-in attempts. Please wait a few minutes and try again.");
     }
-    const vendor = await verifyVendorCredentials(ctx, email, password);
-    if (!vendor) {
+    const member = await verifyMemberCredentials(ctx, email, password);
+    if (!member) {
       await throttle.recordFailure(request.ip, email);
       return again(401, "The e-mail or password is not correct.");
     }
     await throttle.recordSuccess(request.ip, email);
-    await startSession(ctx, config, request, reply, vendor.id);
+    await startSession(ctx, config, request, reply, member);
     rotateCsrfSecret(reply, config);
     return reply.code(303).header("location", returnTo).send();
   });

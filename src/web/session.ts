@@ -36,17 +36,17 @@ export async function currentSession(
   return token ? findSession(ctx, token) : undefined;
 }
 
-/** Signs the vendor in: drops whatever session the browser had and issues a new id. */
+/** Signs the member in: drops whatever session the browser had and issues a new id. */
 export async function startSession(
   ctx: ServiceContext,
   config: Config,
   request: FastifyRequest,
   reply: FastifyReply,
-  vendorId: string,
+  member: { id: string; vendorId: string },
 ): Promise<void> {
   const previous = request.cookies[request.pageCookies.session];
   if (previous) await deleteSession(ctx, previous);
-  const { token, expiresAt } = await createSession(ctx, vendorId);
+  const { token, expiresAt } = await createSession(ctx, member);
   reply.setCookie(request.pageCookies.session, token, { ...cookieOptions(config), expires: expiresAt });
 }
 

@@ -1,10 +1,12 @@
 // Each test makes its own vendor, so tests never depend on each other's data.
 import { randomUUID } from "node:crypto";
+import type { Role } from "../../src/auth/member-policy.ts";
 import type { Scope } from "../../src/auth/scopes.ts";
 import type { ServiceContext } from "../../src/context.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { hashPassword } from "../../src/lib/passwords.ts";
 import { createApiKey, revokeApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
+import { insertMember } from "../../src/modules/members/members.repository.ts";
 import { insertVendor } from "../../src/modules/vendors/vendors.repository.ts";
 
 export const TEST_PASSWORD = "correct horse battery staple";
@@ -17,14 +19,45 @@ export const TEST_PASSWORD = "correct horse battery staple";
 // verifies this hash the real way.
 let testPasswordHash: Promise<string> | undefined;
 
+/** A shop and its first owner, who signs in with the shop's e-mail and TEST_PASSWORD. */
 export async function createVendor(ctx: ServiceContext, name = "Test Bridal") {
   testPasswordHash ??= hashPassword(TEST_PASSWORD, { N: 2 ** 11 });
   const now = ctx.now();
-  return insertVendor(ctx.db, {
+  const vendor = await insertVendor(ctx.db, {
     id: newId(),
     name,
     email: `vendor-${randomUUID()}@example.test`,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const owner = await insertMember(ctx.db, {
+    id: newId(),
+    vendorId: vendor.id,
+    email: vendor.email,
+    name: "",
     passwordHash: await testPasswordHash,
+    role: "owner",
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { ...vendor, ownerId: owner.id };
+}
+
+/** Another member of the shop (staff unless told), signing in with their e-mail and TEST_PASSWORD. */
+export async function createMember(
+  ctx: ServiceContext,
+  vendorId: string,
+  options: { role?: Role; name?: string; email?: string } = {},
+) {
+  testPasswordHash ??= hashPassword(TEST_PASSWORD, { N: 2 ** 11 });
+  const now = ctx.now();
+  return insertMember(ctx.db, {
+    id: newId(),
+    vendorId,
+    email: options.email ?? `member-${randomUUID()}@example.test`,
+    name: options.name ?? "Sam Staff",
+    passwordHash: await testPasswordHash,
+    role: options.role ?? "staff",
     createdAt: now,
     updatedAt: now,
   });

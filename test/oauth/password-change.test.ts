@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changeVendorPassword, findVendor } from "../../src/modules/vendors/vendors.service.ts";
+import { findMemberByEmail } from "../../src/modules/members/members.repository.ts";
+import { changeMemberPassword } from "../../src/modules/members/members.service.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import {
   authorizeCode,
@@ -17,19 +18,19 @@ import { useTestApp } from "../helpers/test-app.ts";
 const t = useTestApp();
 
 describe("a vendor's password change revokes every grant and dashboard session (CONTRACT 6)", () => {
-  it("after changeVendorPassword the vendor's access and refresh tokens, of every application, and sessions are dead", async () => {
+  it("after a password change the vendor's access and refresh tokens, of every application, and sessions are dead", async () => {
     const clientA = await createClient(t.ctx);
     const clientB = await createClient(t.ctx);
     const a = await obtainTokens(t, clientA);
-    const vendor = await findVendor(t.ctx, a.email);
-    if (!vendor) throw new Error("vendor");
+    const member = await findMemberByEmail(t.ctx.db, a.email);
+    if (!member) throw new Error("member");
     // The same vendor authorizes a second application in a second browser.
     const browser = await signedInBrowser(t, a.email);
     const consent = await browser.get(authorizePath(validParams(clientB, pkcePair().challenge)));
     expect(consent.status).toBe(200);
     const b = await obtainTokens(t, clientB);
 
-    await changeVendorPassword(t.ctx, vendor.id, {
+    await changeMemberPassword(t.ctx, member.vendorId, member.id, {
       currentPassword: TEST_PASSWORD,
       newPassword: "a brand new passphrase",
     });
@@ -50,10 +51,10 @@ describe("a vendor's password change revokes every grant and dashboard session (
   it("the current password must be given correctly, and nothing is revoked when it is not", async () => {
     const client = await createClient(t.ctx);
     const tokens = await obtainTokens(t, client);
-    const vendor = await findVendor(t.ctx, tokens.email);
-    if (!vendor) throw new Error("vendor");
+    const member = await findMemberByEmail(t.ctx.db, tokens.email);
+    if (!member) throw new Error("member");
     await expect(
-      changeVendorPassword(t.ctx, vendor.id, {
+      changeMemberPassword(t.ctx, member.vendorId, member.id, {
         currentPassword: "wrong password",
         newPassword: "another passphrase",
       }),
@@ -64,9 +65,9 @@ describe("a vendor's password change revokes every grant and dashboard session (
   it("a code issued before the password change can no longer be exchanged", async () => {
     const client = await createClient(t.ctx);
     const { code, verifier, email } = await authorizeCode(t, client);
-    const vendor = await findVendor(t.ctx, email);
-    if (!vendor) throw new Error("vendor");
-    await changeVendorPassword(t.ctx, vendor.id, {
+    const member = await findMemberByEmail(t.ctx.db, email);
+    if (!member) throw new Error("member");
+    await changeMemberPassword(t.ctx, member.vendorId, member.id, {
       currentPassword: TEST_PASSWORD,
       newPassword: "a brand new passphrase",
     });

@@ -89,7 +89,7 @@ describe("repository writes with another vendor's id change nothing", () => {
 });
 
 /** A vendor with one of everything OAuth and sign-in store: grant, code, tokens, session. */
-async function oauthAndSessionRows(vendorId: string) {
+async function oauthAndSessionRows(vendorId: string, memberId: string) {
   const { application } = await createClient(t.ctx);
   const now = new Date();
   const later = new Date(now.getTime() + 3_600_000);
@@ -124,6 +124,7 @@ async function oauthAndSessionRows(vendorId: string) {
     id: ids.session,
     tokenHash: hashSecret(`s-${ids.session}`),
     vendorId,
+    memberId,
     createdAt: now,
     expiresAt: later,
     pendingSecret: "sealed",
@@ -162,7 +163,7 @@ describe("OAuth and session writes with another vendor's id change nothing", () 
   it.each(writes)("%s: another vendor's id changes nothing, the owner's id does", async (_name, write) => {
     const owner = await createVendor(t.ctx);
     const other = await createVendor(t.ctx);
-    const rows = await oauthAndSessionRows(owner.id);
+    const rows = await oauthAndSessionRows(owner.id, owner.ownerId);
     const before = await snapshot(rows);
     expect(before.session?.pendingSecret).toBe("sealed");
     await write(other.id, rows);

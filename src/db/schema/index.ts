@@ -5,6 +5,7 @@ export * from "./events.ts";
 export * from "./idempotency.ts";
 export * from "./inquiries.ts";
 export * from "./mail.ts";
+export * from "./members.ts";
 export * from "./oauth.ts";
 export * from "./orders.ts";
 export * from "./password-resets.ts";

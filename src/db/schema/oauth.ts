@@ -1,5 +1,6 @@
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
+import { members } from "./members.ts";
 import { vendors } from "./vendors.ts";
 
 /**
@@ -123,6 +124,10 @@ export const dashboardSessions = pgTable(
     vendorId: text("vendor_id")
       .notNull()
       .references(() => vendors.id, { onDelete: "cascade" }),
+    /** Who is signed in; removing the member deletes their sessions (they are signed out at once). */
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
     /**
@@ -135,5 +140,6 @@ export const dashboardSessions = pgTable(
   (t) => [
     uniqueIndex("dashboard_sessions_token_hash_key").on(t.tokenHash),
     index("dashboard_sessions_vendor_idx").on(t.vendorId),
+    index("dashboard_sessions_member_idx").on(t.memberId),
   ],
 );

@@ -1,5 +1,6 @@
 import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts } from "./columns.ts";
+import { members } from "./members.ts";
 import { vendors } from "./vendors.ts";
 
 /**
@@ -13,6 +14,10 @@ export const passwordResets = pgTable(
     vendorId: text("vendor_id")
       .notNull()
       .references(() => vendors.id, { onDelete: "cascade" }),
+    /** The member whose password the link sets (issue 29.1: a reset is per member). */
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
@@ -21,5 +26,6 @@ export const passwordResets = pgTable(
   (t) => [
     uniqueIndex("password_resets_token_hash_key").on(t.tokenHash),
     index("password_resets_vendor_idx").on(t.vendorId),
+    index("password_resets_member_idx").on(t.memberId),
   ],
 );

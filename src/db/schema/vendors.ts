@@ -7,8 +7,8 @@ export const vendors = pgTable(
   {
     id: id(),
     name: text("name").notNull(),
+    /** The address the shop registered with (its first owner's); members sign in with their own (members.ts). */
     email: text("email").notNull(),
-    passwordHash: text("password_hash").notNull(),
     /** Shop settings: where customers write to (the sign-in e-mail stays private). */
     contactEmail: text("contact_email"),
     /** IANA zone the dashboard and tracking page show times in and read typed dates in; the API stays UTC. */

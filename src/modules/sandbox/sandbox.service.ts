@@ -17,14 +17,12 @@ import {
 
 /**
  * The sandbox's sign-in e-mail: unique (the vendors e-mail index), never a mailbox (`.invalid` is
- * reserved, RFC 2606), and never a sign-in (the vendor look-ups by e-mail skip sandboxes).
+ * reserved, RFC 2606), and never a sign-in (a sandbox has no members, and the vendor look-ups by
+ * e-mail skip sandboxes).
  */
 export function sandboxEmail(shopId: string): string {
   return `sandbox-${shopId}@sandbox.invalid`;
 }
-
-/** Not a scrypt hash, so no password matches it even if a look-up ever reached it. */
-const NO_PASSWORD = "sandbox:no-password";
 
 /** The shop's sandbox, made now if it has none. A sandbox has no sandbox of its own. */
 export async function ensureSandbox(ctx: ServiceContext, shopId: string): Promise<SandboxRow> {
@@ -44,7 +42,6 @@ export async function ensureSandbox(ctx: ServiceContext, shopId: string): Promis
     timeZone: shop.timeZone,
     website: shop.website,
     email: sandboxEmail(shopId),
-    passwordHash: NO_PASSWORD,
     sandboxOf: shopId,
     createdAt: now,
     updatedAt: now,

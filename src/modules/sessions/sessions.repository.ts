@@ -1,15 +1,27 @@
 import { and, eq, gt, isNotNull, ne } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { dashboardSessions } from "../../db/schema/index.ts";
+import { dashboardSessions, members } from "../../db/schema/index.ts";
 
 export async function insertSession(db: Executor, row: typeof dashboardSessions.$inferInsert): Promise<void> {
   await db.insert(dashboardSessions).values(row);
 }
 
+/** The live session with this token hash and its member (one statement: every page asks). */
 export async function findLiveSession(db: Executor, tokenHash: string, now: Date) {
   const [row] = await db
-    .select()
+    .select({
+      id: dashboardSessions.id,
+      vendorId: dashboardSessions.vendorId,
+      memberId: members.id,
+      name: members.name,
+      email: members.email,
+      role: members.role,
+    })
     .from(dashboardSessions)
+    .innerJoin(
+      members,
+      and(eq(members.id, dashboardSessions.memberId), eq(members.vendorId, dashboardSessions.vendorId)),
+    )
     .where(and(eq(dashboardSessions.tokenHash, tokenHash), gt(dashboardSessions.expiresAt, now)))
     .limit(1);
   return row;
@@ -21,19 +33,28 @@ export async function deleteSessionRow(db: Executor, vendorId: string, sessionId
     .where(and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.id, sessionId)));
 }
 
-export async function deleteSessionsOfVendor(db: Executor, vendorId: string): Promise<void> {
-  await db.delete(dashboardSessions).where(eq(dashboardSessions.vendorId, vendorId));
+export async function deleteSessionsOfMember(db: Executor, vendorId: string, memberId: string): Promise<void> {
+  await db
+    .delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.memberId, memberId)));
 }
 
-/** Every session of the vendor but one (the one that just changed the password). */
-export async function deleteOtherSessionsOfVendor(
+/** Every session of the member but one (the one that just changed the password). */
+export async function deleteOtherSessionsOfMember(
   db: Executor,
   vendorId: string,
+  memberId: string,
   keepId: string,
 ): Promise<void> {
   await db
     .delete(dashboardSessions)
-    .where(and(eq(dashboardSessions.vendorId, vendorId), ne(dashboardSessions.id, keepId)));
+    .where(
+      and(
+        eq(dashboardSessions.vendorId, vendorId),
+        eq(dashboardSessions.memberId, memberId),
+        ne(dashboardSessions.id, keepId),
+      ),
+    );
 }
 
 export async function setPendingSecret(

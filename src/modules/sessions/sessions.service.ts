@@ -1,5 +1,6 @@
 // Dashboard sessions as rows: a random 256-bit token for the cookie, only its SHA-256 hash stored,
 // so a leaked table signs nobody in. The cookie side is in web/session.ts.
+import type { Role } from "../../auth/member-policy.ts";
 import type { ServiceContext } from "../../context.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { newId } from "../../lib/ids.ts";
@@ -13,14 +14,26 @@ import {
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
+/**
+ * The person signed in: the one place the dashboard (and the activity log) reads who acts.
+ * `name` is what to call them (their name, or their e-mail until they give one).
+ */
+export interface SessionMember {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
 export interface DashboardSession {
   vendorId: string;
   sessionId: string;
+  member: SessionMember;
 }
 
 export async function createSession(
   ctx: ServiceContext,
-  vendorId: string,
+  member: { id: string; vendorId: string },
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = generateSecret("", 32);
   const now = ctx.now();
@@ -28,7 +41,8 @@ export async function createSession(
   await insertSession(ctx.db, {
     id: newId(),
     tokenHash: hashSecret(token),
-    vendorId,
+    vendorId: member.vendorId,
+    memberId: member.id,
     createdAt: now,
     expiresAt,
   });
@@ -38,7 +52,12 @@ export async function createSession(
 export async function findSession(ctx: ServiceContext, token: string): Promise<DashboardSession | undefined> {
   if (token.length === 0 || token.length > 100) return undefined;
   const row = await findLiveSession(ctx.db, hashSecret(token), ctx.now());
-  return row ? { vendorId: row.vendorId, sessionId: row.id } : undefined;
+  if (!row) return undefined;
+  return {
+    vendorId: row.vendorId,
+    sessionId: row.id,
+    member: { id: row.memberId, name: row.name.trim() || row.email, email: row.email, role: row.role },
+  };
 }
 
 /** Ends the session this cookie value opens (sign-out, or a new sign-in in the same browser). */

@@ -25,10 +25,10 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string): 
     await createPasswordResetLink(ctx, "", email, async (tx, link) => {
       const vendor = await findVendorById(tx, link.vendorId);
       if (!vendor) return;
-      // To the account's own address as stored, whatever spelling was typed.
+      // To the member's own address as stored, whatever spelling was typed.
       await enqueueMail(tx, {
         kind: "password_reset",
-        to: vendor.email,
+        to: link.email,
         data: { shopName: vendor.name },
         vendorId: vendor.id,
         secret: link.token,

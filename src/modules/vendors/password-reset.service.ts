@@ -2,21 +2,22 @@
 // reset-password`) and gives it to the shop, or the shop asks for it by mail at /forgot-password
 // (forgot-password.service.ts). The link's token is
 // random (256 bits), stored only as its SHA-256, valid for one hour and for one use; a newer
-// link voids older ones. Using it sets the password and revokes every OAuth grant and every
-// dashboard session of the vendor, as a password change does (CONTRACT 6).
+// link voids older ones. A link is one member's (issue 29.1): using it sets that member's password
+// and ends their sessions, as a password change does (members.service.ts, CONTRACT 6).
 import type { ServiceContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
-import { AppError, fieldError, notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
-import { newId } from "../../lib/ids.ts";
+import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
+import { findFirstOwner, findMemberByEmail, findMemberOfVendor } from "../members/members.repository.ts";
+import { checkPassword, replacePassword } from "../members/members.service.ts";
 import {
   consumePasswordReset,
   findLivePasswordReset,
   insertPasswordReset,
-  voidPasswordResetsOfVendor,
+  voidPasswordResetsOfMember,
 } from "./password-resets.repository.ts";
-import { findVendor, replacePassword } from "./vendors.service.ts";
 
 export const RESET_TOKEN_PREFIX = "vpr_";
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
@@ -24,29 +25,36 @@ export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
 export async function createPasswordResetLink(
   ctx: ServiceContext,
   publicUrl: string,
-  vendorRef: string,
+  /** A member's e-mail, or a shop's id (its first owner). */
+  memberRef: string,
   /** Runs in the link's transaction (the forgot-password page mails the link there). */
-  withLink?: (tx: Tx, link: { vendorId: string; token: string }) => Promise<void>,
-): Promise<{ vendorId: string; email: string; url: string; expiresAt: Date }> {
-  const vendor = await findVendor(ctx, vendorRef);
-  if (!vendor) throw notFound(`Vendor "${vendorRef}"`);
+  withLink?: (tx: Tx, link: { vendorId: string; memberId: string; email: string; token: string }) => Promise<void>,
+): Promise<{ vendorId: string; memberId: string; email: string; url: string; expiresAt: Date }> {
+  const member = memberRef.includes("@")
+    ? await findMemberByEmail(ctx.db, memberRef.trim())
+    : isId(memberRef)
+      ? await findFirstOwner(ctx.db, memberRef)
+      : undefined;
+  if (!member) throw notFound(`Vendor "${memberRef}"`);
   const token = generateSecret(RESET_TOKEN_PREFIX, 32);
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS);
   await ctx.db.transaction(async (tx) => {
-    await voidPasswordResetsOfVendor(tx, vendor.id, now);
+    await voidPasswordResetsOfMember(tx, member.vendorId, member.id, now);
     await insertPasswordReset(tx, {
       id: newId(),
-      vendorId: vendor.id,
+      vendorId: member.vendorId,
+      memberId: member.id,
       tokenHash: hashSecret(token),
       createdAt: now,
       expiresAt,
     });
-    await withLink?.(tx, { vendorId: vendor.id, token });
+    await withLink?.(tx, { vendorId: member.vendorId, memberId: member.id, email: member.email, token });
   });
   return {
-    vendorId: vendor.id,
-    email: vendor.email,
+    vendorId: member.vendorId,
+    memberId: member.id,
+    email: member.email,
     url: `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`,
     expiresAt,
   };
@@ -77,16 +85,15 @@ export async function resetPasswordWithLink(
   token: string,
   newPassword: string,
 ): Promise<void> {
-  if (newPassword.length < 10 || newPassword.length > 1024) {
-    throw fieldError("validation_failed", "password", "must be 10-1024 characters");
-  }
+  checkPassword(newPassword, "password");
   if (!looksLikeToken(token)) throw new ResetLinkInvalid();
   const passwordHash = await hashPassword(newPassword);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
-    const vendorId = await consumePasswordReset(tx, hashSecret(token), now);
-    if (!vendorId) throw new ResetLinkInvalid();
-    // Whoever reset is not signed in: every session ends.
-    await replacePassword(tx, vendorId, passwordHash, now);
+    const link = await consumePasswordReset(tx, hashSecret(token), now);
+    const member = link ? await findMemberOfVendor(tx, link.vendorId, link.memberId) : undefined;
+    if (!member) throw new ResetLinkInvalid();
+    // Whoever reset is not signed in: every session of theirs ends.
+    await replacePassword(tx, member, passwordHash, now);
   });
 }

@@ -11,12 +11,23 @@ export async function insertPasswordReset(
   await db.insert(passwordResets).values(row);
 }
 
-/** Ends every unused link of the vendor (a newer link replaces them). */
-export async function voidPasswordResetsOfVendor(db: Executor, vendorId: string, now: Date): Promise<void> {
+/** Ends every unused link of the member (a newer link, or a new password, replaces them). */
+export async function voidPasswordResetsOfMember(
+  db: Executor,
+  vendorId: string,
+  memberId: string,
+  now: Date,
+): Promise<void> {
   await db
     .update(passwordResets)
     .set({ usedAt: now })
-    .where(and(eq(passwordResets.vendorId, vendorId), isNull(passwordResets.usedAt)));
+    .where(
+      and(
+        eq(passwordResets.vendorId, vendorId),
+        eq(passwordResets.memberId, memberId),
+        isNull(passwordResets.usedAt),
+      ),
+    );
 }
 
 /** The live (unused, unexpired) link with this token hash, or undefined. */
@@ -41,13 +52,13 @@ export async function findLivePasswordReset(
 
 /**
  * Marks the link used, in one statement that also checks it is still live: of two concurrent
- * uses exactly one gets the vendor id back.
+ * uses exactly one gets the member back.
  */
 export async function consumePasswordReset(
   db: Executor,
   tokenHash: string,
   now: Date,
-): Promise<string | undefined> {
+): Promise<{ vendorId: string; memberId: string } | undefined> {
   const [row] = await db
     .update(passwordResets)
     .set({ usedAt: now })
@@ -58,6 +69,6 @@ export async function consumePasswordReset(
         sql`${passwordResets.expiresAt} > ${now.toISOString()}::timestamptz`,
       ),
     )
-    .returning({ vendorId: passwordResets.vendorId });
-  return row?.vendorId;
+    .returning({ vendorId: passwordResets.vendorId, memberId: passwordResets.memberId });
+  return row;
 }

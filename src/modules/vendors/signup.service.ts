@@ -15,6 +15,7 @@ import {
   findLiveSignupRequest,
   insertSignupRequest,
 } from "./signup-requests.repository.ts";
+import { findMemberByEmail } from "../members/members.repository.ts";
 import { findVendorByEmail } from "./vendors.repository.ts";
 import { createVendor } from "./vendors.service.ts";
 
@@ -51,13 +52,14 @@ export async function requestSignup(
   const token = generateSecret(SIGNUP_TOKEN_PREFIX, 32);
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
-    const existing = await findVendorByEmail(tx, email);
+    // A shop's address, or any member's: either way the address has an account.
+    const existing = (await findVendorByEmail(tx, email)) ?? (await findMemberByEmail(tx, email));
     if (existing) {
       await enqueueMail(tx, {
         kind: "signup_existing",
         to: existing.email,
         data: {},
-        vendorId: existing.id,
+        vendorId: "vendorId" in existing ? existing.vendorId : existing.id,
         createdAt: now,
       });
       return;

@@ -34,15 +34,6 @@ export async function lockVendor(db: Executor, id: string): Promise<VendorRow | 
   return row;
 }
 
-export async function updateVendorPassword(
-  db: Executor,
-  id: string,
-  passwordHash: string,
-  at: Date,
-): Promise<void> {
-  await db.update(vendors).set({ passwordHash, updatedAt: at }).where(eq(vendors.id, id));
-}
-
 export async function updateVendorSettings(
   db: Executor,
   id: string,
