@@ -8,6 +8,7 @@ import { type AppDeps, serviceContext } from "./context.ts";
 import { accountAccessRoutes } from "./dashboard/account-access.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { forgotPasswordRoutes } from "./dashboard/forgot-password.routes.ts";
+import { invitationRoutes } from "./dashboard/invitation.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { registerGuides } from "./docs/guides.ts";
@@ -251,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await signIn.register(signInRoutes, { ctx, config, throttle });
       await signIn.register(accountAccessRoutes, { ctx, config });
+      await signIn.register(invitationRoutes, { ctx, config });
       await signIn.register(forgotPasswordRoutes, { ctx });
     });
     await pages.register(async (authorize) => {

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "./principal.ts";
 
 export type Actor =
-  /** A person signed in to the dashboard (today the shop's account: its vendor id). */
+  /** A person signed in to the dashboard: the member's id (issue 29.1, members.ts). */
   | { kind: "person"; id: string }
   /** An integration authenticated with an API key (the key's id). */
   | { kind: "api_key"; id: string }

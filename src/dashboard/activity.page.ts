@@ -63,6 +63,8 @@ function subjectHref(action: ActivityAction, id: string): string | undefined {
       return action === "application.authorized" || action === "application.disconnected"
         ? "/dashboard/integrations/connected-apps"
         : "/dashboard/integrations/applications";
+    case "member":
+      return "/dashboard/settings/team";
     default:
       return undefined;
   }

@@ -26,7 +26,9 @@ import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
 import { orderPages } from "./pages/orders.pages.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
 import { unsubscribePage } from "./pages/unsubscribe.page.ts";
+import { requireMay } from "./permission.ts";
 import { settingsPages } from "./settings.pages.ts";
+import { teamPages } from "./team.pages.ts";
 
 // Kept for page plugins written against the old home of this type; new code imports ./deps.ts.
 export type { DashboardDeps } from "./deps.ts";
@@ -96,14 +98,30 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await signedIn.register(customerPages, deps);
     await signedIn.register(appointmentPages, deps);
     await signedIn.register(inquiryPages, deps);
-    await signedIn.register(integrationsOverviewPage, deps);
-    await signedIn.register(apiKeyPages, deps);
-    await signedIn.register(applicationPages, deps);
-    await signedIn.register(connectedAppPages, deps);
-    await signedIn.register(webhookPages, deps);
-    await signedIn.register(sandboxPages, deps);
-    await signedIn.register(settingsPages, deps);
+    // Owners only (src/auth/member-policy.ts): each group's pages and form POSTs answer a staff
+    // member 403 alike, from the one hook of its scope.
+    await signedIn.register(async (integrations) => {
+      integrations.addHook("preHandler", requireMay(deps.ctx, "integrations"));
+      await integrations.register(integrationsOverviewPage, deps);
+      await integrations.register(apiKeyPages, deps);
+      await integrations.register(applicationPages, deps);
+      await integrations.register(connectedAppPages, deps);
+      await integrations.register(webhookPages, deps);
+      await integrations.register(sandboxPages, deps);
+    });
+    await signedIn.register(async (settings) => {
+      settings.addHook("preHandler", requireMay(deps.ctx, "settings"));
+      await settings.register(settingsPages, deps);
+    });
+    await signedIn.register(async (team) => {
+      team.addHook("preHandler", requireMay(deps.ctx, "team"));
+      await team.register(teamPages, deps);
+    });
+    // Every member: their own password, name and sign-out.
     await signedIn.register(accountPages, deps);
-    await signedIn.register(activityPage, deps);
+    await signedIn.register(async (activity) => {
+      activity.addHook("preHandler", requireMay(deps.ctx, "activity"));
+      await activity.register(activityPage, deps);
+    });
   });
 }

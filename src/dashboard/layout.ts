@@ -1,7 +1,9 @@
 // The frame of every signed-in dashboard page: navigation, flash message, sign-out form.
 // Everything interpolated goes through `html`, which escapes it.
 
+import { type Action, may } from "../auth/member-policy.ts";
 import { formatInZone } from "../lib/time-zone.ts";
+import type { SessionMember } from "../modules/sessions/sessions.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
 import type { Flash } from "../web/flash.ts";
 import { html, type SafeHtml } from "../web/html.ts";
@@ -19,6 +21,7 @@ export type Section =
   | "sandbox"
   | "settings"
   | "activity"
+  | "team"
   | "account";
 
 /** The sections of the Integrations landing page: highlighted as "Integrations" in the menu. */
@@ -33,14 +36,15 @@ const integrationSections = new Set<Section>([
 
 // Seven entries that wrap to two short rows on a phone; the integration pages live under one entry
 // (Dashboard → Integrations → API keys), as the spec and the docs name them.
-const nav: Array<[Section, string, string]> = [
-  ["orders", "Orders", "/dashboard/orders"],
-  ["customers", "Customers", "/dashboard/customers"],
-  ["appointments", "Appointments", "/dashboard/appointments"],
-  ["inquiries", "Inquiries", "/dashboard/inquiries"],
-  ["integrations", "Integrations", "/dashboard/integrations"],
-  ["settings", "Settings", "/dashboard/settings"],
-  ["activity", "Activity", "/dashboard/activity"],
+// Each entry shows only to members whose role may use it (src/auth/member-policy.ts).
+const nav: Array<[Section, string, string, Action]> = [
+  ["orders", "Orders", "/dashboard/orders", "shop-work"],
+  ["customers", "Customers", "/dashboard/customers", "shop-work"],
+  ["appointments", "Appointments", "/dashboard/appointments", "shop-work"],
+  ["inquiries", "Inquiries", "/dashboard/inquiries", "shop-work"],
+  ["integrations", "Integrations", "/dashboard/integrations", "integrations"],
+  ["settings", "Settings", "/dashboard/settings", "settings"],
+  ["activity", "Activity", "/dashboard/activity", "activity"],
 ];
 
 /** The Integrations section's own tabs, shown on each of its pages. */
@@ -63,7 +67,7 @@ function subNav(section: Section): SafeHtml {
 
 function isCurrent(key: Section, section: Section): boolean {
   if (key === "integrations") return integrationSections.has(section);
-  if (key === "settings") return section === "settings" || section === "account";
+  if (key === "settings") return section === "settings" || section === "team" || section === "account";
   return key === section;
 }
 
@@ -74,6 +78,8 @@ export interface PageContext {
   flash?: Flash | undefined;
   /** The shop's IANA time zone: every time on the page is shown in it. */
   timeZone: string;
+  /** Who is signed in: the menu shows what their role may use. */
+  member: SessionMember;
 }
 
 export function dashboardPage(page: PageContext, section: Section, title: string, body: SafeHtml): string {
@@ -86,7 +92,12 @@ export function dashboardPage(page: PageContext, section: Section, title: string
 <header class="top">
   <a class="brand" href="/dashboard">${page.vendorName}</a>
   <nav class="main" aria-label="Dashboard">
-    ${nav.map(([key, label, href]) => html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${label}</a>`)}
+    ${nav
+      .filter(([, , , action]) => may(page.member.role, action))
+      .map(
+        ([key, label, href]) =>
+          html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${label}</a>`,
+      )}
   </nav>
   <nav class="user" aria-label="Account"><a href="/dashboard/account"${section === "account" ? html` aria-current="page"` : ""}>Account</a></nav>
   <form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out</button></form>

@@ -1,17 +1,30 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../context.ts";
 import { DEFAULT_TIME_ZONE } from "../lib/time-zone.ts";
+import type { DashboardSession, SessionMember } from "../modules/sessions/sessions.service.ts";
 import { findShopSettings } from "../modules/vendors/shop-settings.ts";
 import { allowOwnScripts, csrfToken } from "../web/browser-scope.ts";
 import { takeFlash } from "../web/flash.ts";
 import { takeSecretKeptForPage } from "../web/session.ts";
 import type { PageContext } from "./layout.ts";
 
-/** The signed-in vendor's id; only on routes behind requireSession. */
-export function vendorIdOf(request: FastifyRequest): string {
+function sessionOf(request: FastifyRequest): DashboardSession {
   const session = request.dashboardSession;
   if (!session) throw new Error(`${request.routeOptions.url} is a dashboard page without requireSession`);
-  return session.vendorId;
+  return session;
+}
+
+/** The signed-in vendor's id; only on routes behind requireSession. */
+export function vendorIdOf(request: FastifyRequest): string {
+  return sessionOf(request).vendorId;
+}
+
+/**
+ * The person signed in (id, name, e-mail, role); only on routes behind requireSession. Whoever
+ * records who did something (the activity log) reads it here.
+ */
+export function memberOf(request: FastifyRequest): SessionMember {
+  return sessionOf(request).member;
 }
 
 /** The signed-in vendor's shop time zone: typed dates are read in it. */
@@ -39,5 +52,6 @@ export async function pageContext(
     csrf: csrfToken(reply),
     flash,
     timeZone: shop?.timeZone ?? DEFAULT_TIME_ZONE,
+    member: memberOf(request),
   };
 }

@@ -36,6 +36,9 @@ ${selectField({ name: "timeZone", label: "Time zone", value: shop.timeZone, requ
 </form>
 ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl)}
 ${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
+<h2>Team</h2>
+<p class="muted">Invite the people who work with you, each with their own sign-in, as owners or staff.</p>
+<p><a class="button" href="/dashboard/settings/team">Team</a></p>
 <h2>Account</h2>
 <p><a class="button" href="/dashboard/account">Password and sign-out</a></p>`;
     return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "settings", "Settings", body));

@@ -5,11 +5,13 @@ import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
 import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
+import { memberInvitationMail } from "./templates/team.ts";
 
 export const mailCatalog = {
   password_reset: passwordResetMail,
   signup_confirm: signupConfirmMail,
   signup_existing: signupExistingMail,
+  member_invitation: memberInvitationMail,
   inquiry_received: inquiryReceivedMail,
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,

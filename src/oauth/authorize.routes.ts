@@ -4,12 +4,14 @@
 // back, which are validated again (nothing is trusted from the page) before a code is issued.
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { runAsActor } from "../auth/actor.ts";
+import { may } from "../auth/member-policy.ts";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { mayAuthorize } from "../modules/applications/applications.service.ts";
 import { alreadyGranted } from "../modules/connections/connections.service.ts";
 import { findVendor } from "../modules/vendors/vendors.service.ts";
 import { csrfToken, sendPage } from "../web/browser-scope.ts";
+import { errorPage } from "../web/html.ts";
 import { currentSession } from "../web/session.ts";
 import {
   AUTHORIZATION_PARAMS,
@@ -110,6 +112,18 @@ export async function authorizeRoutes(
     return reply.code(status).header("location", location).send();
   }
 
+  // Only an owner gives an application access to the shop (issue 29.1, src/auth/member-policy.ts):
+  // a staff member is told so, and the application hears nothing (no redirect, no code).
+  const ownersOnly = (reply: FastifyReply) =>
+    sendPage(
+      reply,
+      403,
+      errorPage(
+        "Owners only",
+        "Only the shop's owners can connect applications to it. Ask an owner to sign in and allow it.",
+      ),
+    );
+
   const privateApplication = () =>
     new UnauthorizedClient("This application is private to the shop that registered it");
 
@@ -119,6 +133,7 @@ export async function authorizeRoutes(
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(302).header("location", signInRedirect(params)).send();
+    if (!may(session.member.role, "oauth-consent")) return ownersOnly(reply);
     if (!mayAuthorize(authz.application, session.vendorId)) {
       return refuse(reply, 302, authz, privateApplication());
     }
@@ -155,12 +170,13 @@ export async function authorizeRoutes(
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(303).header("location", signInRedirect(params)).send();
+    if (!may(session.member.role, "oauth-consent")) return ownersOnly(reply);
     if (!mayAuthorize(authz.application, session.vendorId)) {
       return refuse(reply, 303, authz, privateApplication());
     }
     if (body.decision !== "allow") return refuse(reply, 303, authz, new AccessDenied());
     // The person who consented is who the activity log names (auth/actor.ts).
-    const code = await runAsActor({ kind: "person", id: session.vendorId }, () =>
+    const code = await runAsActor({ kind: "person", id: session.member.id }, () =>
       createAuthorizationCode(ctx, session.vendorId, authz, { consented: true }),
     );
     return reply

@@ -35,6 +35,6 @@ export function actAsSignedInPerson(
   done: HookHandlerDoneFunction,
 ) {
   const session = request.dashboardSession;
-  if (session) runAsActor({ kind: "person", id: session.vendorId }, done);
+  if (session) runAsActor({ kind: "person", id: session.member.id }, done);
   else done();
 }

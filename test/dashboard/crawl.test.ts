@@ -5,9 +5,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
+import { inviteMember, listInvitations } from "../../src/modules/members/invitations.service.ts";
+import { listTeam } from "../../src/modules/members/members.service.ts";
 import { type Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
 import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
-import { createVendor, createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
+import { createMember, createVendor, createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, signedInBrowser } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -17,6 +19,7 @@ let idsOfA: string[] = [];
 let emailA: string;
 let emailB: string;
 let keyA: string;
+let vendorIdA: string;
 
 /** What vendor A can see through the API: must not change when vendor B pokes at A's ids. */
 async function snapshotOfA(): Promise<string> {
@@ -27,7 +30,10 @@ async function snapshotOfA(): Promise<string> {
     "/api/vendor/webhooks",
   ];
   const bodies = await Promise.all(paths.map((p) => t.api.get(p, { key: keyA })));
-  return JSON.stringify(bodies.map((b) => b.body));
+  // And A's team: its members with their roles, and its invitations.
+  const team = await listTeam(t.ctx, vendorIdA);
+  const invitations = await listInvitations(t.ctx, vendorIdA);
+  return JSON.stringify([bodies.map((b) => b.body), team, invitations]);
 }
 
 beforeAll(async () => {
@@ -35,6 +41,7 @@ beforeAll(async () => {
   // Vendor A: one of everything, each carrying the marker.
   const a = await createVendorWithKey(t.ctx, `${MARK} Bridal`);
   emailA = a.vendor.email;
+  vendorIdA = a.vendor.id;
   const key = a.key;
   keyA = key;
   const api = t.api;
@@ -88,7 +95,18 @@ beforeAll(async () => {
     { key: testKey.key },
   );
   const client = await createClient(t.ctx);
+  // A's team: a staff member and a pending invitation (Settings → Team).
+  const staff = await createMember(t.ctx, a.vendor.id, { name: `${MARK} Staff` });
+  const invitation = await inviteMember(
+    t.ctx,
+    a.vendor.id,
+    { id: a.vendor.ownerId, name: `${MARK} Owner` },
+    { email: `${MARK.toLowerCase()}-invited@example.com`, role: "staff" },
+  );
   idsOfA = [
+    staff.id,
+    a.vendor.ownerId,
+    invitation.id,
     order.body.id,
     order.body.customerId,
     customer.body.id,
@@ -110,7 +128,22 @@ beforeAll(async () => {
   const testKeyB = await createApiKey(t.ctx, { vendorId: b.id, name: "B test key", test: true });
   await api.post("/api/vendor/customers", { name: "B Sandbox" }, { key: testKeyB.key });
 });
-afterAll(() => t.close());
+const ownApps: TestApp[] = [];
+afterAll(async () => {
+  for (const app of ownApps) await app.close();
+  await t.close();
+});
+
+/**
+ * An app of the test's own on the same database: the tests that try every id on every route
+ * send hundreds of requests each, and with one app their per-address dashboard budgets
+ * (DASHBOARD_REQUESTS_PER_MINUTE) would add up to a 429 as the dashboard grows.
+ */
+async function ownApp(): Promise<TestApp> {
+  const app = await startTestApp();
+  ownApps.push(app);
+  return app;
+}
 
 /** Every dashboard page reachable by links from /dashboard, as this browser sees them. */
 async function crawl(browser: Browser): Promise<Map<string, PageResponse>> {
@@ -170,7 +203,7 @@ describe("the dashboard, crawled", () => {
   });
 
   it("another vendor's id in any dashboard URL answers 404", async () => {
-    const browser = await signedInBrowser(t, emailB);
+    const browser = await signedInBrowser(await ownApp(), emailB);
     const patterns = t.app.routeCatalog.filter(
       (r) => r.method === "GET" && /^\/(dashboard|track)\/.*:/.test(r.url),
     );
@@ -185,7 +218,7 @@ describe("the dashboard, crawled", () => {
   });
 
   it("another vendor's id in any dashboard form action changes nothing", async () => {
-    const browser = await signedInBrowser(t, emailB);
+    const browser = await signedInBrowser(await ownApp(), emailB);
     const csrf =
       /name="_csrf" value="([^"]+)"/.exec((await browser.get("/dashboard/account")).text)?.[1] ?? "";
     const before = await snapshotOfA();
@@ -204,6 +237,8 @@ describe("the dashboard, crawled", () => {
           url: "http://127.0.0.1:9/changed",
           events: "order.created",
           since: "2020-01-01T00:00",
+          role: "owner",
+          confirmed: "yes",
         });
         expect(res.status, `${path} answered ${res.status}`).toBeLessThan(500);
         expect(res.text.includes(MARK), path).toBe(false);
@@ -213,7 +248,7 @@ describe("the dashboard, crawled", () => {
   });
 
   it("every POST form refuses a missing or a wrong CSRF token with 403", async () => {
-    const browser = await signedInBrowser(t, emailA);
+    const browser = await signedInBrowser(await ownApp(), emailA);
     const pages = await crawl(browser);
     const forms = new Map<string, Form>();
     for (const res of pages.values()) for (const form of postForms(res.text)) forms.set(form.action, form);

@@ -36,6 +36,7 @@ import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
+import { memberMay, requireMay } from "../permission.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import {
   ADD_ROWS_FIELD,
@@ -68,7 +69,7 @@ export async function customerPages(app: FastifyInstance, deps: DashboardDeps): 
     if (limit !== 25) params.limit = String(limit);
     const exportQuery = new URLSearchParams(find).toString();
     const filter = html`<div class="toolbar"><a class="button primary" href="/dashboard/customers/new">New customer</a>
-<a class="button" href="/dashboard/customers/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>Export CSV</a></div>
+${memberMay(request, "export") ? html`<a class="button" href="/dashboard/customers/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>Export CSV</a>` : ""}</div>
 <form method="get" action="/dashboard/customers" class="filter" role="search">
 <label for="customer-search">Search (name, e-mail, phone)</label>
 <input id="customer-search" name="q" type="search" maxlength="100" value="${search ?? ""}">
@@ -99,7 +100,8 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "Customers", body));
   });
 
-  app.get("/dashboard/customers/export.csv", { schema: { hide: true } }, async (request, reply) => {
+  const exportGuard = { schema: { hide: true }, preHandler: requireMay(ctx, "export") };
+  app.get("/dashboard/customers/export.csv", exportGuard, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const email = queryParam(request.query, "email")?.trim().slice(0, 254) || undefined;
     const search = searchTerm(queryParam(request.query, "q"));
@@ -193,7 +195,7 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
       const pageCtx = await pageContext(ctx, request, reply);
       const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a>
 <a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a>
-${confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer")}</div>
+${memberMay(request, "erase") ? confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer") : ""}</div>
 <dl class="facts">
 <dt>E-mail</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">Unsubscribed from your mail ${time(unsubscribedAt, pageCtx.timeZone)}</span>` : ""}</dd>
 <dt>Phone</dt><dd>${customer.phone ?? "–"}</dd>
@@ -227,23 +229,29 @@ ${
     },
   );
 
-  confirmedAction(app, deps, "/dashboard/customers/:id/erase", {
-    confirmation: async (request) => {
-      const customer = await getCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
-      return {
-        section: "customers",
-        title: `Erase ${customer.name}?`,
-        consequence: `${customer.name}, their ${customer.counts.appointments} appointment(s), the inquiries sent from their e-mail and every event about them are deleted; their ${customer.counts.orders} order(s) stay, with no customer.`,
-        button: "Erase customer",
-        back: `/dashboard/customers/${customer.id}`,
-      };
+  confirmedAction(
+    app,
+    deps,
+    "/dashboard/customers/:id/erase",
+    {
+      confirmation: async (request) => {
+        const customer = await getCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
+        return {
+          section: "customers",
+          title: `Erase ${customer.name}?`,
+          consequence: `${customer.name}, their ${customer.counts.appointments} appointment(s), the inquiries sent from their e-mail and every event about them are deleted; their ${customer.counts.orders} order(s) stay, with no customer.`,
+          button: "Erase customer",
+          back: `/dashboard/customers/${customer.id}`,
+        };
+      },
+      act: async (request) => {
+        await eraseCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
+        return { kind: "success", message: "Customer erased." };
+      },
+      done: () => "/dashboard/customers",
     },
-    act: async (request) => {
-      await eraseCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
-      return { kind: "success", message: "Customer erased." };
-    },
-    done: () => "/dashboard/customers",
-  });
+    { preHandler: requireMay(ctx, "erase") },
+  );
 
   app.get<{ Params: { id: string } }>(
     "/dashboard/customers/:id/edit",

@@ -42,6 +42,7 @@ import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
+import { memberMay, requireMay } from "../permission.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
 
@@ -66,7 +67,7 @@ export async function orderPages(app: FastifyInstance, { ctx, config }: Dashboar
     if (limit !== 25) params.limit = String(limit);
     const filtered = Boolean(find.status || find.search);
     const toolbar = html`<div class="toolbar"><a class="button primary" href="/dashboard/orders/new">New order</a>
-<a class="button" href="/dashboard/orders/export.csv${queryString(filterParams(find))}" download>Export CSV</a></div>
+${memberMay(request, "export") ? html`<a class="button" href="/dashboard/orders/export.csv${queryString(filterParams(find))}" download>Export CSV</a>` : ""}</div>
 <form method="get" action="/dashboard/orders" class="filter" role="search">
 <label for="order-search">Search (name, e-mail, phone, model)</label>
 <input id="order-search" name="q" type="search" maxlength="100" value="${find.search ?? ""}">
@@ -98,7 +99,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "orders", "Orders", html`${toolbar}${list}`));
   });
 
-  app.get("/dashboard/orders/export.csv", { schema: { hide: true } }, async (request, reply) => {
+  const exportGuard = { schema: { hide: true }, preHandler: requireMay(ctx, "export") };
+  app.get("/dashboard/orders/export.csv", exportGuard, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const find = orderFilter(request.query);
     const timeZone = await vendorTimeZone(ctx, request);

@@ -23,7 +23,10 @@ export const members = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("members_email_key").on(sql`lower(${t.email})`), index("members_vendor_idx").on(t.vendorId)],
+  (t) => [
+    uniqueIndex("members_email_key").on(sql`lower(${t.email})`),
+    index("members_vendor_idx").on(t.vendorId),
+  ],
 );
 
 /**

@@ -28,6 +28,9 @@ export const activityActions = {
   "application.disconnected": "disconnected application",
   "settings.changed": "changed the shop settings",
   "password.changed": "changed the sign-in password",
+  "member.invited": "sent a team invitation",
+  "member.role_changed": "changed the role of member",
+  "member.removed": "removed member",
 } as const;
 
 export type ActivityAction = keyof typeof activityActions;
@@ -43,6 +46,7 @@ export const activityKinds = {
   application: "Applications",
   settings: "Settings",
   password: "Password",
+  member: "Team",
 } as const;
 
 export type ActivityKind = keyof typeof activityKinds;

@@ -26,14 +26,14 @@ export function actorValues(actor: Actor = currentActor()): ActorValues {
 
 /**
  * The actor's name as of now, read by the statement that records the entry: the key's name, the
- * application's, the person's sign-in e-mail (the shop's one account until members exist).
+ * application's, the person's (the member's name, or their e-mail until they give one).
  * An application may be another shop's (a public one), so it is found by its client_id alone.
  */
 function actorNameSql(kind: SQL, actorId: SQL, vendorId: SQL): SQL {
   return sql`case ${kind}
       when 'api_key' then (select k.name from api_keys k where k.id = ${actorId} and k.vendor_id = ${vendorId})
       when 'oauth_app' then (select a.name from applications a where a.client_id = ${actorId})
-      when 'person' then (select v.email from vendors v where v.id = ${actorId})
+      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = ${actorId} and m.vendor_id = ${vendorId})
     end`;
 }
 

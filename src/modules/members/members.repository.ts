@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import type { Role } from "../../auth/member-policy.ts";
 import type { Executor } from "../../db/client.ts";
 import { members } from "../../db/schema/index.ts";
-import type { Role } from "../../auth/member-policy.ts";
 
 export type MemberRow = typeof members.$inferSelect;
 

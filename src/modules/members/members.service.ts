@@ -16,6 +16,7 @@ import type { Executor } from "../../db/client.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfMember, deleteSessionsOfMember } from "../sessions/sessions.repository.ts";
 import { voidPasswordResetsOfMember } from "../vendors/password-resets.repository.ts";
@@ -93,7 +94,9 @@ export async function changeMemberPassword(
   }
   checkPassword(input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.transaction((tx) => replacePassword(tx, member, passwordHash, ctx.now(), options.keepSessionId));
+  await ctx.db.transaction((tx) =>
+    replacePassword(tx, member, passwordHash, ctx.now(), options.keepSessionId),
+  );
 }
 
 /**
@@ -147,7 +150,15 @@ export async function changeMemberRole(
     if (member.role === "owner" && role !== "owner" && (await countOwners(tx, vendorId)) <= 1) {
       throw lastOwner();
     }
-    await updateMemberRole(tx, vendorId, memberId, role, ctx.now());
+    const now = ctx.now();
+    await updateMemberRole(tx, vendorId, memberId, role, now);
+    await recordActivity(tx, {
+      vendorId,
+      action: "member.role_changed",
+      subjectId: memberId,
+      at: now,
+      detail: { role },
+    });
     return presentMember({ ...member, role });
   });
 }
@@ -160,6 +171,7 @@ export async function removeMember(ctx: ServiceContext, vendorId: string, member
     if (!member) throw notFound("Member");
     if (member.role === "owner" && (await countOwners(tx, vendorId)) <= 1) throw lastOwner();
     await deleteMember(tx, vendorId, memberId);
+    await recordActivity(tx, { vendorId, action: "member.removed", subjectId: memberId, at: ctx.now() });
     return presentMember(member);
   });
 }
@@ -171,6 +183,7 @@ export async function renameMember(
   name: string,
 ): Promise<void> {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  if (!trimmed || trimmed.length > 100)
+    throw fieldError("validation_failed", "name", "must be 1-100 characters");
   await updateMemberName(ctx.db, vendorId, memberId, trimmed, ctx.now());
 }

@@ -33,7 +33,11 @@ export async function deleteSessionRow(db: Executor, vendorId: string, sessionId
     .where(and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.id, sessionId)));
 }
 
-export async function deleteSessionsOfMember(db: Executor, vendorId: string, memberId: string): Promise<void> {
+export async function deleteSessionsOfMember(
+  db: Executor,
+  vendorId: string,
+  memberId: string,
+): Promise<void> {
   await db
     .delete(dashboardSessions)
     .where(and(eq(dashboardSessions.vendorId, vendorId), eq(dashboardSessions.memberId, memberId)));

@@ -28,7 +28,10 @@ export async function createPasswordResetLink(
   /** A member's e-mail, or a shop's id (its first owner). */
   memberRef: string,
   /** Runs in the link's transaction (the forgot-password page mails the link there). */
-  withLink?: (tx: Tx, link: { vendorId: string; memberId: string; email: string; token: string }) => Promise<void>,
+  withLink?: (
+    tx: Tx,
+    link: { vendorId: string; memberId: string; email: string; token: string },
+  ) => Promise<void>,
 ): Promise<{ vendorId: string; memberId: string; email: string; url: string; expiresAt: Date }> {
   const member = memberRef.includes("@")
     ? await findMemberByEmail(ctx.db, memberRef.trim())

@@ -9,13 +9,13 @@ import { AppError, fieldError } from "../../errors.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { newId } from "../../lib/ids.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
+import { findMemberByEmail } from "../members/members.repository.ts";
 import { isPlausibleEmail } from "./forgot-password.service.ts";
 import {
   consumeSignupRequest,
   findLiveSignupRequest,
   insertSignupRequest,
 } from "./signup-requests.repository.ts";
-import { findMemberByEmail } from "../members/members.repository.ts";
 import { findVendorByEmail } from "./vendors.repository.ts";
 import { createVendor } from "./vendors.service.ts";
 
