@@ -17,7 +17,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MIGRATIONS = path.join(repoRoot, "migrations");
-const BEFORE = "0017_members";
+const BEFORE = "0018_members";
 
 /** A copy of the migrations folder that stops before `tag`. */
 function migrationsBefore(tag: string): string {
@@ -82,6 +82,12 @@ it("a shop made before members signs in as its first owner, with its sessions an
      values ('shopoldaaaaaaaaaaaaaaaaa', 'Old Shop', 'Owner@Old.example', $1, $2, $2),
             ('shopotheraaaaaaaaaaaaaaa', 'Other Shop', 'other@old.example', $1, $2, $2)`,
     [hash, at],
+  );
+  // A sandbox (issue 28.5) never signed in: it gets no member.
+  await db.query(
+    `insert into vendors (id, name, email, password_hash, sandbox_of, created_at, updated_at)
+     values ('sandboxaaaaaaaaaaaaaaaaa', 'Old Shop', 'sandbox@x.invalid', 'sandbox:no-password', 'shopoldaaaaaaaaaaaaaaaaa', $1, $1)`,
+    [at],
   );
   await db.query(
     `insert into dashboard_sessions (id, token_hash, vendor_id, created_at, expires_at)

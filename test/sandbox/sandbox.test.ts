@@ -127,14 +127,16 @@ describe("test keys", () => {
 });
 
 describe("a sandbox", () => {
-  it("cannot sign in to the dashboard, even with a password that would match", async () => {
+  it("cannot sign in to the dashboard: it has no members, whatever password is tried", async () => {
     const shop = await createVendor(t.ctx);
     await testKey(shop.id);
     const sandboxId = await sandboxIdOf(shop.id);
-    // Give the sandbox row the shop's password: the sign-in must still not know it.
-    await t.ctx.db.execute(
-      sql`update vendors set password_hash = (select password_hash from vendors where id = ${shop.id}) where id = ${sandboxId}`,
+    // Sign-in knows only members (issue 29.1), and a sandbox has none.
+    const members = await queryRows<{ id: string }>(
+      t.ctx.db,
+      sql`select id from members where vendor_id = ${sandboxId}`,
     );
+    expect(members).toEqual([]);
     const [row] = await queryRows<{ email: string }>(
       t.ctx.db,
       sql`select email from vendors where id = ${sandboxId}`,
