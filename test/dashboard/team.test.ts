@@ -314,6 +314,24 @@ describe("what staff may not do: the page and the form POST both refuse", () => 
   });
 });
 
+describe("the activity log names the member", () => {
+  it("a staff member's change is logged under their name; the owner's team changes under the owner's", async () => {
+    const { vendor, browser: owner } = await signedInVendor(t);
+    const staff = await createMember(t.ctx, vendor.id, { name: "Sam Costura" });
+    const theirs = await signedInBrowser(t, staff.email);
+    await postFrom(theirs, "/dashboard/customers/new", "/dashboard/customers", { name: "Ana Cliente" });
+    // Staff do not see the log.
+    expect((await theirs.get("/dashboard/activity")).status).toBe(403);
+    await invite(owner, `new-${randomUUID()}@example.test`);
+    await postFrom(owner, TEAM, `${TEAM}/${staff.id}/role`, { role: "owner" });
+    const log = await owner.get("/dashboard/activity");
+    expect(log.status).toBe(200);
+    expect(log.text).toMatch(/Sam Costura[\s\S]*?created customer/);
+    expect(log.text).toContain("sent a team invitation");
+    expect(log.text).toContain("changed the role of member");
+  });
+});
+
 describe("passwords are per member", () => {
   it("a staff member's reset link sets only their password; the owner's is untouched", async () => {
     const owner = await createVendor(t.ctx);

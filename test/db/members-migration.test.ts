@@ -17,7 +17,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-
 import { tempDir } from "../helpers/temp-dir.ts";
 
 const MIGRATIONS = path.join(repoRoot, "migrations");
-const BEFORE = "0018_members";
+const BEFORE = "0019_members";
 
 /** A copy of the migrations folder that stops before `tag`. */
 function migrationsBefore(tag: string): string {
