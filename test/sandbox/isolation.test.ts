@@ -1,9 +1,9 @@
-// Issue 28.5 (CONTRACT 13): a test key (`vk_test_…`) acts for the shop's sandbox. Held on EVERY
-// authenticated API route the app registers (its route catalog, so a new route is covered, or this
-// file fails naming it, without anyone adding it here) in both directions: a sandbox key never
-// reaches or sees live data, a live key never reaches or sees sandbox data, and what either
-// creates lands in its own world. And on EVERY event of the catalog: sandbox webhooks (a real
-// receiver) get sandbox events only, live webhooks live events only.
+// Issue 28.5 (docs/contract.md section 11): a test key (`vk_test_…`) acts for the shop's sandbox.
+// Held on EVERY authenticated API route the app registers (its route catalog, so a new route is
+// covered, or this file fails naming it, without anyone adding it here) in both directions: a
+// sandbox key never reaches or sees live data, a live key never reaches or sees sandbox data, and
+// what either creates lands in its own world. And on EVERY event of the catalog: sandbox webhooks
+// (a real receiver) get sandbox events only, live webhooks live events only.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";

@@ -1,7 +1,8 @@
-// Issue 28.5 (CONTRACT 13): what a shop's sandbox is besides isolation (test/sandbox/isolation.test.ts):
-// made on the first test key (one per shop, however many keys at once), managed with the shop's
-// own keys, unable to sign in, mailing nobody, absent from the operator's list, deleted with its
-// shop, and reset (all its data, one transaction) while its keys, its webhooks and live data stay.
+// Issue 28.5 (docs/contract.md section 11): what a shop's sandbox is besides isolation
+// (test/sandbox/isolation.test.ts): made on the first test key (one per shop, however many keys at
+// once), managed with the shop's own keys, unable to sign in, mailing nobody, absent from the
+// operator's list, deleted with its shop, and reset (all its data, one transaction) while its
+// keys, its webhooks and live data stay.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { executeCommand } from "../../src/cli/commands.ts";

@@ -1,10 +1,10 @@
-// A sandbox per shop (issue 28.5, CONTRACT 13): test keys (`vk_test_…`) act for the shop's
-// sandbox, a tenant of its own made on the first test key. Everything the API keeps is scoped by
-// tenant, so a test key never sees live data and a live key never sees test data, and sandbox
-// webhooks hear only sandbox events, with no code of their own. The sandbox cannot sign in, sends
-// no mail, is left out of the operator's vendor list, and is deleted with its shop.
+// A sandbox per shop (issue 28.5, docs/contract.md section 11): test keys (`vk_test_…`) act for
+// the shop's sandbox, a tenant of its own made on the first test key. Everything the API keeps is
+// scoped by tenant, so a test key never sees live data and a live key never sees test data, and
+// sandbox webhooks hear only sandbox events, with no code of their own. The sandbox cannot sign
+// in, sends no mail, is left out of the operator's vendor list, and is deleted with its shop.
 import type { ServiceContext } from "../../context.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { fieldError, notFound } from "../../errors.ts";
 import { newId } from "../../lib/ids.ts";
 import {
   countSandboxRecords,
@@ -31,7 +31,7 @@ export async function ensureSandbox(ctx: ServiceContext, shopId: string): Promis
   const shop = await findVendorRow(ctx.db, shopId);
   if (!shop) throw notFound("Vendor");
   if (shop.sandboxOf !== null) {
-    throw new AppError("validation_failed", "A sandbox has no sandbox of its own");
+    throw fieldError("validation_failed", "vendor", "is a sandbox, which has no sandbox of its own");
   }
   const now = ctx.now();
   await insertSandboxOnce(ctx.db, {
