@@ -4,6 +4,8 @@
 // the API through a TCP proxy, so the test can cut its connection (and refuse new ones meanwhile)
 // the way a network does; then the API process is SIGKILLed and started again. Every event
 // arrives once, in order, signed: nothing lost to a drop, nothing forwarded twice.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../clients/typescript/src/index.ts";
 import { apiClient } from "../helpers/api-client.ts";
@@ -16,6 +18,7 @@ import {
   vendorWithKeyByCli,
 } from "../helpers/processes.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -51,7 +54,11 @@ describe.each(backends)("vendor-api listen ($name)", { timeout: 240_000 }, ({ db
     const proxy: TcpProxy = await startTcpProxy(port);
     cleanup.push(() => proxy.close());
 
-    // No DATABASE_URL, no DATA_DIR: listen is an HTTP client and needs neither.
+    // Listen is an HTTP client: no DATABASE_URL, and a DATA_DIR under a regular file, where no
+    // database or control socket can be opened (not even by root), so any attempt would fail.
+    const blocked = path.join(tempDir("listen"), "a-file");
+    fs.writeFileSync(blocked, "");
+    cleanup.push(async () => fs.rmSync(path.dirname(blocked), { recursive: true, force: true }));
     const cli = startCli(
       [
         "listen",
@@ -64,7 +71,7 @@ describe.each(backends)("vendor-api listen ($name)", { timeout: 240_000 }, ({ db
         "--events",
         "order.created,order.status_changed",
       ],
-      { DATABASE_URL: "", DATA_DIR: "/nonexistent/listen-needs-no-data-dir" },
+      { DATABASE_URL: "", DATA_DIR: path.join(blocked, "data") },
     );
     cleanup.push(stopCli(cli));
     const [, secret] = await cli.waitFor("stdout", /signing secret (\S+)/);
