@@ -3,7 +3,8 @@
 // other; and no import circle anywhere. Every layer is whole folders (and top-level files), with
 // no exceptions carved out of a folder. Lowest first:
 //   1 foundation   lib/, auth/, db/, errors.ts, config.ts
-//   2 platform     webhook-delivery/ (outbox, dispatcher), mail/ (mail outbox, sender), maintenance/,
+//   2 platform     outbox/ (enqueue: the write side services call), webhook-delivery/ (the dispatcher that
+//                  empties it), mail/ (mail outbox, sender), maintenance/,
 //                  metrics/ (the registry the dispatcher reports to), context.ts
 //   3 http kit     http/ (plugins and shared schemas), observability/ (GET /metrics, the worker's
 //                  probe server)
@@ -13,7 +14,7 @@
 //   7 surfaces     dashboard/, oauth/, docs/
 //   8 composition  app.ts, main.ts, cli.ts, cli/
 const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
-const platform = "^src/(webhook-delivery|mail|maintenance|metrics)/|^src/context[.]ts$";
+const platform = "^src/(outbox|webhook-delivery|mail|maintenance|metrics)/|^src/context[.]ts$";
 const httpKit = "^src/(http|observability)/";
 const modules = "^src/modules/";
 const apiDocument = "^src/openapi/";
@@ -38,6 +39,14 @@ module.exports = {
     above("api-document-up", apiDocument, [web, surfaces, composition]),
     above("web-up", web, [surfaces, composition]),
     above("surfaces-up", surfaces, [composition]),
+    {
+      name: "outbox-write-side-alone",
+      severity: "error",
+      comment:
+        "The outbox's write side (what services call) never reaches into the dispatcher that empties it.",
+      from: { path: "^src/outbox/" },
+      to: { path: "^src/webhook-delivery/" },
+    },
     {
       name: "dashboard-not-oauth",
       severity: "error",

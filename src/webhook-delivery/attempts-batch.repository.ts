@@ -7,8 +7,8 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { newId } from "../lib/ids.ts";
+import { notifyWhenAny } from "../outbox/enqueue.ts";
 import { type AttemptRecord, needsTransaction } from "./attempts.repository.ts";
-import { notifyWhenAny } from "./enqueue.ts";
 
 /**
  * Records the batch and returns the ids of the deliveries it wrote (those whose claim still

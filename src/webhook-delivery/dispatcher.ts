@@ -14,15 +14,14 @@ import { type DatabaseClock, databaseClock } from "../db/database-clock.ts";
 import { newId } from "../lib/ids.ts";
 
 import type { DeliveryMetrics } from "../metrics/registry.ts";
+import { EVENT_RETENTION_MS, EVENTS_CHANNEL } from "../outbox/enqueue.ts";
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
-import { EVENTS_CHANNEL } from "./enqueue.ts";
 import { claimDue, endWaits, fanOutEvents, nextDueAt, pruneOlderThan } from "./outbox.repository.ts";
 import { DeliveryScheduler } from "./scheduler.ts";
 import type { Resolver } from "./url-guard.ts";
 
-export const EVENT_RETENTION_MS = 30 * 86_400_000;
 const FAN_OUT_BATCH = 200;
 const FAN_OUT_BATCHES_PER_TURN = 5;
 const POLL_MS = 1_000;

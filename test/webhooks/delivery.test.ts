@@ -3,7 +3,7 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyServiceSignature, verifyStandardWebhook } from "../../examples/verify-webhook.ts";
-import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
+import { enqueueEvent } from "../../src/outbox/enqueue.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled, sampleOrderPayload } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

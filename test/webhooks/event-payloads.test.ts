@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/client.ts";
 import { type AnyEventType, allEventTypes, eventTypes } from "../../src/modules/events/catalog.ts";
 import { eventEnvelope } from "../../src/openapi/webhooks.ts";
-import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
+import { enqueueEvent } from "../../src/outbox/enqueue.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";

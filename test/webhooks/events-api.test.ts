@@ -1,8 +1,7 @@
 // GET /api/vendor/events: the pull fallback (CONTRACT 7).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { EVENT_RETENTION_MS } from "../../src/webhook-delivery/dispatcher.ts";
-import { enqueueEvent } from "../../src/webhook-delivery/enqueue.ts";
+import { EVENT_RETENTION_MS, enqueueEvent } from "../../src/outbox/enqueue.ts";
 import { pruneOlderThan } from "../../src/webhook-delivery/outbox.repository.ts";
 import { sampleOrderPayload } from "../helpers/events.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";

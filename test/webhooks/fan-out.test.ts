@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
-import { EVENTS_CHANNEL } from "../../src/webhook-delivery/enqueue.ts";
+import { EVENTS_CHANNEL } from "../../src/outbox/enqueue.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";

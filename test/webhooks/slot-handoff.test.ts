@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
+import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
-import { notifyDispatchers } from "../../src/webhook-delivery/enqueue.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import {

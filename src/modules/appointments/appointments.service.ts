@@ -7,7 +7,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueCustomerMail } from "../../mail/enqueue.ts";
-import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { findCustomerById } from "../customers/customers.repository.ts";
 import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";

@@ -8,7 +8,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { assertFreeFormObject } from "../../lib/json-bounds.ts";
 import { toPage } from "../../lib/pagination.ts";
-import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { forgetActivitySubject, recordActivity } from "../activity/activity.repository.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
 import {

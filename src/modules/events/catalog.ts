@@ -127,6 +127,6 @@ export function eventScope(type: EventType): Scope {
 
 // enqueueEvent lives in the delivery platform, which cannot import the modules; this tells it
 // the payload type of each event name (declaration merging, as Fastify's own type registries do).
-declare module "../../webhook-delivery/enqueue.ts" {
+declare module "../../outbox/enqueue.ts" {
   interface EventPayloadRegistry extends EventPayloads {}
 }

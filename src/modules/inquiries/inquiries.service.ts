@@ -4,7 +4,7 @@ import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
-import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { isOnWebsite } from "../vendors/shop-settings.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
 import { presentInquiry } from "./inquiries.presenter.ts";

@@ -8,7 +8,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { unsubscribeToken } from "../../mail/enqueue.ts";
-import { enqueueEvent } from "../../webhook-delivery/enqueue.ts";
+import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { orderPayload } from "./orders.presenter.ts";

@@ -6,7 +6,7 @@ import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime, requireDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
-import { enqueueEvent, notifyDispatchers } from "../../webhook-delivery/enqueue.ts";
+import { enqueueEvent, notifyDispatchers } from "../../outbox/enqueue.ts";
 import { generateWebhookSecret } from "../../webhook-delivery/signing.ts";
 import { assertWebhookUrl, type UrlPolicy, UrlRefusedError } from "../../webhook-delivery/url-guard.ts";
 import { recordActivity } from "../activity/activity.repository.ts";

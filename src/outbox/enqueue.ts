@@ -1,4 +1,5 @@
-// The one way to emit an event (STYLE principle 4): `enqueueEvent` called inside the transaction
+// The outbox's write side: what services call (the worker side, which empties it, is
+// src/webhook-delivery/). The one way to emit an event (STYLE principle 4): `enqueueEvent` called inside the transaction
 // that makes the change, or `eventCtes` inside the very statement that makes it (a hot write path
 // in one round trip), so the event commits or rolls back with it. It also fans the event out there, in the
 // same statement: one PENDING delivery per ACTIVE endpoint of the vendor subscribed to the type
@@ -12,6 +13,9 @@ import type { Tx } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
 
 export const EVENTS_CHANNEL = "vendor_api_events";
+
+/** How long events (and with them their deliveries and attempts) are kept: CONTRACT 7's 30 days. */
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
 /**
  * Event name → payload type. Empty here: the event catalog (src/modules/events/catalog.ts) fills it
