@@ -11,8 +11,8 @@ import { openDatabase } from "../src/db/client.ts";
 import { runMigrations } from "../src/db/migrate.ts";
 import { createVendor } from "../src/modules/vendors/vendors.service.ts";
 import { registerWebhook } from "../src/modules/webhooks/webhooks.service.ts";
+import { enqueueEvent } from "../src/outbox/enqueue.ts";
 import { startDispatcher } from "../src/webhook-delivery/dispatcher.ts";
-import { enqueueEvent } from "../src/webhook-delivery/enqueue.ts";
 import { systemResolver } from "../src/webhook-delivery/url-guard.ts";
 
 const env = process.env;
