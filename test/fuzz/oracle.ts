@@ -1,8 +1,9 @@
 // What every answer must be (CONTRACT 1, 2, 6, 8), whatever the request: never a 5xx; a 4xx is
 // problem+json whose code is in the contract (src/errors.ts) and matches the status, except the
 // OAuth token and revocation endpoints, which answer RFC 6749 5.2 JSON errors; a 2xx matches
-// the operation's response schema; every answer under /api carries X-Request-Id, and those of
-// /api/vendor and /api/public the RateLimit headers.
+// the operation's response schema; every status is one the document lists for the operation;
+// every answer under /api carries X-Request-Id, and those of /api/vendor and /api/public the
+// RateLimit headers.
 import { Ajv, type ValidateFunction } from "ajv";
 import type { FormatsPlugin } from "ajv-formats";
 import * as ajvFormats from "ajv-formats";
@@ -114,9 +115,12 @@ export function check(op: Operation, target: string, res: RawResponse): string[]
     if (!/^(:|id: )/.test(res.body.toString("utf8"))) problems.push("event stream does not start with SSE");
     return problems;
   }
+  // Every status is one the document lists for the operation (issue 24 item 9), except what the
+  // HTTP parser answers before any route exists (431).
+  if (res.status !== 431 && !(String(res.status) in op.responses))
+    problems.push(`undocumented status ${res.status}`);
   if (res.status >= 200 && res.status < 300 && kind !== "page") {
     const schema = op.responses[String(res.status)];
-    if (!(String(res.status) in op.responses)) problems.push(`undocumented status ${res.status}`);
     if (
       res.status === 204 ||
       (schema && (schema.type === "null" || Object.keys(schema).length === 0) && res.body.length === 0)
