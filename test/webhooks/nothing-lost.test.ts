@@ -14,7 +14,13 @@ import { createVendorWithKey } from "../helpers/factories.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
-const fixture = useDeliveryFixture({ WEBHOOK_ENDPOINT_CONCURRENCY: "1", WEBHOOK_RETRY_DELAYS_MS: "60000" });
+// The timeout is long: a request the receiver holds open must stay in flight however loaded the
+// machine (the fixture's 500 ms would time it out and let its retry run beside it).
+const fixture = useDeliveryFixture({
+  WEBHOOK_ENDPOINT_CONCURRENCY: "1",
+  WEBHOOK_RETRY_DELAYS_MS: "60000",
+  WEBHOOK_TIMEOUT_MS: "10000",
+});
 const { receiver, register, createOrder, deliveries } = fixture;
 let t: TestApp;
 beforeAll(() => {
