@@ -128,6 +128,22 @@ describe("test keys", () => {
 });
 
 describe("a sandbox", () => {
+  it("keeps its address: a vendor created with it is refused as already registered, never a 500", async () => {
+    const shop = await createVendor(t.ctx);
+    await testKey(shop.id);
+    const [row] = await queryRows<{ email: string }>(
+      t.ctx.db,
+      sql`select email from vendors where sandbox_of = ${shop.id}`,
+    );
+    const email = row?.email ?? "";
+    await expect(
+      cli("vendor", "create", "--name", "X", "--email", email, "--password", "long enough password"),
+    ).rejects.toMatchObject({
+      code: "validation_failed",
+      extra: { errors: [{ field: "email", message: "is already registered" }] },
+    });
+  });
+
   it("cannot sign in to the dashboard: it has no members, whatever password is tried", async () => {
     const shop = await createVendor(t.ctx);
     await testKey(shop.id);

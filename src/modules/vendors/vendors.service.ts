@@ -1,4 +1,5 @@
 import type { ServiceContext } from "../../context.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { AppError, fieldError } from "../../errors.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
@@ -30,28 +31,34 @@ export async function createVendor(
   if (!EMAIL.test(email)) throw fieldError("validation_failed", "email", "must be a valid e-mail address");
   if (input.password.length < 10)
     throw fieldError("validation_failed", "password", "must be at least 10 characters");
-  if ((await findVendorByEmail(ctx.db, email)) || (await findMemberByEmail(ctx.db, email))) {
-    throw new AppError("validation_failed", "A vendor with this e-mail already exists", {
+  const taken = () =>
+    new AppError("validation_failed", "A vendor with this e-mail already exists", {
       errors: [{ field: "email", message: "is already registered" }],
     });
-  }
+  if ((await findVendorByEmail(ctx.db, email)) || (await findMemberByEmail(ctx.db, email))) throw taken();
   const passwordHash = await hashPassword(input.password);
   const now = ctx.now();
   // The shop and its first owner, who signs in with the shop's e-mail and this password.
-  return ctx.db.transaction(async (tx) => {
-    const vendor = await insertVendor(tx, { id: newId(), name, email, createdAt: now, updatedAt: now });
-    const owner = await insertMember(tx, {
-      id: newId(),
-      vendorId: vendor.id,
-      email,
-      name: "",
-      passwordHash,
-      role: "owner",
-      createdAt: now,
-      updatedAt: now,
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const vendor = await insertVendor(tx, { id: newId(), name, email, createdAt: now, updatedAt: now });
+      const owner = await insertMember(tx, {
+        id: newId(),
+        vendorId: vendor.id,
+        email,
+        name: "",
+        passwordHash,
+        role: "owner",
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { ...vendor, ownerId: owner.id };
     });
-    return { ...vendor, ownerId: owner.id };
-  });
+  } catch (error) {
+    // The address registered meanwhile, or a sandbox's own (which the look-ups above skip).
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
 }
 
 /**
