@@ -1,8 +1,9 @@
-// Deletes credentials that can no longer be used, so the tables hold live ones only, and activity
-// log entries older than a year. Runs in the
-// worker role (every worker: the deletes are idempotent). Used codes and rotated refresh tokens
+// The one home of the service's periodic clean-up: deletes credentials that can no longer be used,
+// so the tables hold live ones only (sessions, OAuth tokens and codes, password-reset links that
+// expired or were used), and activity log entries older than a year. Runs in the worker role
+// (every worker: the deletes are idempotent). Used codes and rotated refresh tokens
 // are kept until they expire, because reuse detection (RFC 9700 4.14.2, CONTRACT 6) needs them.
-import { lt } from "drizzle-orm";
+import { isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import {
   activity,
@@ -10,6 +11,7 @@ import {
   oauthAccessTokens,
   oauthCodes,
   oauthRefreshTokens,
+  passwordResets,
 } from "../db/schema/index.ts";
 
 const CODE_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -36,6 +38,10 @@ export async function purgeExpiredCredentials(db: Db, now: Date): Promise<number
       .where(lt(oauthCodes.expiresAt, new Date(now.getTime() - CODE_GRACE_MS)))
       .returning({ id: oauthCodes.id }),
     db
+      .delete(passwordResets)
+      .where(or(lt(passwordResets.expiresAt, now), isNotNull(passwordResets.usedAt)))
+      .returning({ id: passwordResets.id }),
+    db
       .delete(activity)
       .where(lt(activity.at, new Date(now.getTime() - ACTIVITY_RETENTION_MS)))
       .returning({ id: activity.id }),
@@ -52,7 +58,8 @@ export function startHousekeeping(
   const run = () =>
     purgeExpiredCredentials(db, now())
       .then((purged) => {
-        if (purged > 0) log.info({ purged }, "purged expired sessions, tokens, codes and old activity");
+        if (purged > 0)
+          log.info({ purged }, "purged expired sessions, tokens, codes, reset links and old activity");
       })
       .catch((err: unknown) => log.error({ err }, "housekeeping failed"));
   void run();
