@@ -117,7 +117,7 @@ describe("the Activity page", () => {
     expect(entriesOf(second).map((e) => [e.action, e.whoKind])).toEqual([["order.created", "oauth_app"]]);
   });
 
-  it("ignores filter values it does not know, and shows only the shop's own entries", async () => {
+  it("ignores filter values it does not know, shows only the shop's own entries, and a bad cursor is a 400 page", async () => {
     const { browser } = await busyShop();
     const other = await busyShop();
     const everything = entriesOf(await browser.get("/dashboard/activity"));
@@ -126,6 +126,9 @@ describe("the Activity page", () => {
     const page = await browser.get("/dashboard/activity");
     expect(page.text).not.toContain(other.orderByKey);
     expect(page.text).not.toContain(other.vendor.email);
+    const bad = await browser.get("/dashboard/activity?cursor=garbage");
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("content-type")).toContain("text/html");
   });
 
   it("is in the dashboard's menu and works without a session only through the sign-in page", async () => {
