@@ -75,25 +75,32 @@ export interface ActivityEntry {
 
 /** Records the entry on `db` (the change's transaction): one INSERT, the actor's name read by it. */
 export async function recordActivity(db: Executor, entry: ActivityEntry): Promise<void> {
+  await db.execute(insertActivitySql(entry));
+}
+
+function insertActivitySql(entry: ActivityEntry): SQL {
   const { actorKind, actorId } = actorValues();
-  await db.execute(
-    sql`insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
+  return sql`insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
         values (${newId()}, ${entry.vendorId}, ${entry.at.toISOString()}::timestamptz, ${actorKind}, ${actorId},
                 ${actorNameSql(sql`${actorKind}::text`, sql`${actorId}::text`, sql`${entry.vendorId}::text`)},
                 ${entry.action}, ${entry.subjectId},
-                ${entry.detail ? JSON.stringify(entry.detail) : null}::jsonb)`,
-  );
+                ${entry.detail ? JSON.stringify(entry.detail) : null}::jsonb)`;
 }
 
-/** An erased customer's id leaves the log: the entries stay, naming no one. */
-export async function forgetActivitySubject(
+/**
+ * Records an erasure and, in the same statement, takes the erased record's id out of every
+ * earlier entry: the entries stay (who did what, and when), naming no one.
+ */
+export async function recordErasure(
   db: Executor,
-  vendorId: string,
-  subjectId: string,
+  entry: ActivityEntry & { erasedId: string },
 ): Promise<void> {
   await db.execute(
-    sql`update activity set subject_id = null
-        where vendor_id = ${vendorId} and subject_id = ${subjectId}`,
+    sql`with forgotten as (
+          update activity set subject_id = null
+          where vendor_id = ${entry.vendorId} and subject_id = ${entry.erasedId}
+        )
+        ${insertActivitySql(entry)}`,
   );
 }
 

@@ -9,7 +9,7 @@ import { optionalDateTime } from "../../lib/instants.ts";
 import { assertFreeFormObject } from "../../lib/json-bounds.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
-import { forgetActivitySubject, recordActivity } from "../activity/activity.repository.ts";
+import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
 import {
   customerEmails,
@@ -248,8 +248,7 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await deleteCustomerRow(tx, vendorId, id);
     await enqueueEvent(tx, { vendorId, type: "customer.deleted", data: { id }, createdAt: now });
     // The log keeps what was done to her, not her id (no entry names her name or e-mail).
-    await forgetActivitySubject(tx, vendorId, id);
-    await recordActivity(tx, { vendorId, action: "customer.erased", subjectId: null, at: now });
+    await recordErasure(tx, { vendorId, action: "customer.erased", subjectId: null, at: now, erasedId: id });
   });
 }
 
