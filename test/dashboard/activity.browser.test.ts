@@ -1,13 +1,14 @@
-// In Chromium at 1280 and 390 px, JavaScript off (issue 29 items 3 and 5): a person enters
+// In Chromium at 1280 and 390 px, JavaScript off (issue 29 items 3 and 5): the owner enters
 // measurements and preferences as labelled rows (adding rows posts the form back; Enter saves),
-// an API key and an OAuth application write through the API, and the Activity page names the
+// an API key and an OAuth application write through the API, a staff member moves an order in
+// their own browser (and is refused the Activity page), and the owner's Activity page names each
 // person, the key and the application, and filters by who with its plain form.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
 import { pathOf, shot, signedInPage, WIDTHS } from "../helpers/chromium-dashboard.ts";
-import { createVendor } from "../helpers/factories.ts";
+import { createMember, createVendor } from "../helpers/factories.ts";
 import { authorizeCode, createClient, exchangeCode } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -27,7 +28,7 @@ describe.skipIf(!available)("labelled rows and the activity log in Chromium", ()
   });
 
   describe.each(WIDTHS)("at %i px", (width) => {
-    it("rows are entered, added and saved without JavaScript; the log names the person, the key and the app", async () => {
+    it("rows are entered, added and saved without JavaScript; the log names the owner, a staff member, the key and the app", async () => {
       const vendor = await createVendor(t.ctx, "Atelier Rows");
       const { key } = await createApiKey(t.ctx, { vendorId: vendor.id, name: "Counter POS" });
       const client = await createClient(t.ctx);
@@ -85,6 +86,20 @@ describe.skipIf(!available)("labelled rows and the activity log in Chromium", ()
       );
       expect(byApp.status).toBe(201);
 
+      // A staff member, signed in in a browser of their own, moves that order along.
+      const staff = await createMember(t.ctx, vendor.id, { name: "Sam Costura" });
+      const theirs = await signedInPage(chromium, t.url, staff.email, width);
+      await theirs.page.goto(`${t.url}/dashboard/orders/${byApp.body.id}`);
+      await theirs.page.selectOption("#status", "IN_PRODUCTION");
+      await theirs.page.click('form[action$="/status"] button[type="submit"]');
+      await theirs.page.waitForURL(`${t.url}/dashboard/orders/${byApp.body.id}`);
+      // Staff see no Activity: no menu entry, and the page refuses them.
+      expect(await theirs.page.locator('nav.main a[href="/dashboard/activity"]').count()).toBe(0);
+      const refused = await theirs.page.goto(`${t.url}/dashboard/activity`);
+      expect(refused?.status()).toBe(403);
+      expect(theirs.dialogs).toEqual([]);
+      await theirs.context.close();
+
       await page.click('nav.main >> text="Activity"');
       await page.waitForURL(`${t.url}/dashboard/activity`);
       const who = async () => (await page.locator("td.actor").allInnerTexts()).map((s) => s.trim());
@@ -92,6 +107,10 @@ describe.skipIf(!available)("labelled rows and the activity log in Chromium", ()
       expect(everyone).toContain(vendor.email);
       expect(everyone).toContain("API key “Counter POS”");
       expect(everyone).toContain("Application “Bridal POS”");
+      expect(everyone[0]).toBe("Sam Costura");
+      expect(await page.locator('tr[data-action="order.status_changed"]').innerText()).toContain(
+        "ORDERED → IN_PRODUCTION",
+      );
       expect(await page.locator('tr[data-action="customer.created"] td.actor').innerText()).toBe(
         vendor.email,
       );
@@ -106,6 +125,10 @@ describe.skipIf(!available)("labelled rows and the activity log in Chromium", ()
       await page.click('form.filter button[type="submit"]');
       await page.waitForURL((url) => url.searchParams.get("actor")?.startsWith("oauth_app:") ?? false);
       expect(await who()).toEqual(["Application “Bridal POS”"]);
+      await page.selectOption("#actor", { label: "Sam Costura" });
+      await page.click('form.filter button[type="submit"]');
+      await page.waitForURL((url) => url.searchParams.get("actor") === `person:${staff.id}`);
+      expect(await who()).toEqual(["Sam Costura"]);
       await shot(page, "activity-filtered", width);
       expect(dialogs).toEqual([]);
       await context.close();
