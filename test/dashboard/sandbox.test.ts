@@ -202,6 +202,10 @@ describe("dashboard: reset sandbox data", () => {
     expect((await t.api.get("/api/vendor/orders", { key: testKey })).body.orders).toEqual([]);
     expect((await t.api.get("/api/vendor/webhooks", { key: testKey })).body.webhooks).toHaveLength(1);
     expect((await t.api.get(`/api/vendor/orders/${liveOrderId}`, { key: liveKey })).status).toBe(200);
+    // The shop's activity log tells who reset it.
+    const activity = await browser.get("/dashboard/activity?kind=sandbox");
+    expect(activity.status).toBe(200);
+    expect(activity.text).toContain("reset the test data of the sandbox");
   });
 
   it("of a shop without a sandbox is a 404", async () => {

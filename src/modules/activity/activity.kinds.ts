@@ -31,6 +31,7 @@ export const activityActions = {
   "member.invited": "sent a team invitation",
   "member.role_changed": "changed the role of member",
   "member.removed": "removed member",
+  "sandbox.reset": "reset the test data of the sandbox",
 } as const;
 
 export type ActivityAction = keyof typeof activityActions;
@@ -47,6 +48,7 @@ export const activityKinds = {
   settings: "Settings",
   password: "Password",
   member: "Team",
+  sandbox: "Sandbox",
 } as const;
 
 export type ActivityKind = keyof typeof activityKinds;

@@ -6,6 +6,7 @@
 import type { ServiceContext } from "../../context.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { newId } from "../../lib/ids.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
 import {
   countSandboxRecords,
   deleteSandboxRecords,
@@ -69,6 +70,15 @@ export async function sandboxSummary(ctx: ServiceContext, sandboxId: string) {
 export async function resetSandbox(ctx: ServiceContext, shopId: string): Promise<boolean> {
   const sandbox = await findSandboxOf(ctx.db, shopId);
   if (!sandbox) return false;
-  await ctx.db.transaction((tx) => deleteSandboxRecords(tx, sandbox.id));
+  await ctx.db.transaction(async (tx) => {
+    await deleteSandboxRecords(tx, sandbox.id);
+    // In the shop's own log (the sandbox's went with its data): who reset it, and when.
+    await recordActivity(tx, {
+      vendorId: shopId,
+      action: "sandbox.reset",
+      subjectId: sandbox.id,
+      at: ctx.now(),
+    });
+  });
   return true;
 }
