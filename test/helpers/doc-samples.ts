@@ -196,7 +196,7 @@ function shellQuote(s: string): string {
 }
 
 /** Names a TypeScript sample may take from the reader's context instead of declaring them. */
-const CONTEXT_NAMES = ["client", "secret", "rawBody", "headers", "reply", "process"] as const;
+const CONTEXT_NAMES = ["client", "secret", "rawBody", "headers", "request", "reply", "process"] as const;
 
 export interface TsSampleRun {
   /** What it printed with console.log, one line each. */
@@ -223,7 +223,12 @@ export async function runTsSample(
   const code = lines.slice(0, end);
   const imports = code
     .filter((l) => l.startsWith("import "))
-    .map((l) => l.replace(/from "\.\//, `from "${repoRoot}/`));
+    .map((l) =>
+      l
+        .replace(/from "\.\//, `from "${repoRoot}/`)
+        // The client package as its README imports it: this repository's copy.
+        .replace(/from "@vendor-api\/client"/, `from "${repoRoot}/clients/typescript/src/index.ts"`),
+    );
   const body = code
     .filter((l) => !l.startsWith("import "))
     .map((l) => l.replace(/^export (function|const) /, "$1 "));

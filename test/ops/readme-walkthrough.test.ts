@@ -5,7 +5,8 @@
 // $ORDER_ID). Each `# …` line under a command is the sample answer the document shows, and the
 // `// …` lines ending a TypeScript block what it prints: the real output must match, `…` standing
 // for anything and each sample id for one real id (see test/helpers/doc-samples.ts). Every block
-// of every document is run here or listed in NOT_RUN with the reason.
+// of every document (and of the client package's README) is run here or listed in NOT_RUN with the
+// reason.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,13 @@ import {
   ShellSession,
   shellSteps,
 } from "../helpers/doc-samples.ts";
-import { repoRoot, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
+import {
+  repoRoot,
+  runCliJson,
+  type ServerProcess,
+  startServer,
+  waitForHealth,
+} from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { freePort } from "../helpers/test-app.ts";
@@ -40,6 +47,9 @@ const GUIDES = [
   "versioning",
 ].map((name) => `docs/guides/${name}.md`);
 
+/** The client package's README: its samples run too, for a shop of their own. */
+const CLIENT_README = "clients/typescript/README.md";
+
 /** Blocks that are not run, each with why; a block that is neither run nor listed fails the test. */
 const NOT_RUN: { file: string; starts: string; why: string }[] = [
   {
@@ -53,6 +63,16 @@ const NOT_RUN: { file: string; starts: string; why: string }[] = [
     file: "README.md",
     starts: "DATABASE_URL=postgres://vendor_api:…@pgbouncer",
     why: "needs PgBouncer; .ci/run runs that set-up",
+  },
+  {
+    file: CLIENT_README,
+    starts: "npm install @vendor-api/client",
+    why: "not on a registry: test/client/package-install.test.ts installs the built package into a scratch project",
+  },
+  {
+    file: CLIENT_README,
+    starts: "const stop = new AbortController();",
+    why: "follows the stream until stopped: test/client/resilience.test.ts runs events.stream() across a dropped connection",
   },
 ];
 
@@ -128,7 +148,7 @@ describe("every other sample of the README and the guides runs (issue 28 item 8)
 }, () => {
   it("every block is run by this file or listed with the reason it is not", () => {
     const run = new Set(walkthroughBlocks().map((b) => b.line));
-    const unclassified = [codeBlocks("README.md"), ...GUIDES.map(codeBlocks)]
+    const unclassified = [codeBlocks("README.md"), ...GUIDES.map(codeBlocks), codeBlocks(CLIENT_README)]
       .flat()
       .filter((b) => !(b.file === "README.md" && run.has(b.line)) && !isData(b) && !notRun(b))
       .filter((b) => b.lang !== "sh" && b.lang !== "ts");
@@ -187,7 +207,12 @@ describe("every other sample of the README and the guides runs (issue 28 item 8)
       const ranTs: string[] = [];
       const reply = { code: (n: number) => ({ send: () => replies.push(n) }) };
 
-      const runBlock = async (block: CodeBlock, shell: ShellSession, bound: Map<string, string>) => {
+      const runBlock = async (
+        block: CodeBlock,
+        shell: ShellSession,
+        bound: Map<string, string>,
+        env?: Record<string, string>,
+      ) => {
         if (block.lang === "sh") {
           for (const step of shellSteps(block.code)) await shell.run(step, bound);
           return;
@@ -195,11 +220,14 @@ describe("every other sample of the README and the guides runs (issue 28 item 8)
         if (block.lang !== "ts") throw new Error(`${block.file}:${block.line}: no way to run ${block.lang}`);
         const uses = (name: string) => new RegExp(`\\b${name}\\b`).test(block.code);
         const context: Record<string, unknown> = {
-          process: { env: await vars() },
+          process: { env: env ?? (await vars()) },
           client,
           reply,
-          ...(uses("rawBody") && !/function \w+\(secret/.test(block.code) ? await delivery() : {}),
         };
+        if (uses("rawBody") && !/function \w+\(secret/.test(block.code)) {
+          const d = await delivery();
+          Object.assign(context, d, { request: { headers: d.headers } });
+        }
         const run = await runTsSample(block, context);
         if (run.values.client instanceof VendorApiClient) client = run.values.client;
         // Functions a sample defines to verify a delivery are tried on a real one, and a forgery.
@@ -263,11 +291,41 @@ describe("every other sample of the README and the guides runs (issue 28 item 8)
         }
       }
       for (const block of readmeRest) await runBlock(block, readmeShell, ids);
+      // The client's README, for a shop of its own (its first sample creates a customer the
+      // README's shop already has).
+      const shop = await runCliJson(env, [
+        "vendor",
+        "create",
+        "--name",
+        "Client Shop",
+        "--email",
+        "client-readme@bella.example",
+        "--password",
+        "a long secret",
+      ]);
+      const { key: shopKey } = await runCliJson(env, [
+        "api-key",
+        "create",
+        "--vendor",
+        shop.id,
+        "--name",
+        "k",
+      ]);
+      client = undefined;
+      const clientEnv = {
+        BASE_URL: server.url,
+        KEY: shopKey as string,
+        WEBHOOK_SECRET: (await delivery()).secret,
+      };
+      for (const block of codeBlocks(CLIENT_README)) {
+        if (isData(block) || notRun(block)) continue;
+        await runBlock(block, readmeShell, new Map(), clientEnv);
+      }
       expect(replies).toEqual([]);
       // Every TypeScript sample ran (README 1, quick start 1, authentication 1, pagination 1, webhooks 2).
-      const tsBlocks = [codeBlocks("README.md"), ...GUIDES.map(codeBlocks)]
+      const tsBlocks = [codeBlocks("README.md"), ...GUIDES.map(codeBlocks), codeBlocks(CLIENT_README)]
         .flat()
-        .filter((b) => b.lang === "ts");
+        .filter((b) => b.lang === "ts" && !notRun(b));
       expect(ranTs.sort()).toEqual(tsBlocks.map((b) => `${b.file}:${b.line}`).sort());
     } finally {
       await receiver.close();
