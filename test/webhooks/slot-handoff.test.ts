@@ -10,6 +10,7 @@ import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
+import { type DispatcherEvents, dispatcherEvents } from "../helpers/dispatcher-events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import {
@@ -57,10 +58,16 @@ async function heldReceiver(status: (index: number) => number = () => 200) {
   return { receiver: r, answer: (index: number) => held[index]?.() };
 }
 
-async function dispatcher(overrides: Partial<Config>) {
-  const d = await startDispatcher({ config: { ...t.config, ...overrides }, database: t.database });
+/** A dispatcher, and what it did (claimed, idle, settled), for the test to wait on. */
+async function dispatcher(overrides: Partial<Config>): Promise<Dispatcher & { events: DispatcherEvents }> {
+  const events = dispatcherEvents();
+  const d = await startDispatcher({
+    config: { ...t.config, ...overrides },
+    database: t.database,
+    observe: events.observe,
+  });
   dispatchers.push(d);
-  return d;
+  return Object.assign(d, { events });
 }
 
 /** A vendor with one webhook on `url` and `n` order.created events queued for it. */
@@ -113,21 +120,26 @@ describe("an endpoint's slots under a backlog", () => {
   it("a success hands its slot to a delivery its claim leased in reserve: the cap holds, and no claim comes between the two POSTs", async () => {
     const { receiver, answer } = await heldReceiver();
     const hook = await backlog(receiver.url, 6);
-    await dispatcher({ webhookEndpointConcurrency: 2 });
+    const d = await dispatcher({ webhookEndpointConcurrency: 2 });
 
     await receiver.waitFor(2);
-    // The claim leased two deliveries to send and two more in reserve, and sent only two.
+    // The claim leased two deliveries to send and two more in reserve, and sent only two: a turn
+    // after it sends nothing more.
     await eventually(async () => (await leased(hook)).length === 4, 5_000);
-    await sleep(200);
+    await d.events.aWholeTurn(d);
+    expect(d.events.sent()).toBe(2);
     expect(receiver.requests).toHaveLength(2);
 
     const first = receiver.requests[0] as ReceivedRequest;
     const firstToken = await tokenOf(deliveryIdOf(first));
     answer(0);
     const [, , third] = await receiver.waitFor(3);
-    // The third POST is a delivery of the same claim as the first: it was already leased.
+    // The third POST is a delivery of the same claim as the first: it was already leased, and no
+    // claim sent it (nor anything else, a turn after the first one's record).
     expect(await tokenOf(deliveryIdOf(third as ReceivedRequest))).toBe(firstToken);
-    await sleep(200);
+    await d.events.next((e) => e.type === "settled" && e.deliveryId === deliveryIdOf(first), 0);
+    await d.events.aWholeTurn(d);
+    expect(d.events.sent()).toBe(2);
     expect(receiver.requests).toHaveLength(3);
 
     for (let i = 1; i < 6; i++) {
@@ -143,7 +155,7 @@ describe("an endpoint's slots under a backlog", () => {
     // The first answer is a 503; one failure opens the circuit for a minute.
     const { receiver, answer } = await heldReceiver((i) => (i === 0 ? 503 : 200));
     const hook = await backlog(receiver.url, 6);
-    await dispatcher({
+    const d = await dispatcher({
       webhookEndpointConcurrency: 2,
       webhookBreakerFailures: 1,
       webhookBreakerCooldownMs: 60_000,
@@ -174,7 +186,10 @@ describe("an endpoint's slots under a backlog", () => {
       async () => (await deliveries(hook)).some((d) => d.id === second && d.status === "SUCCEEDED"),
       5_000,
     );
-    await sleep(300);
+    // A turn after that success, every POST the dispatcher's claims started has arrived (the
+    // receiver holds them all, so none hands its slot on).
+    await d.events.aWholeTurn(d);
+    await receiver.waitFor(d.events.sent());
     for (const later of receiver.requests.slice(2)) {
       expect(deliveryIdOf(later)).not.toBe(failed);
       expect(await tokenOf(deliveryIdOf(later))).not.toBe(firstClaim);
@@ -190,7 +205,8 @@ describe("an endpoint's slots under a backlog", () => {
     await eventually(async () => (await leased(hook)).length === 4, 5_000);
 
     const stopped = d.stop(5_000);
-    await sleep(100);
+    // The POSTs are answered once the stopping dispatcher has given its reserve back.
+    await eventually(async () => (await leased(hook)).length === 2, 5_000);
     answer(0);
     answer(1);
     await stopped;
