@@ -9,6 +9,7 @@ import { events, webhookDeliveries, webhooks } from "../../src/db/schema/index.t
 import { newId } from "../../src/lib/ids.ts";
 import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
+import { type DispatcherEvents, dispatcherEvents } from "../helpers/dispatcher-events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -35,11 +36,19 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 
-async function dispatcher(overrides: Partial<Config>) {
-  const d = await startDispatcher({ config: { ...t.config, ...overrides }, database: t.database });
+/** A dispatcher, and what it did (claimed, idle, settled), for the test to wait on. */
+async function dispatcher(overrides: Partial<Config>): Promise<Dispatcher & { events: DispatcherEvents }> {
+  const events = dispatcherEvents();
+  const d = await startDispatcher({
+    config: { ...t.config, ...overrides },
+    database: t.database,
+    observe: events.observe,
+  });
   dispatchers.push(d);
-  return d;
+  return Object.assign(d, { events });
 }
+
+const settled = (e: { type: string }) => e.type === "settled";
 
 async function register(key: string, url: string) {
   const res = await t.api.post("/api/vendor/webhooks", { url, events: ["order.created"] }, { key });
@@ -125,9 +134,11 @@ describe("circuit breaker per endpoint", () => {
     };
     const first = await dispatcher(policy);
 
-    // Three failures in a row open the circuit: nothing more is sent during the wait.
+    // Three failures in a row open the circuit: once their records commit, a turn sends nothing.
     await failing.waitFor(3);
-    await sleep(700);
+    await first.events.count(3, settled);
+    await first.events.aWholeTurn(first);
+    expect(first.events.sent()).toBe(3);
     expect(failing.requests).toHaveLength(3);
     const opened = await hookRow(hook.id);
     expect(opened?.consecutiveFailures).toBe(3);
@@ -140,7 +151,10 @@ describe("circuit breaker per endpoint", () => {
     const second = await dispatcher(policy);
     await failing.waitFor(4, 5_000);
     expect(failing.requests[3]?.at).toBeGreaterThanOrEqual(openUntil.getTime() - 50);
-    await sleep(800);
+    // The probe failed: once its record commits, a turn sends nothing more.
+    await second.events.count(1, settled);
+    await second.events.aWholeTurn(second);
+    expect(second.events.sent()).toBe(1);
     expect(failing.requests).toHaveLength(4);
     const reopened = await hookRow(hook.id);
     expect(reopened?.consecutiveFailures).toBe(4);
