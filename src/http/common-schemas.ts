@@ -62,17 +62,46 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()], {
   description: "Cursor of the next page; null on the last page",
 });
 
+/**
+ * RFC 9457 problem details: the one definition of an error answer's body, for the routes'
+ * response schemas and the OpenAPI document's `Problem` component alike.
+ */
 export const Problem = Type.Object(
   {
-    type: Type.String({ description: "URI naming the error code" }),
-    title: Type.String(),
-    status: Type.Integer(),
-    code: StringEnum(Object.keys(errorCatalog) as ErrorCode[]),
-    detail: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-    requestId: Type.String(),
+    type: Type.String({ format: "uri", description: "A URL naming the code: its entry in the errors guide" }),
+    title: Type.String({ description: "A short, fixed summary of the code" }),
+    status: Type.Integer({ description: "The HTTP status" }),
+    code: StringEnum(Object.keys(errorCatalog) as ErrorCode[], { description: "The error code" }),
+    detail: Type.Optional(Type.String({ description: "What went wrong in this request" })),
+    requestId: Type.String({ description: "The request id (also in X-Request-Id): quote it to support" }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String({ description: "Dotted path of the field, e.g. `measurements.waist`" }),
+          message: Type.String(),
+        }),
+        {
+          description:
+            "validation_failed, unknown_reference, customer_email_taken: one entry per offending field",
+        },
+      ),
+    ),
+    existingId: Type.Optional(
+      Type.String({ description: "customer_email_taken: the customer who has the e-mail" }),
+    ),
+    currentStatus: Type.Optional(
+      Type.String({ description: "invalid_transition: the resource's status now" }),
+    ),
+    allowedStatuses: Type.Optional(
+      Type.Array(Type.String(), { description: "invalid_transition: the statuses it can move to from here" }),
+    ),
   },
-  { additionalProperties: true, description: "RFC 9457 problem details" },
+  {
+    title: "Problem",
+    additionalProperties: true,
+    description:
+      "RFC 9457 problem details. `code` names the error (see the errors guide for each code's cause and remedy); some codes add members, listed below.",
+  },
 );
 
 const problemDescriptions: Record<number, string> = {

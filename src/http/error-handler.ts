@@ -11,6 +11,17 @@ import { AppError, type ErrorCode, errorCatalog, type FieldError } from "../erro
 import type { CatalogedRoute } from "./route-catalog.ts";
 import { toFieldErrors } from "./validation.ts";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The error codes this route can answer beyond those every operation of its kind can
+     * (validation, credentials, scope, not_found on a path with an id, …): declared here, once,
+     * and read by the OpenAPI document (src/openapi/plugin.ts).
+     */
+    errors?: readonly ErrorCode[];
+  }
+}
+
 export function problemBody(
   publicUrl: string,
   request: FastifyRequest,

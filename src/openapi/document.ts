@@ -5,6 +5,7 @@
 // this module adds what a route schema cannot say.
 import type { TSchema } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog, errorCodes } from "../errors.ts";
+import { Problem } from "../http/common-schemas.ts";
 import {
   AppointmentListResponse,
   AppointmentSchema,
@@ -173,47 +174,6 @@ function eventUnion(components: Json): Json {
 
 // ---------------------------------------------------------------- errors
 
-const problemSchema = {
-  type: "object",
-  title: "Problem",
-  description:
-    "RFC 9457 problem details. `code` names the error (see the errors guide for each code's cause and remedy); some codes add members, listed below.",
-  required: ["type", "title", "status", "code", "requestId"],
-  properties: {
-    type: {
-      type: "string",
-      format: "uri",
-      description: "A URL naming the code: its entry in the errors guide",
-    },
-    title: { type: "string", description: "A short, fixed summary of the code" },
-    status: { type: "integer", description: "The HTTP status" },
-    code: { type: "string", enum: errorCodes, description: "The error code" },
-    detail: { type: "string", description: "What went wrong in this request" },
-    requestId: { type: "string", description: "The request id (also in X-Request-Id): quote it to support" },
-    errors: {
-      type: "array",
-      description:
-        "validation_failed, unknown_reference, customer_email_taken: one entry per offending field",
-      items: {
-        type: "object",
-        required: ["field", "message"],
-        properties: {
-          field: { type: "string", description: "Dotted path of the field, e.g. `measurements.waist`" },
-          message: { type: "string" },
-        },
-      },
-    },
-    existingId: { type: "string", description: "customer_email_taken: the customer who has the e-mail" },
-    currentStatus: { type: "string", description: "invalid_transition: the resource's status now" },
-    allowedStatuses: {
-      type: "array",
-      items: { type: "string" },
-      description: "invalid_transition: the statuses it can move to from here",
-    },
-  },
-  additionalProperties: true,
-};
-
 const problemExamples: Record<ErrorCode, Json> = {
   invalid_json: { detail: "Body is not valid JSON: Unexpected end of JSON input at position 41" },
   validation_failed: {
@@ -271,28 +231,14 @@ function problemExample(code: ErrorCode): Json {
   };
 }
 
-/** Codes an operation can answer beyond the ones every operation of its kind can. */
-const operationCodes: Record<string, ErrorCode[]> = {
-  createAppointment: ["unknown_reference"],
-  updateAppointment: ["unknown_reference", "invalid_transition"],
-  replaceAppointment: ["unknown_reference", "invalid_transition"],
-  deleteAppointment: ["appointment_not_deletable"],
-  updateOrderStatus: ["invalid_transition", "precondition_failed"],
-  updateOrder: ["precondition_failed"],
-  createCustomer: ["customer_email_taken"],
-  updateCustomer: ["customer_email_taken"],
-  replaceCustomer: ["customer_email_taken"],
-  registerWebhook: ["webhook_limit_reached", "insufficient_scope"],
-  updateWebhook: ["insufficient_scope"],
-  replaceWebhook: ["insufficient_scope"],
-};
-
 interface OperationFacts {
   path: string;
   method: string;
   operationId: string;
   authenticated: boolean;
   hasBody: boolean;
+  /** The codes its route declares beyond its kind's (the route's `config.errors`). */
+  declared: readonly ErrorCode[];
 }
 
 function errorCodesFor(op: OperationFacts): ErrorCode[] {
@@ -316,7 +262,7 @@ function errorCodesFor(op: OperationFacts): ErrorCode[] {
     codes.add("idempotency_key_reused");
   }
   if (op.path.includes("{")) codes.add("not_found");
-  for (const c of operationCodes[op.operationId] ?? []) codes.add(c);
+  for (const c of op.declared) codes.add(c);
   return errorCodes.filter((c) => codes.has(c));
 }
 
@@ -659,7 +605,11 @@ const tagDescriptions: Record<string, string> = {
 
 const methods = ["get", "put", "post", "delete", "patch", "head", "options"];
 
-export function finishDocument(doc: Json): Json {
+/**
+ * `declaredErrors`: per operation (`<method> <path>`, as in the document), the error codes its
+ * route declares it can answer beyond those every operation of its kind can (`config.errors`).
+ */
+export function finishDocument(doc: Json, declaredErrors: ReadonlyMap<string, readonly ErrorCode[]>): Json {
   const components: Json = {};
   const out: Json = { ...doc, paths: {}, webhooks: {} };
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
@@ -669,7 +619,8 @@ export function finishDocument(doc: Json): Json {
         finished[method] = operation;
         continue;
       }
-      finished[method] = finishOperation(path, method, hoist(operation, components) as Json);
+      const declared = declaredErrors.get(`${method} ${path}`) ?? [];
+      finished[method] = finishOperation(path, method, hoist(operation, components) as Json, declared);
     }
     out.paths[path] = finished;
   }
@@ -686,7 +637,7 @@ export function finishDocument(doc: Json): Json {
     out.webhooks[name] = hoisted;
   }
   components.Event = eventUnion(components);
-  components.Problem = problemSchema;
+  components.Problem = Problem;
   out.components = {
     ...doc.components,
     schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
@@ -702,7 +653,12 @@ export function finishDocument(doc: Json): Json {
   return out;
 }
 
-function finishOperation(path: string, method: string, operation: Json): Json {
+function finishOperation(
+  path: string,
+  method: string,
+  operation: Json,
+  declared: readonly ErrorCode[],
+): Json {
   const op: Json = { ...operation };
   const operationId =
     op.operationId ??
@@ -727,6 +683,7 @@ function finishOperation(path: string, method: string, operation: Json): Json {
     operationId,
     authenticated,
     hasBody: Boolean(op.requestBody),
+    declared,
   };
   const isOAuthProtocol = path.startsWith("/api/oauth/") || path.startsWith("/.well-known/");
   const responses: Json = {};

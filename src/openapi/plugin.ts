@@ -4,6 +4,7 @@ import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
+import type { ErrorCode } from "../errors.ts";
 import { finishDocument } from "./document.ts";
 import { webhooksDocument } from "./webhooks.ts";
 
@@ -18,6 +19,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
     for (const method of methods) optionalBodies.add(`${method.toLowerCase()} ${path}`);
+  });
+  // The error codes each route declares beyond its kind's (config.errors; an update that honours
+  // If-Match can answer precondition_failed): the document lists them.
+  const declaredErrors = new Map<string, readonly ErrorCode[]>();
+  app.addHook("onRoute", (route) => {
+    const errors = [...(route.config?.errors ?? [])];
+    if (route.config?.ifMatch) errors.push("precondition_failed");
+    if (errors.length === 0) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+    for (const method of methods) declaredErrors.set(`${method.toLowerCase()} ${path}`, errors);
   });
   // Every scoped route documents both credentials and the scope it needs.
   app.addHook("onRoute", (route) => {
@@ -41,7 +53,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         }
       }
       // Named schemas, problem+json errors, headers and examples (see document.ts).
-      return finishDocument(openapiObject as Record<string, unknown>) as never;
+      return finishDocument(openapiObject as Record<string, unknown>, declaredErrors) as never;
     },
     openapi: {
       openapi: "3.1.0",

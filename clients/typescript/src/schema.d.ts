@@ -2713,18 +2713,36 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description URI naming the error code */
+                        /**
+                         * Format: uri
+                         * @description A URL naming the code: its entry in the errors guide
+                         */
                         type: string;
+                        /** @description A short, fixed summary of the code */
                         title: string;
+                        /** @description The HTTP status */
                         status: number;
-                        /** @enum {string} */
+                        /**
+                         * @description The error code
+                         * @enum {string}
+                         */
                         code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        /** @description What went wrong in this request */
                         detail?: string;
+                        /** @description The request id (also in X-Request-Id): quote it to support */
+                        requestId: string;
+                        /** @description validation_failed, unknown_reference, customer_email_taken: one entry per offending field */
                         errors?: {
+                            /** @description Dotted path of the field, e.g. `measurements.waist` */
                             field: string;
                             message: string;
                         }[];
-                        requestId: string;
+                        /** @description customer_email_taken: the customer who has the e-mail */
+                        existingId?: string;
+                        /** @description invalid_transition: the resource's status now */
+                        currentStatus?: string;
+                        /** @description invalid_transition: the statuses it can move to from here */
+                        allowedStatuses?: string[];
                     } & {
                         [key: string]: unknown;
                     };

@@ -42,7 +42,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
   app.post(
     "/appointments",
     {
-      config: { scope: "appointments:write" },
+      config: { scope: "appointments:write", errors: ["unknown_reference"] },
       schema: {
         tags,
         operationId: "createAppointment",
@@ -81,7 +81,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
     app.route({
       method,
       url: "/appointments/:id",
-      config: { scope: "appointments:write" },
+      config: { scope: "appointments:write", errors: ["unknown_reference", "invalid_transition"] },
       schema: {
         tags,
         operationId: method === "PATCH" ? "updateAppointment" : "replaceAppointment",
@@ -106,7 +106,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
   app.delete(
     "/appointments/:id",
     {
-      config: { scope: "appointments:write" },
+      config: { scope: "appointments:write", errors: ["appointment_not_deletable"] },
       schema: {
         tags,
         operationId: "deleteAppointment",

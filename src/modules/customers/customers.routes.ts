@@ -42,7 +42,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
   app.post(
     "/customers",
     {
-      config: { scope: "customers:write" },
+      config: { scope: "customers:write", errors: ["customer_email_taken"] },
       schema: {
         tags,
         operationId: "createCustomer",
@@ -82,7 +82,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     app.route({
       method,
       url: "/customers/:id",
-      config: { scope: "customers:write" },
+      config: { scope: "customers:write", errors: ["customer_email_taken"] },
       schema: {
         tags,
         operationId: method === "PATCH" ? "updateCustomer" : "replaceCustomer",

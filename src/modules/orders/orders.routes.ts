@@ -121,7 +121,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
   app.put(
     "/orders/:id/status",
     {
-      config: { scope: "orders:write", ifMatch: true },
+      config: { scope: "orders:write", ifMatch: true, errors: ["invalid_transition"] },
       schema: {
         tags,
         operationId: "updateOrderStatus",

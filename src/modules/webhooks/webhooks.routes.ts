@@ -58,7 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
   app.post(
     "/webhooks",
     {
-      config: write,
+      config: { ...write, errors: ["webhook_limit_reached", "insufficient_scope"] },
       schema: {
         tags,
         operationId: "registerWebhook",
@@ -110,7 +110,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
     app.route({
       method,
       url: "/webhooks/:id",
-      config: write,
+      config: { ...write, errors: ["insufficient_scope"] },
       schema: {
         tags,
         operationId: method === "PATCH" ? "updateWebhook" : "replaceWebhook",
