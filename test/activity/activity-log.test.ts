@@ -91,6 +91,41 @@ describe("the activity log", () => {
     expect(JSON.stringify(log)).not.toMatch(/Ana|ana@example|Bia/);
   });
 
+  it("names the API key for an integrator's webhook operations: test event, redeliver, recover", async () => {
+    const { vendor, key } = await vendorWithNamedKey("Shop ERP");
+    const hook = await t.api.post(
+      "/api/vendor/webhooks",
+      { url: "https://erp.example.test/hooks", events: ["order.created"] },
+      { key },
+    );
+    expect(hook.status).toBe(201);
+    const sent = await t.api.post(`/api/vendor/webhooks/${hook.body.id}/test`, {}, { key });
+    expect(sent.status).toBe(202);
+    const list = await t.api.get(`/api/vendor/webhooks/${hook.body.id}/deliveries`, { key });
+    const delivery = list.body.deliveries[0];
+    expect(
+      (
+        await t.api.post(
+          `/api/vendor/webhooks/${hook.body.id}/deliveries/${delivery.id}/redeliver`,
+          {},
+          { key },
+        )
+      ).status,
+    ).toBe(202);
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const recovered = await t.api.post(`/api/vendor/webhooks/${hook.body.id}/recover`, { since }, { key });
+    expect(recovered.status).toBe(202);
+    const log = (await logOf(vendor.id)).filter((e) => e.actorKind === "api_key");
+    expect(log.map((e) => [e.action, e.actorName, e.subjectId])).toEqual([
+      ["webhook.created", "Shop ERP", hook.body.id],
+      ["webhook.test_sent", "Shop ERP", hook.body.id],
+      ["webhook.redelivered", "Shop ERP", hook.body.id],
+      ["webhook.recovered", "Shop ERP", hook.body.id],
+    ]);
+    expect(log[2]?.detail).toEqual({ eventId: delivery.eventId });
+    expect(log[3]?.detail).toEqual({ count: recovered.body.count });
+  });
+
   it("a refused change leaves no entry (the entry is in the change's transaction)", async () => {
     const { vendor, key } = await vendorWithNamedKey("POS");
     const created = await t.api.post("/api/vendor/orders", order, { key });

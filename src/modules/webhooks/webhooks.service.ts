@@ -224,6 +224,7 @@ export async function sendTestEvent(ctx: ServiceContext, vendorId: string, id: s
       createdAt: now,
       targetWebhookId: hook.id,
     });
+    await recordActivity(tx, { vendorId, action: "webhook.test_sent", subjectId: hook.id, at: now });
     return { eventId };
   });
 }
@@ -278,6 +279,13 @@ export async function redeliver(ctx: ServiceContext, vendorId: string, id: strin
     await closeCircuit(tx, vendorId, original.webhookId);
     const now = ctx.now();
     const pending = await findPendingDelivery(tx, original.webhookId, original.eventId);
+    await recordActivity(tx, {
+      vendorId,
+      action: "webhook.redelivered",
+      subjectId: original.webhookId,
+      at: now,
+      detail: { eventId: original.eventId },
+    });
     if (pending) {
       await makeDueNow(tx, pending.id, now);
       await notifyDispatchers(tx);
@@ -321,6 +329,13 @@ export async function recoverDeliveries(
   return ctx.db.transaction(async (tx) => {
     await lockWebhook(tx, vendorId, hook.id);
     const count = await requeueRecoverable(tx, hook, { since, until }, now);
+    await recordActivity(tx, {
+      vendorId,
+      action: "webhook.recovered",
+      subjectId: hook.id,
+      at: now,
+      detail: { count },
+    });
     if (count > 0) {
       await closeCircuit(tx, vendorId, hook.id);
       await notifyDispatchers(tx);
