@@ -10,6 +10,16 @@ import type { Executor } from "./client.ts";
 
 const dialect = new PgDialect();
 const names = new Set<string>();
+/** Every prepared statement defined so far, by name: its SQL text (test/sql snapshots read it). */
+const defined = new Map<string, { readonly text: string; readonly parameterNames: readonly string[] }>();
+
+/** The prepared statements of the modules imported so far, by name. */
+export function definedStatements(): ReadonlyMap<
+  string,
+  { readonly text: string; readonly parameterNames: readonly string[] }
+> {
+  return defined;
+}
 
 export type PreparedStatement<K extends string, R> = ((
   db: Executor,
@@ -49,5 +59,6 @@ export function preparedStatement<R, K extends string = string>(
     return result.rows;
   };
   const parameterNames = query.params.map((p) => (p as Placeholder<K>).name);
+  defined.set(name, { text: query.sql, parameterNames });
   return Object.assign(run, { text: query.sql, parameterNames });
 }

@@ -1,0 +1,70 @@
+-- move_order_status: written by `npm run sql:snapshots` from the code; do not edit.
+-- Parameters: $1 vendorId, $2 id, $3 to, $4 at, $5 at, $6 at, $7 allowedFrom, $8 to, $9 message, $10 imageUrl, $11 eventId, $12 undefined, $13 to, $14 message, $15 imageUrl, $16 to, $17 mailId, $18 undefined, $19 to, $20 message, $21 mailToken, $22 mailTokenHash, $23 mailId, $24 to, $25 activityId, $26 actorKind, $27 actorId, $28 actorKind, $29 actorId, $30 actorId, $31 actorId, $32 undefined, $33 to, $34 undefined, $35 undefined
+with cur as (
+      select o.id, o.status, o.type from orders o
+      where o.vendor_id = $1::text and o.id = $2::text
+      for update
+    ), u as (
+      update orders o
+      set status = $3::text,
+          updated_at = greatest((case when abs(extract(epoch from $4::timestamptz - statement_timestamp())) < 1
+             then greatest($5::timestamptz, date_trunc('milliseconds', statement_timestamp()))
+             else $6::timestamptz end), o.updated_at + interval '1 millisecond')
+      from cur
+      where o.id = cur.id and (cur.type || ':' || cur.status) = any($7::text[])
+      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
+                o.type, o.model, o.tracking_token
+    ), h as (
+      insert into order_updates (order_id, status, message, image_url, created_at)
+      select u.id, $8::text, $9::text, $10::text, u.updated_at from u
+    ), ev as (
+      insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
+      select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
+      from (select $11::text as id, u.vendor_id::text as vendor_id, $12::text as type,
+                    jsonb_build_object('id', u.id, 'status', $13::text, 'previousStatus', u.previous_status,
+    'customerId', u.customer_id, 'updatedAt', to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'message', $14::text, 'imageUrl', $15::text) as data, u.updated_at as created_at, null::text as target_webhook_id
+             from u where u.previous_status <> $16::text) s
+      returning id, vendor_id, type, created_at, target_webhook_id
+    ), d as (
+      insert into webhook_deliveries
+        (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
+      select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), w.id, ev.vendor_id,
+             ev.id, ev.type, x.status, case when x.status = 'PENDING' then least(ev.created_at, now()) end,
+             ev.created_at, ev.created_at
+      from ev join webhooks w on w.vendor_id = ev.vendor_id
+      cross join lateral (
+        select case when ev.target_webhook_id is not null or w.status = 'ACTIVE' then 'PENDING'
+                    else 'SKIPPED' end as status
+      ) x
+      where case when ev.target_webhook_id is null
+              then w.events @> jsonb_build_array(ev.type)
+              else w.id = ev.target_webhook_id end
+      returning event_id, status
+    ), m as (
+      insert into mails (id, vendor_id, customer_id, inquiry_id, kind, to_address, data, secret,
+                         unsubscribe_token_hash, status, attempts, next_attempt_at, created_at)
+      select s.id, s.vendor_id, s.customer_id, s.inquiry_id, s.kind, s.to_address, s.data, s.secret,
+             s.unsubscribe_token_hash, 'PENDING', 0, s.created_at, s.created_at
+      from (select $17::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
+      $18::text as kind, c.email as to_address,
+      jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'timeZone', v.time_zone,
+                         'customerName', c.name, 'customerEmail', c.email) || jsonb_build_object('orderType', u.type, 'model', u.model, 'status', $19::text,
+                                      'message', $20::text, 'trackingToken', u.tracking_token) as data,
+      $21::text as secret, $22::text as unsubscribe_token_hash, u.updated_at as created_at
+    from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
+                  where $23::text is not null and u.previous_status <> $24::text and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null) s
+      returning id
+    ), act as (
+      insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
+      select $25::text, u.vendor_id::text, u.updated_at, $26::text, $27::text,
+             case $28::text
+      when 'api_key' then (select k.name from api_keys k where k.id = $29::text and k.vendor_id = u.vendor_id::text)
+      when 'oauth_app' then (select a.name from applications a where a.client_id = $30::text)
+      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $31::text and m.vendor_id = u.vendor_id::text)
+    end,
+             $32::text, u.id::text, jsonb_build_object('from', u.previous_status, 'to', $33::text)
+      from u
+    )
+    select cur.status, cur.type, exists (select 1 from u) as moved, (select pg_notify($34, q.event_id)
+  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($35, '') from (select 1 from m limit 1) q) as mail_notified from cur

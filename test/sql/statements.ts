@@ -1,0 +1,37 @@
+// The hot statements, as the code builds them: every prepared statement (src/db/prepared.ts), which
+// the SQL rule keeps for the measured hot paths (README, Layout). Importing the repositories that
+// define them registers them. `npm run sql:snapshots` writes each to test/sql/<name>.sql;
+// test/sql/snapshots.test.ts fails, naming the statement, when the code builds another text.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { definedStatements } from "../../src/db/prepared.ts";
+import "../../src/modules/api-keys/api-keys.repository.ts";
+import "../../src/modules/customers/customers.repository.ts";
+import "../../src/modules/orders/orders.repository.ts";
+import "../../src/webhook-delivery/attempts-batch.repository.ts";
+import "../../src/webhook-delivery/outbox.repository.ts";
+
+export const SNAPSHOT_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** Each statement's snapshot file name and the text it must hold, sorted by name. */
+export function snapshots(): Array<{ name: string; file: string; text: string }> {
+  return [...definedStatements()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, statement]) => ({
+      name,
+      file: path.join(SNAPSHOT_DIR, `${name}.sql`),
+      text:
+        `-- ${name}: written by \`npm run sql:snapshots\` from the code; do not edit.\n` +
+        `-- Parameters: ${statement.parameterNames.map((p, i) => `$${i + 1} ${p}`).join(", ") || "none"}\n` +
+        `${statement.text.trim()}\n`,
+    }));
+}
+
+/** The snapshot files on disk. */
+export function snapshotFiles(): string[] {
+  return fs
+    .readdirSync(SNAPSHOT_DIR)
+    .filter((f) => f.endsWith(".sql"))
+    .map((f) => path.join(SNAPSHOT_DIR, f));
+}
