@@ -11,6 +11,7 @@ import { forgotPasswordRoutes } from "./dashboard/forgot-password.routes.ts";
 import { invitationRoutes } from "./dashboard/invitation.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
+import { twoStepRoutes } from "./dashboard/two-step.routes.ts";
 import { registerGuides } from "./docs/guides.ts";
 import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
@@ -253,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await signIn.register(signInRoutes, { ctx, config, throttle });
       await signIn.register(accountAccessRoutes, { ctx, config });
       await signIn.register(invitationRoutes, { ctx, config });
+      await signIn.register(twoStepRoutes, { ctx, config, throttle });
       await signIn.register(forgotPasswordRoutes, { ctx });
     });
     await pages.register(async (authorize) => {

@@ -5,6 +5,13 @@ import type { FastifyInstance } from "fastify";
 import { roleLabels } from "../auth/member-policy.ts";
 import { fieldError } from "../errors.ts";
 import { changeMemberPassword, renameMember } from "../modules/members/members.service.ts";
+import {
+  confirmTwoStepSetup,
+  pendingTwoStepSetup,
+  turnOffTwoStep,
+  twoStepKey,
+  twoStepStatus,
+} from "../modules/members/two-step.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
 import { field } from "../web/form.ts";
 import { runAction } from "../web/form-actions.ts";
@@ -12,6 +19,7 @@ import { html } from "../web/html.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
+import { qrSvg, setupInstructions } from "./two-step.routes.ts";
 
 const BASE = "/dashboard/account";
 
@@ -19,6 +27,19 @@ export async function accountPages(app: FastifyInstance, { ctx, config }: Dashbo
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
     const me = memberOf(request);
+    const twoStep = await twoStepStatus(ctx, vendorIdOf(request), me.id);
+    const twoStepSection = twoStep.enabled
+      ? html`<p>Two-step sign-in is <strong>on</strong>: after your password you type the code of your authenticator app. ${twoStep.recoveryCodesLeft} recovery code(s) left.</p>
+${
+  twoStep.shopRequires
+    ? html`<p class="muted">Your shop requires it, so it cannot be turned off here.</p>`
+    : html`<form method="post" action="${BASE}/two-step/off">${csrfField(page.csrf)}
+<label for="off-password">Your password, to turn it off</label><input id="off-password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button type="submit" class="danger">Turn off two-step sign-in</button></div>
+</form>`
+}`
+      : html`<p>Two-step sign-in is off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
+<p><a class="button primary" href="${BASE}/two-step">Set up two-step sign-in</a></p>`;
     const body = html`<p>Signed in as <strong>${me.email}</strong> (${roleLabels[me.role].toLowerCase()}).</p>
 <h2>Your name</h2>
 <form method="post" action="${BASE}/name">${csrfField(page.csrf)}
@@ -33,10 +54,58 @@ export async function accountPages(app: FastifyInstance, { ctx, config }: Dashbo
 <label for="confirm">Repeat the new password</label><input id="confirm" name="confirmPassword" type="password" autocomplete="new-password" minlength="10" required>
 <div class="actions"><button type="submit" class="primary">Change password</button></div>
 </form>
+<h2>Two-step sign-in</h2>
+${twoStepSection}
 <h2>Sign out</h2>
 <form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out of this browser</button></form>`;
     return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "account", "Account", body));
   });
+
+  const key = twoStepKey(config.sessionSecret);
+  app.get(`${BASE}/two-step`, { schema: { hide: true } }, async (request, reply) => {
+    const setup = await pendingTwoStepSetup(ctx, key, vendorIdOf(request), memberOf(request).id);
+    if (!setup) return reply.code(303).header("location", BASE).send();
+    const page = await pageContext(ctx, request, reply);
+    const body = html`${setupInstructions(await qrSvg(setup.uri), setup.secret)}
+<form method="post" action="${BASE}/two-step">${csrfField(page.csrf)}
+<label for="code">Code from your authenticator app</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="6">
+<div class="actions"><button type="submit" class="primary">Turn on two-step sign-in</button><a class="button" href="${BASE}">Not now</a></div>
+</form>`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "account", "Set up two-step sign-in", body));
+  });
+
+  app.post(
+    `${BASE}/two-step`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, { ctx, config }, { done: BASE, back: `${BASE}/two-step` }, async (form) => {
+        const codes = await confirmTwoStepSetup(
+          ctx,
+          key,
+          vendorIdOf(request),
+          memberOf(request).id,
+          field(form, "code"),
+        );
+        return {
+          kind: "success",
+          message:
+            "Two-step sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your phone.",
+          secret: codes.join("  "),
+        };
+      }),
+  );
+
+  app.post(
+    `${BASE}/two-step/off`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
+        await turnOffTwoStep(ctx, vendorIdOf(request), memberOf(request).id, field(form, "password"));
+        return { kind: "success", message: "Two-step sign-in is off." };
+      }),
+  );
 
   app.post(
     `${BASE}/name`,

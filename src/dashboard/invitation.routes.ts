@@ -13,10 +13,13 @@ import {
   findInvitation,
   InvitationInvalid,
 } from "../modules/members/invitations.service.ts";
+import type { MemberRow } from "../modules/members/members.service.ts";
+import { secondStepDue } from "../modules/members/two-step.service.ts";
 import { CSRF_FIELD, csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { field, formOf } from "../web/form.ts";
 import { html, layout } from "../web/html.ts";
 import { startSession } from "../web/session.ts";
+import { TWO_STEP_PATH } from "./two-step.routes.ts";
 
 function invitationPage(input: {
   csrf: string;
@@ -73,7 +76,7 @@ export async function invitationRoutes(
     async (request, reply) => {
       let token = "";
       let name = "";
-      let member: { id: string; vendorId: string };
+      let member: MemberRow;
       try {
         const form = formOf(request);
         token = field(form, "token");
@@ -98,9 +101,14 @@ export async function invitationRoutes(
           invitationPage({ csrf: csrfToken(reply), token, name, ...invitation, error: error ?? err.message }),
         );
       }
-      await startSession(ctx, config, request, reply, member);
+      // A shop that requires two-step sign-in (issue 29.2) has its new member set it up first.
+      const secondStep = await secondStepDue(ctx, member);
+      await startSession(ctx, config, request, reply, member, secondStep ? { secondStep } : {});
       rotateCsrfSecret(reply, config);
-      return reply.code(303).header("location", "/dashboard").send();
+      return reply
+        .code(303)
+        .header("location", secondStep ? `${TWO_STEP_PATH}/setup?return_to=%2Fdashboard` : "/dashboard")
+        .send();
     },
   );
 }

@@ -5,12 +5,14 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { verifyMemberCredentials } from "../modules/members/members.service.ts";
+import { secondStepDue } from "../modules/members/two-step.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { type Form, field } from "../web/form.ts";
 import { safeReturnTo } from "../web/return-to.ts";
 import { endSession, startSession } from "../web/session.ts";
 import { signInPage } from "./sign-in.page.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
+import { TWO_STEP_PATH } from "./two-step.routes.ts";
 
 export interface SignInDeps {
   ctx: ServiceContext;
@@ -45,8 +47,17 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
       return again(401, "The e-mail or password is not correct.");
     }
     await throttle.recordSuccess(request.ip, email);
-    await startSession(ctx, config, request, reply, member);
+    // Two-step sign-in (issue 29.2): the password alone opens only the second step's page.
+    const secondStep = await secondStepDue(ctx, member);
+    await startSession(ctx, config, request, reply, member, secondStep ? { secondStep } : {});
     rotateCsrfSecret(reply, config);
+    if (secondStep) {
+      const next = `${TWO_STEP_PATH}${secondStep === "setup" ? "/setup" : ""}`;
+      return reply
+        .code(303)
+        .header("location", `${next}?${new URLSearchParams({ return_to: returnTo })}`)
+        .send();
+    }
     return reply.code(303).header("location", returnTo).send();
   });
 

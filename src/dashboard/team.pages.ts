@@ -11,11 +11,12 @@ import {
   listTeam,
   removeMember,
 } from "../modules/members/members.service.ts";
+import { setShopRequiresTwoStep, twoStepStatus } from "../modules/members/two-step.service.ts";
 import { csrfField, sendPage } from "../web/browser-scope.ts";
 import { field } from "../web/form.ts";
 import { actionButton, runAction } from "../web/form-actions.ts";
 import { inputField, selectField } from "../web/form-fields.ts";
-import { html } from "../web/html.ts";
+import { html, SafeHtml } from "../web/html.ts";
 import { confirmedAction, confirmLink } from "./confirm-step.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage, time } from "./layout.ts";
@@ -30,16 +31,17 @@ export async function teamPages(app: FastifyInstance, deps: DashboardDeps): Prom
   app.get(TEAM, { schema: { hide: true } }, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const me = memberOf(request);
-    const [page, team, invitations] = await Promise.all([
+    const [page, team, invitations, status] = await Promise.all([
       pageContext(ctx, request, reply),
       listTeam(ctx, vendorId),
       listInvitations(ctx, vendorId),
+      twoStepStatus(ctx, vendorId, me.id),
     ]);
     const members = html`<div class="table-wrap"><table>
 <thead><tr><th>Name</th><th>Role</th><th class="optional">Member since</th><th></th></tr></thead>
 <tbody>${team.map(
       (m) => html`<tr data-member-id="${m.id}">
-<td>${displayName(m)}${m.id === me.id ? html` <span class="badge">You</span>` : ""}${m.name.trim() ? html`<div class="muted">${m.email}</div>` : ""}</td>
+<td>${displayName(m)}${m.id === me.id ? html` <span class="badge">You</span>` : ""}${m.twoStep ? html` <span class="badge">Two-step on</span>` : ""}${m.name.trim() ? html`<div class="muted">${m.email}</div>` : ""}</td>
 <td><form class="inline" method="post" action="${TEAM}/${m.id}/role">${csrfField(page.csrf)}
 <select name="role" aria-label="Role of ${displayName(m)}">${roleOptions.map(([value, label]) => html`<option value="${value}"${value === m.role ? html` selected` : ""}>${label}</option>`)}</select>
 <button type="submit">Change role</button></form></td>
@@ -60,6 +62,12 @@ ${actionButton(page.csrf, `${TEAM}/invitations/${i.id}/cancel`, "Cancel invitati
     const body = html`<p class="muted">Owners can do everything. Staff work with orders, customers, appointments and inquiries; they cannot see Integrations, Settings or the team, erase customers or export.</p>
 ${members}
 ${pending}
+<h2>Two-step sign-in</h2>
+<form method="post" action="${TEAM}/two-step">${csrfField(page.csrf)}
+<label class="check"><input type="checkbox" name="required" value="on"${status.shopRequires ? new SafeHtml(" checked") : ""}> Require two-step sign-in for every member</label>
+<p class="muted">Members without it set it up (an authenticator app) the next time they sign in.</p>
+<div class="actions"><button type="submit">Save</button></div>
+</form>
 <h2>Invite someone</h2>
 <form method="post" action="${TEAM}/invitations" class="edit-form">${csrfField(page.csrf)}
 ${inputField({ name: "email", label: "E-mail", type: "email", required: true, maxLength: 254 })}
@@ -83,6 +91,22 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
           { email: field(form, "email"), role: field(form, "role") },
         );
         return { kind: "success", message: `Invitation sent to ${invitation.email}.` };
+      }),
+  );
+
+  app.post(
+    `${TEAM}/two-step`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, { ctx, config }, { done: TEAM }, async (form) => {
+        const on = field(form, "required") === "on";
+        await setShopRequiresTwoStep(ctx, vendorIdOf(request), on);
+        return {
+          kind: "success",
+          message: on
+            ? "Two-step sign-in is required: members without it set it up at their next sign-in."
+            : "Two-step sign-in is no longer required.",
+        };
       }),
   );
 

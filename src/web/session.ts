@@ -12,8 +12,10 @@ import {
   createSession,
   type DashboardSession,
   deleteSession,
+  findPendingSignIn,
   findSession,
   keepSealedSecret,
+  type PendingSignIn,
   takeSealedSecret,
 } from "../modules/sessions/sessions.service.ts";
 
@@ -43,11 +45,30 @@ export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   member: { id: string; vendorId: string },
+  options: {
+    /** The password was right; this second step is still due (issue 29.2). */
+    secondStep?: "code" | "setup";
+    /** A one-time secret for the new session's next page (recovery codes made at sign-in). */
+    keepForNextPage?: string;
+  } = {},
 ): Promise<void> {
   const previous = request.cookies[request.pageCookies.session];
   if (previous) await deleteSession(ctx, previous);
-  const { token, expiresAt } = await createSession(ctx, member);
+  const { token, expiresAt } = await createSession(ctx, member, options.secondStep ?? null);
+  if (options.keepForNextPage !== undefined) {
+    const session = await findSession(ctx, token);
+    if (session) await keepSealedSecret(ctx, session, sealFor(token, options.keepForNextPage));
+  }
   reply.setCookie(request.pageCookies.session, token, { ...cookieOptions(config), expires: expiresAt });
+}
+
+/** The sign-in of this request that still owes its second step, or undefined. */
+export async function pendingSignIn(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+): Promise<PendingSignIn | undefined> {
+  const token = request.cookies[request.pageCookies.session];
+  return token ? findPendingSignIn(ctx, token) : undefined;
 }
 
 export async function endSession(
@@ -80,12 +101,15 @@ export async function keepSecretForNextPage(
   const token = request.cookies[request.pageCookies.session];
   const session = token ? await findSession(ctx, token) : undefined;
   if (!token || !session) return false;
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", sealingKey(token), iv);
-  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  const value = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-  await keepSealedSecret(ctx, session, value);
+  await keepSealedSecret(ctx, session, sealFor(token, secret));
   return true;
+}
+
+function sealFor(sessionToken: string, secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKey(sessionToken), iv);
+  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
 }
 
 /** The secret kept for this session, once; undefined when there is none (or it was taken). */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
@@ -20,6 +20,16 @@ export const members = pgTable(
     name: text("name").notNull().default(""),
     passwordHash: text("password_hash").notNull(),
     role: text("role").$type<"owner" | "staff">().notNull(),
+    /**
+     * Two-step sign-in (issue 29.2): the TOTP secret, sealed (AES-256-GCM, key from SESSION_SECRET:
+     * modules/members/two-step.service.ts); never shown again after setup, never in a log, URL or
+     * cookie. `totpPending` is the secret being set up until its first code is confirmed.
+     */
+    totpSecret: text("totp_secret"),
+    totpPending: text("totp_pending"),
+    totpEnabledAt: ts("totp_enabled_at"),
+    /** The last time step a code was accepted for: a code is never accepted twice (RFC 6238 5.2). */
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -51,5 +61,26 @@ export const memberInvitations = pgTable(
   (t) => [
     uniqueIndex("member_invitations_token_hash_key").on(t.tokenHash),
     index("member_invitations_vendor_idx").on(t.vendorId),
+  ],
+);
+
+/** Two-step recovery codes (issue 29.2): shown once, kept as SHA-256, each usable once. */
+export const memberRecoveryCodes = pgTable(
+  "member_recovery_codes",
+  {
+    id: id(),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [
+    uniqueIndex("member_recovery_codes_hash_key").on(t.memberId, t.codeHash),
+    index("member_recovery_codes_vendor_idx").on(t.vendorId),
   ],
 );

@@ -128,6 +128,12 @@ export const dashboardSessions = pgTable(
     memberId: text("member_id")
       .notNull()
       .references(() => members.id, { onDelete: "cascade" }),
+    /**
+     * Set while the password was right but the second step is still due (issue 29.2): "code" (a
+     * TOTP or recovery code) or "setup" (the shop requires two-step sign-in and the member has
+     * none yet). Such a session opens no page but that step's.
+     */
+    secondStep: text("second_step").$type<"code" | "setup">(),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
     /**

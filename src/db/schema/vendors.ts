@@ -15,6 +15,8 @@ export const vendors = pgTable(
     timeZone: text("time_zone").notNull().default("UTC"),
     /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */
     customerMail: boolean("customer_mail").notNull().default(false),
+    /** Team setting (issue 29.2): every member signs in with a second step (TOTP); set up at next sign-in. */
+    requireTwoStep: boolean("require_two_step").notNull().default(false),
     /** Shop setting: the shop's own website; its inquiry form may send the visitor back there. */
     website: text("website"),
     /**

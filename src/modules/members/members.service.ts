@@ -41,11 +41,20 @@ export interface Member {
   email: string;
   name: string;
   role: Role;
+  /** Whether the member signs in with a second step (issue 29.2); never the secret. */
+  twoStep: boolean;
   createdAt: Date;
 }
 
 export function presentMember(row: MemberRow): Member {
-  return { id: row.id, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    twoStep: row.totpEnabledAt !== null,
+    createdAt: row.createdAt,
+  };
 }
 
 /** The name a person is shown by: their name, or their e-mail until they give one. */

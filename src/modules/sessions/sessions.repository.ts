@@ -16,6 +16,7 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
       name: members.name,
       email: members.email,
       role: members.role,
+      secondStep: dashboardSessions.secondStep,
     })
     .from(dashboardSessions)
     .innerJoin(

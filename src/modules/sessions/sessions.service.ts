@@ -31,14 +31,24 @@ export interface DashboardSession {
   member: SessionMember;
 }
 
+/** A sign-in whose password was right and whose second step (issue 29.2) is still due. */
+export interface PendingSignIn extends DashboardSession {
+  secondStep: "code" | "setup";
+}
+
+/** A pending sign-in lasts this long: the second step is typed within minutes. */
+export const PENDING_SIGN_IN_TTL_MS = 10 * 60 * 1000;
+
 export async function createSession(
   ctx: ServiceContext,
   member: { id: string; vendorId: string },
+  secondStep: "code" | "setup" | null = null,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = generateSecret("", 32);
   const now = ctx.now();
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  const expiresAt = new Date(now.getTime() + (secondStep ? PENDING_SIGN_IN_TTL_MS : SESSION_TTL_MS));
   await insertSession(ctx.db, {
+    secondStep,
     id: newId(),
     tokenHash: hashSecret(token),
     vendorId: member.vendorId,
@@ -49,7 +59,25 @@ export async function createSession(
   return { token, expiresAt };
 }
 
+/** The signed-in session of this cookie value; a sign-in still owing its second step is none. */
 export async function findSession(ctx: ServiceContext, token: string): Promise<DashboardSession | undefined> {
+  const found = await findAnySession(ctx, token);
+  return found && found.secondStep === null ? found : undefined;
+}
+
+/** The sign-in of this cookie value that still owes its second step, or undefined. */
+export async function findPendingSignIn(
+  ctx: ServiceContext,
+  token: string,
+): Promise<PendingSignIn | undefined> {
+  const found = await findAnySession(ctx, token);
+  return found && found.secondStep !== null ? { ...found, secondStep: found.secondStep } : undefined;
+}
+
+async function findAnySession(
+  ctx: ServiceContext,
+  token: string,
+): Promise<(DashboardSession & { secondStep: "code" | "setup" | null }) | undefined> {
   if (token.length === 0 || token.length > 100) return undefined;
   const row = await findLiveSession(ctx.db, hashSecret(token), ctx.now());
   if (!row) return undefined;
@@ -57,12 +85,13 @@ export async function findSession(ctx: ServiceContext, token: string): Promise<D
     vendorId: row.vendorId,
     sessionId: row.id,
     member: { id: row.memberId, name: row.name.trim() || row.email, email: row.email, role: row.role },
+    secondStep: row.secondStep,
   };
 }
 
 /** Ends the session this cookie value opens (sign-out, or a new sign-in in the same browser). */
 export async function deleteSession(ctx: ServiceContext, token: string): Promise<void> {
-  const session = await findSession(ctx, token);
+  const session = await findAnySession(ctx, token);
   if (session) await deleteSessionRow(ctx.db, session.vendorId, session.sessionId);
 }
 

@@ -1,0 +1,184 @@
+// The second step of signing in (issue 29.2), after a right password: `/login/two-step` asks for
+// the authenticator's code (or a recovery code); `/login/two-step/setup` is where a member of a
+// shop that requires two-step sign-in sets it up before going on. Registered in the sign-in
+// pages' scope (rate limit, CSRF, 303 after a POST); wrong codes count against the address and
+// the account in the sign-in throttle, as wrong passwords do. Success starts a new session (a new
+// id, no second step due) and goes where the sign-in was going.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import QRCode from "qrcode";
+import type { Config } from "../config.ts";
+import type { ServiceContext } from "../context.ts";
+import { AppError } from "../errors.ts";
+import {
+  confirmTwoStepSetup,
+  pendingTwoStepSetup,
+  twoStepKey,
+  verifySecondStep,
+} from "../modules/members/two-step.service.ts";
+import { CSRF_FIELD, csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
+import { setFlash } from "../web/flash.ts";
+import { type Form, field } from "../web/form.ts";
+import { html, layout, SafeHtml } from "../web/html.ts";
+import { safeReturnTo } from "../web/return-to.ts";
+import { endSession, pendingSignIn, startSession } from "../web/session.ts";
+import type { SignInThrottle } from "./sign-in-throttle.ts";
+
+export const TWO_STEP_PATH = "/login/two-step";
+
+/** The QR code of an otpauth URI as inline SVG (no image request, nothing for the CSP to allow). */
+export async function qrSvg(uri: string): Promise<SafeHtml> {
+  return new SafeHtml(await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }));
+}
+
+/** What the authenticator needs: the QR code, and the key to type when the camera cannot be used. */
+export function setupInstructions(svg: SafeHtml, secret: string): SafeHtml {
+  return html`<p>Scan this code with an authenticator app (Google Authenticator, 1Password, Authy…), then type the 6-digit code it shows.</p>
+<div class="qr" style="max-width:14rem">${svg}</div>
+<p class="muted">Cannot scan? Type this key into the app: <code class="secret-key">${secret.replace(/(.{4})/g, "$1 ").trim()}</code></p>`;
+}
+
+function codePage(input: { csrf: string; returnTo: string; error?: string }): string {
+  return layout(
+    "Two-step sign-in",
+    html`<h1>Two-step sign-in</h1>
+${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
+<form method="post" action="${TWO_STEP_PATH}">
+<input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
+<input type="hidden" name="return_to" value="${input.returnTo}">
+<label for="code">Code from your authenticator app</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="64">
+<p class="muted">Lost your phone? Type one of your recovery codes instead.</p>
+<button type="submit">Continue</button>
+</form>`,
+  );
+}
+
+function setupPage(input: {
+  csrf: string;
+  returnTo: string;
+  svg: SafeHtml;
+  secret: string;
+  error?: string;
+}): string {
+  return layout(
+    "Set up two-step sign-in",
+    html`<h1>Set up two-step sign-in</h1>
+<p>Your shop asks every member to sign in with a second step.</p>
+${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
+${setupInstructions(input.svg, input.secret)}
+<form method="post" action="${TWO_STEP_PATH}/setup">
+<input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
+<input type="hidden" name="return_to" value="${input.returnTo}">
+<label for="code">Code from your authenticator app</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="6">
+<button type="submit">Turn on and continue</button>
+</form>`,
+  );
+}
+
+export async function twoStepRoutes(
+  app: FastifyInstance,
+  { ctx, config, throttle }: { ctx: ServiceContext; config: Config; throttle: SignInThrottle },
+) {
+  const key = twoStepKey(config.sessionSecret);
+  const returnToOf = (request: FastifyRequest) =>
+    safeReturnTo((request.query as Record<string, unknown>).return_to);
+  const backToSignIn = (reply: FastifyReply) => reply.code(303).header("location", "/login").send();
+
+  app.get(TWO_STEP_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const pending = await pendingSignIn(ctx, request);
+    if (pending?.secondStep !== "code") return backToSignIn(reply);
+    return sendPage(reply, 200, codePage({ csrf: csrfToken(reply), returnTo: returnToOf(request) }));
+  });
+
+  app.post(
+    TWO_STEP_PATH,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const pending = await pendingSignIn(ctx, request);
+      if (pending?.secondStep !== "code") return backToSignIn(reply);
+      const form = (request.body ?? {}) as Form;
+      const returnTo = safeReturnTo(field(form, "return_to"));
+      const email = pending.member.email;
+      const wait = await throttle.retryAfter(request.ip, email);
+      if (wait > 0) {
+        reply.header("retry-after", String(wait));
+        const error = "Too many wrong codes. Please wait a few minutes and try again.";
+        return sendPage(reply, 429, codePage({ csrf: csrfToken(reply), returnTo, error }));
+      }
+      if (!(await verifySecondStep(ctx, key, pending.vendorId, pending.member.id, field(form, "code")))) {
+        await throttle.recordFailure(request.ip, email);
+        const error = "That code is not right, or was used already. Try the next one your app shows.";
+        return sendPage(reply, 401, codePage({ csrf: csrfToken(reply), returnTo, error }));
+      }
+      await throttle.recordSuccess(request.ip, email);
+      await startSession(ctx, config, request, reply, { id: pending.member.id, vendorId: pending.vendorId });
+      rotateCsrfSecret(reply, config);
+      return reply.code(303).header("location", returnTo).send();
+    },
+  );
+
+  app.get(`${TWO_STEP_PATH}/setup`, { schema: { hide: true } }, async (request, reply) => {
+    const pending = await pendingSignIn(ctx, request);
+    if (pending?.secondStep !== "setup") return backToSignIn(reply);
+    const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);
+    if (!setup) return backToSignIn(reply);
+    const page = setupPage({
+      csrf: csrfToken(reply),
+      returnTo: returnToOf(request),
+      svg: await qrSvg(setup.uri),
+      secret: setup.secret,
+    });
+    return sendPage(reply, 200, page);
+  });
+
+  app.post(
+    `${TWO_STEP_PATH}/setup`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) => {
+      const pending = await pendingSignIn(ctx, request);
+      if (pending?.secondStep !== "setup") return backToSignIn(reply);
+      const form = (request.body ?? {}) as Form;
+      const returnTo = safeReturnTo(field(form, "return_to"));
+      let codes: string[];
+      try {
+        codes = await confirmTwoStepSetup(ctx, key, pending.vendorId, pending.member.id, field(form, "code"));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);
+        if (!setup) {
+          await endSession(ctx, config, request, reply);
+          return backToSignIn(reply);
+        }
+        const error = "That code is not right. Type the code your app shows now.";
+        const page = setupPage({
+          csrf: csrfToken(reply),
+          returnTo,
+          svg: await qrSvg(setup.uri),
+          secret: setup.secret,
+          error,
+        });
+        return sendPage(reply, 400, page);
+      }
+      // Signed in; the recovery codes wait, sealed, for the account page, which shows them once.
+      await startSession(
+        ctx,
+        config,
+        request,
+        reply,
+        { id: pending.member.id, vendorId: pending.vendorId },
+        {
+          keepForNextPage: codes.join("  "),
+        },
+      );
+      rotateCsrfSecret(reply, config);
+      setFlash(reply, config, {
+        kind: "success",
+        message:
+          "Two-step sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your phone.",
+        secretKept: true,
+      });
+      return reply.code(303).header("location", "/dashboard/account").send();
+    },
+  );
+}
