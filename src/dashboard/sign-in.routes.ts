@@ -46,9 +46,11 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
       await throttle.recordFailure(request.ip, email);
       return again(401, "The e-mail or password is not correct.");
     }
-    await throttle.recordSuccess(request.ip, email);
-    // Two-step sign-in (issue 29.2): the password alone opens only the second step's page.
+    // Two-step sign-in (issue 29.2): the password alone opens only the second step's page, and
+    // clears no failures: the count is forgotten only when the whole sign-in succeeds, so signing
+    // in again with a known password buys no more guesses at the code.
     const secondStep = await secondStepDue(ctx, member);
+    if (!secondStep) await throttle.recordSuccess(request.ip, email);
     await startSession(ctx, config, request, reply, member, secondStep ? { secondStep } : {});
     rotateCsrfSecret(reply, config);
     if (secondStep) {

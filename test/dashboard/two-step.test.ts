@@ -133,6 +133,28 @@ describe("signing in with two-step sign-in on", () => {
     }
   });
 
+  it("wrong codes count against the account, and signing in again with the password clears none of them", async () => {
+    const { vendor, browser } = await signedInVendor(t);
+    const { secret } = await turnOn(browser);
+    clock.advance(31_000);
+    try {
+      const first = await passwordOnly(vendor.email);
+      const step = await first.browser.get("/login/two-step");
+      // SIGN_IN_FAILURES_PER_ACCOUNT is 5: four wrong codes, the password again, one more.
+      for (let i = 0; i < 4; i++)
+        expect((await first.browser.submit(step, { code: "000000" })).status).toBe(401);
+      const again = await passwordOnly(vendor.email);
+      expect(again.res.location).toMatch(/^\/login\/two-step\?/);
+      const step2 = await again.browser.get("/login/two-step");
+      expect((await again.browser.submit(step2, { code: "000000" })).status).toBe(401);
+      const locked = await again.browser.submit(step2, { code: await codeFor(secret) });
+      expect(locked.status).toBe(429);
+      expect((await again.browser.get("/dashboard/orders")).status).toBe(303);
+    } finally {
+      clock.setOffset(0);
+    }
+  });
+
   it("turning it off asks for the password; then the password alone signs in again", async () => {
     const { vendor, browser } = await signedInVendor(t);
     await turnOn(browser);
