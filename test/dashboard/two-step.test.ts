@@ -231,3 +231,19 @@ describe("an owner requires two-step sign-in", () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe("the sign-in's own forms", () => {
+  it("the second step, its setup and the invitation refuse a missing or wrong CSRF token with 403", async () => {
+    const { vendor, browser } = await signedInVendor(t);
+    await turnOn(browser);
+    const { browser: pending } = await passwordOnly(vendor.email);
+    const step = await pending.get("/login/two-step");
+    expect(step.status).toBe(200);
+    for (const action of ["/login/two-step", "/login/two-step/setup", "/invitation"]) {
+      expect((await pending.post(action, { code: "123456", token: "vin_x" })).status, action).toBe(403);
+      expect((await pending.post(action, { _csrf: "forged", code: "123456" })).status, action).toBe(403);
+    }
+    // Still owing the second step: nothing was signed in by those posts.
+    expect((await pending.get("/dashboard/orders")).status).toBe(303);
+  });
+});
