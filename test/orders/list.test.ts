@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { tickingClock } from "../helpers/clock.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { readSyncList } from "../helpers/sync.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-let t: TestApp;
-beforeAll(async () => {
-  // Every call to the clock moves 1 s, so "last updated" order is deterministic.
-  t = await startTestApp({ now: tickingClock(Date.parse("2026-11-01T09:00:00.000Z"), 1000) });
-});
-afterAll(() => t.close());
+// Every call to the clock moves 1 s, so "last updated" order is deterministic.
+const t = useTestApp({ now: tickingClock(Date.parse("2026-11-01T09:00:00.000Z"), 1000) });
 
 async function createOrders(key: string, n: number, prefix = "Customer"): Promise<string[]> {
   const ids: string[] = [];

@@ -1,20 +1,18 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { events } from "../../src/db/schema/index.ts";
 import { orderTransitions } from "../../src/modules/orders/orders.workflow.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 let vendorId: string;
 beforeAll(async () => {
-  t = await startTestApp();
   const v = await createVendorWithKey(t.ctx);
   key = v.key;
   vendorId = v.vendor.id;
 });
-afterAll(() => t.close());
 
 // How to reach each status from ORDERED.
 const pathTo: Record<string, string[]> = {

@@ -4,21 +4,17 @@
 // statement under EXPLAIN ANALYZE, on PGlite or the PostgreSQL of TEST_DATABASE_URL, with the
 // planner's statistics taken over the queue as it stands.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import { claimStatement } from "../../src/webhook-delivery/outbox.repository.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ ownDatabase: true });
-});
+const t = useTestApp({ ownDatabase: true });
 afterAll(async () => {
   // On PGlite the database is the worker's, shared with its other files: nothing is left queued.
-  await t?.database.db.execute(sql`delete from webhooks where id like 'plan-%'`);
-  await t?.database.db.execute(sql`delete from events where id like 'plan-%'`);
-  await t?.close();
+  await t.database.db.execute(sql`delete from webhooks where id like 'plan-%'`);
+  await t.database.db.execute(sql`delete from events where id like 'plan-%'`);
 });
 
 interface PlanNode {

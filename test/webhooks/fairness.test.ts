@@ -3,7 +3,7 @@
 // breaker) with its state on the webhook row, so every dispatcher honours it. Real receivers,
 // a real dispatcher, PGlite or the PostgreSQL of TEST_DATABASE_URL.
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import { events, webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -11,23 +11,19 @@ import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { type DispatcherEvents, dispatcherEvents } from "../helpers/dispatcher-events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
+const t = useTestApp({
+  ownDatabase: true,
+  env: { WEBHOOK_RETRY_DELAYS_MS: "50,100,150", WEBHOOK_TIMEOUT_MS: "1000" },
+});
 const receivers: Receiver[] = [];
 const dispatchers: Dispatcher[] = [];
 
-beforeAll(async () => {
-  t = await startTestApp({
-    ownDatabase: true,
-    env: { WEBHOOK_RETRY_DELAYS_MS: "50,100,150", WEBHOOK_TIMEOUT_MS: "1000" },
-  });
-});
 afterAll(async () => {
   await Promise.all(dispatchers.map((d) => d.stop(200)));
   await Promise.all(receivers.map((r) => r.close()));
-  await t?.close();
 });
 
 async function receiver(respond?: Parameters<typeof startReceiver>[0]) {

@@ -6,16 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
 import { EVENTS_CHANNEL } from "../../src/outbox/enqueue.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
+// A database of its own on PostgreSQL: NOTIFY reaches every listener of the database, and other
+// files' writes would be counted here.
+const t = useTestApp({ ownDatabase: true });
 const notifications: string[] = [];
 const onNotification = new Set<() => void>();
 let unlisten: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  // A database of its own on PostgreSQL: NOTIFY reaches every listener of the database, and
-  // other files' writes would be counted here.
-  t = await startTestApp({ ownDatabase: true });
   unlisten = await t.database.listen(EVENTS_CHANNEL, (payload) => {
     notifications.push(payload);
     for (const f of onNotification) f();
@@ -23,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await unlisten?.();
-  await t?.close();
 });
 
 /**

@@ -4,7 +4,7 @@
 // for another claim. A POST that fails, and a dispatcher that stops, give the reserve back to the
 // queue at once. Real receivers, real dispatchers, PGlite or the PostgreSQL of TEST_DATABASE_URL.
 import { and, eq, isNotNull } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -12,7 +12,7 @@ import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { type DispatcherEvents, dispatcherEvents } from "../helpers/dispatcher-events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import {
   eventually,
   type ReceivedRequest,
@@ -21,25 +21,19 @@ import {
   startReceiver,
 } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
+const t = useTestApp({
+  ownDatabase: true,
+  env: { WEBHOOK_RETRY_DELAYS_MS: "60000", WEBHOOK_TIMEOUT_MS: "5000" },
+});
 const receivers: Receiver[] = [];
 const dispatchers: Dispatcher[] = [];
 const gates: Array<() => void> = [];
 
-beforeAll(async () => {
-  t = await startTestApp({
-    ownDatabase: true,
-    env: { WEBHOOK_RETRY_DELAYS_MS: "60000", WEBHOOK_TIMEOUT_MS: "5000" },
-  });
-});
 // Each test's dispatchers stop with it, so none takes the next test's deliveries.
 afterEach(async () => {
   for (const open of gates.splice(0)) open();
   await Promise.all(dispatchers.splice(0).map((d) => d.stop(500)));
   await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 /** A receiver that holds every request until the test answers it: `answer(i)` lets the i-th go. */
