@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { executeCommand } from "../../src/cli/commands.ts";
 import { mails, memberInvitations } from "../../src/db/schema/index.ts";
 import { hashSecret } from "../../src/lib/crypto.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
@@ -334,6 +335,31 @@ describe("the activity log names the member", () => {
     expect(log.text).toMatch(/Sam Costura[\s\S]*?created customer/);
     expect(log.text).toContain("sent a team invitation");
     expect(log.text).toContain("changed the role of member");
+  });
+});
+
+describe("the operator's CLI", () => {
+  it("vendor create makes the shop's first owner, who signs in and manages the team; reset-password names a member", async () => {
+    const email = `cli-owner-${randomUUID()}@example.test`;
+    const created = await executeCommand(
+      t.ctx,
+      { command: "vendor create", name: "CLI Bridal", email, password: "operator's passphrase" },
+      { publicUrl: t.url },
+    );
+    expect(created.result).toMatchObject({ name: "CLI Bridal", email });
+    const owner = await signedInBrowser(t, email, "operator's passphrase");
+    const team = await owner.get(TEAM);
+    expect(team.status).toBe(200);
+    expect(team.text).toMatch(new RegExp(`${email}[\\s\\S]*?<option value="owner" selected>`));
+    // A staff member's e-mail names their own reset link (and their shop for --vendor).
+    const { id: vendorId } = created.result as { id: string };
+    const staff = await createMember(t.ctx, vendorId);
+    const link = await executeCommand(
+      t.ctx,
+      { command: "vendor reset-password", vendor: staff.email },
+      { publicUrl: t.url },
+    );
+    expect(link.text).toContain(`Password-reset link for ${staff.email}`);
   });
 });
 

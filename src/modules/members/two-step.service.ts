@@ -11,15 +11,22 @@
 // - recovery codes are shown once, kept as SHA-256, and each works once;
 // - turning it off asks for the password, and is refused while the shop requires it.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { generateSecret as generateTotpSecret, generateURI, verify } from "otplib";
 import type { ServiceContext } from "../../context.ts";
-import { memberRecoveryCodes, members, vendors } from "../../db/schema/index.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { hashSecret } from "../../lib/crypto.ts";
-import { newId } from "../../lib/ids.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
 import { findMemberOfVendor, type MemberRow } from "./members.repository.ts";
+import {
+  acceptTimeStep,
+  consumeRecoveryCode,
+  countUnusedRecoveryCodes,
+  disableTotp,
+  enableTotp,
+  setPendingTotpSecret,
+  setShopRequirement,
+  shopRequiresTwoStep,
+} from "./two-step.repository.ts";
 
 export const RECOVERY_CODE_COUNT = 10;
 /** Seconds either side of now a code may come from (one time step of 30 s). */
@@ -75,18 +82,10 @@ export async function twoStepStatus(
   memberId: string,
 ): Promise<TwoStepStatus> {
   const member = await memberOrThrow(ctx, vendorId, memberId);
-  const [left] = await ctx.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(memberRecoveryCodes)
-    .where(and(eq(memberRecoveryCodes.memberId, memberId), isNull(memberRecoveryCodes.usedAt)));
-  const [shop] = await ctx.db
-    .select({ on: vendors.requireTwoStep })
-    .from(vendors)
-    .where(eq(vendors.id, vendorId));
   return {
     enabled: member.totpEnabledAt !== null,
-    recoveryCodesLeft: left?.n ?? 0,
-    shopRequires: shop?.on ?? false,
+    recoveryCodesLeft: await countUnusedRecoveryCodes(ctx.db, vendorId, memberId),
+    shopRequires: await shopRequiresTwoStep(ctx.db, vendorId),
   };
 }
 
@@ -105,10 +104,7 @@ export async function pendingTwoStepSetup(
   let secret = member.totpPending ? unseal(key, member.totpPending) : undefined;
   if (!secret) {
     secret = generateTotpSecret();
-    await ctx.db
-      .update(members)
-      .set({ totpPending: seal(key, secret) })
-      .where(and(eq(members.vendorId, vendorId), eq(members.id, memberId)));
+    await setPendingTotpSecret(ctx.db, vendorId, memberId, seal(key, secret));
   }
   return { secret, uri: generateURI({ issuer: "vendor-api", label: member.email, secret }) };
 }
@@ -160,28 +156,9 @@ export async function confirmTwoStepSetup(
     throw fieldError("validation_failed", "code", "is not the code the authenticator shows");
   const codes = newRecoveryCodes();
   const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(members)
-      .set({
-        totpSecret: member.totpPending,
-        totpPending: null,
-        totpEnabledAt: now,
-        totpLastStep: step,
-        updatedAt: now,
-      })
-      .where(and(eq(members.vendorId, vendorId), eq(members.id, memberId)));
-    await tx.delete(memberRecoveryCodes).where(eq(memberRecoveryCodes.memberId, memberId));
-    await tx.insert(memberRecoveryCodes).values(
-      codes.map((c) => ({
-        id: newId(),
-        vendorId,
-        memberId,
-        codeHash: hashSecret(normalizeRecoveryCode(c)),
-        createdAt: now,
-      })),
-    );
-  });
+  const sealed = member.totpPending as string;
+  const codeHashes = codes.map((c) => hashSecret(normalizeRecoveryCode(c)));
+  await ctx.db.transaction((tx) => enableTotp(tx, vendorId, memberId, { sealed, step, codeHashes, at: now }));
   return codes;
 }
 
@@ -202,35 +179,13 @@ export async function verifySecondStep(
   const now = ctx.now();
   const recovery = normalizeRecoveryCode(code);
   if (recovery.length === 10 && /[-a-f]/i.test(code)) {
-    const used = await ctx.db
-      .update(memberRecoveryCodes)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(memberRecoveryCodes.memberId, memberId),
-          eq(memberRecoveryCodes.codeHash, hashSecret(recovery)),
-          isNull(memberRecoveryCodes.usedAt),
-        ),
-      )
-      .returning({ id: memberRecoveryCodes.id });
-    return used.length > 0;
+    return consumeRecoveryCode(ctx.db, vendorId, memberId, hashSecret(recovery), now);
   }
   const secret = unseal(key, member.totpSecret);
   if (!secret) return false;
   const step = await matchingStep(ctx, secret, code, member.totpLastStep);
   if (step === undefined) return false;
-  const taken = await ctx.db
-    .update(members)
-    .set({ totpLastStep: step })
-    .where(
-      and(
-        eq(members.vendorId, vendorId),
-        eq(members.id, memberId),
-        or(isNull(members.totpLastStep), lt(members.totpLastStep, step)),
-      ),
-    )
-    .returning({ id: members.id });
-  return taken.length > 0;
+  return acceptTimeStep(ctx.db, vendorId, memberId, step);
 }
 
 /** Turns two-step sign-in off (the password confirms it is the member); not while the shop requires it. */
@@ -251,19 +206,7 @@ export async function turnOffTwoStep(
       "The shop requires two-step sign-in: an owner can turn that off in Team.",
     );
   }
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(members)
-      .set({
-        totpSecret: null,
-        totpPending: null,
-        totpEnabledAt: null,
-        totpLastStep: null,
-        updatedAt: ctx.now(),
-      })
-      .where(and(eq(members.vendorId, vendorId), eq(members.id, memberId)));
-    await tx.delete(memberRecoveryCodes).where(eq(memberRecoveryCodes.memberId, memberId));
-  });
+  await ctx.db.transaction((tx) => disableTotp(tx, vendorId, memberId, ctx.now()));
 }
 
 /** Owners: require two-step sign-in of every member (each sets it up at their next sign-in). */
@@ -272,10 +215,7 @@ export async function setShopRequiresTwoStep(
   vendorId: string,
   on: boolean,
 ): Promise<void> {
-  await ctx.db
-    .update(vendors)
-    .set({ requireTwoStep: on, updatedAt: ctx.now() })
-    .where(eq(vendors.id, vendorId));
+  await setShopRequirement(ctx.db, vendorId, on, ctx.now());
 }
 
 /** What the sign-in asks after the password: nothing, a code, or setting two-step sign-in up. */
@@ -284,9 +224,5 @@ export async function secondStepDue(
   member: MemberRow,
 ): Promise<"code" | "setup" | null> {
   if (member.totpEnabledAt) return "code";
-  const [shop] = await ctx.db
-    .select({ on: vendors.requireTwoStep })
-    .from(vendors)
-    .where(eq(vendors.id, member.vendorId));
-  return shop?.on ? "setup" : null;
+  return (await shopRequiresTwoStep(ctx.db, member.vendorId)) ? "setup" : null;
 }
