@@ -6,7 +6,7 @@ import { createCustomer } from "../../src/modules/customers/customers.service.ts
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import type { Browser } from "../helpers/browser.ts";
 import { signedInBrowser } from "../helpers/dashboard.ts";
-import { createVendorWithKey } from "../helpers/factories.ts";
+import { createMember, createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
 const t = useTestApp();
@@ -14,6 +14,8 @@ const t = useTestApp();
 async function statementsFor(browser: Browser, path: string, rowPattern: RegExp, rows: number) {
   // Every vendor also has the customer the orders and appointments belong to.
   if (path === "/dashboard/customers") rows += 1;
+  // And its first owner, who is signed in, on the team page.
+  if (path === "/dashboard/settings/team") rows += 1;
   await browser.get(path); // warm up: a first request may refresh the session
   const before = t.database.queryCount();
   const page = await browser.get(path);
@@ -76,6 +78,12 @@ const cases: Array<[string, (s: Seeded) => string, RegExp, Seed]> = [
     (s, i) => receiveInquiry(t.ctx, s.vendorId, { name: "N", email: "n@example.test", message: `${i}` }),
   ],
   ["activity page", () => "/dashboard/activity?kind=order", /<tr data-action="order\./g, order],
+  [
+    "team page",
+    () => "/dashboard/settings/team",
+    /<tr data-member-id=/g,
+    (s, i) => createMember(t.ctx, s.vendorId, { name: `Member ${i}` }),
+  ],
   [
     "customer page (orders)",
     (s) => `/dashboard/customers/${s.customerId}`,
