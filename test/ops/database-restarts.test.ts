@@ -141,7 +141,10 @@ describe.skipIf(!hasPrivatePostgres)("PostgreSQL restarted under load (private c
     const unreachable = lines.filter((l) => l.msg === "database unreachable").length;
     const back = lines.filter((l) => l.msg === "database back").length;
     expect(unreachable).toBeGreaterThan(0);
-    expect(unreachable).toBeLessThanOrEqual(RESTARTS);
+    // One pair per restart, or two: a pooled connection to the old server fails when next used,
+    // which can come just after a new connection to the new one said "back" (seen at load 8: 12
+    // pairs for 10 restarts). Never one line per refused request.
+    expect(unreachable).toBeLessThanOrEqual(2 * RESTARTS);
     expect(back).toBe(unreachable);
     // No request logged an error (a stack): the dispatcher's and the mail sender's own loops, which
     // log their failed ticks, are not requests (lines without reqId).
