@@ -110,6 +110,7 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
       [`${hookPage}/edit`]: { url: `${r.url}?edited`, events: "customer.created" },
       [`${hookPage}/status`]: { status: "DISABLED" },
       [`${hookPage}/recover`]: { since: "2020-01-01T00:00" },
+      "/dashboard/account/name": { name: "Forged Name" },
       "/dashboard/account/password": {
         currentPassword: TEST_PASSWORD,
         newPassword: "x".repeat(12),
@@ -132,6 +133,7 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
       `${hookPage}/deliveries/${delivery?.id}/redeliver`,
       `${hookPage}/recover`,
       `${hookPage}/edit`,
+      "/dashboard/account/name",
       "/dashboard/account/password",
     ];
     expect([...actions].sort()).toEqual([...expected].sort());
@@ -152,7 +154,9 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
     expect(await snapshot()).toEqual(before);
     expect((await t.api.get("/api/vendor/orders", { key })).status).toBe(200);
     expect((await t.api.get("/api/vendor/orders", { token: tokens.access_token })).status).toBe(200);
-    expect((await browser.get("/dashboard/account")).status).toBe(200);
+    const account = await browser.get("/dashboard/account");
+    expect(account.status).toBe(200);
+    expect(account.text).not.toContain("Forged Name");
     await signedInBrowser(t, tokens.email, TEST_PASSWORD);
     expect(r.requests).toHaveLength(1);
   });
