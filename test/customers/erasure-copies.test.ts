@@ -11,19 +11,18 @@ import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
 let dispatcher: Dispatcher;
 let receiver: Receiver;
 const log: string[] = [];
+const t = useTestApp({
+  ownDatabase: true,
+  env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS_MS: "20", LOG_LEVEL: "trace" },
+  logStream: { write: (line) => log.push(line) },
+});
 beforeAll(async () => {
-  t = await startTestApp({
-    ownDatabase: true,
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_RETRY_DELAYS_MS: "20", LOG_LEVEL: "trace" },
-    logStream: { write: (line) => log.push(line) },
-  });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
   // Echoes what it received, and fails the first time: both land in the attempt logs.
   receiver = await startReceiver((req, index) => ({
@@ -34,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await dispatcher?.stop(1_000);
   await receiver?.close();
-  await t?.close();
 });
 
 /**

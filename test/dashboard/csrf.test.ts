@@ -12,21 +12,19 @@ import { decodeEntities } from "../helpers/browser.ts";
 import { csrfOf, flashOf, follow, postFrom, signedInVendor } from "../helpers/dashboard.ts";
 import { TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, obtainTokens, signedInBrowser } from "../helpers/oauth.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
 let dispatcher: Dispatcher;
 let r: Receiver;
+const t = useTestApp({ ownDatabase: true });
 beforeAll(async () => {
-  t = await startTestApp({ ownDatabase: true });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
   r = await startReceiver();
 });
 afterAll(async () => {
   await dispatcher.stop(1_000);
   await r.close();
-  await t.close();
 });
 
 const I = "/dashboard/integrations";

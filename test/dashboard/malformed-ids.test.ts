@@ -1,15 +1,11 @@
 // An id in a dashboard URL that cannot be an id (a CR/LF, a character above U+00FF) is the
 // dashboard's 404 page on every route, GET and POST alike (issue 24, item 6): such an id once
 // reached a redirect's Location header and answered a bare JSON 500.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { csrfOf, signedInVendor } from "../helpers/dashboard.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const malformed = [
   "%0D%0Ax", // CR LF

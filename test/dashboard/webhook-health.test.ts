@@ -7,30 +7,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { signedInBrowser } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
 let dispatcher: Dispatcher;
 let receiver: Receiver;
 let status = 500;
+const t = useTestApp({
+  ownDatabase: true,
+  env: {
+    WEBHOOK_RETRY_DELAYS_MS: "3600000",
+    WEBHOOK_TIMEOUT_MS: "2000",
+    // The breaker stays closed: every delivery's first attempt reaches the receiver.
+    WEBHOOK_BREAKER_FAILURES: "1000",
+  },
+});
 beforeAll(async () => {
-  t = await startTestApp({
-    ownDatabase: true,
-    env: {
-      WEBHOOK_RETRY_DELAYS_MS: "3600000",
-      WEBHOOK_TIMEOUT_MS: "2000",
-      // The breaker stays closed: every delivery's first attempt reaches the receiver.
-      WEBHOOK_BREAKER_FAILURES: "1000",
-    },
-  });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
   receiver = await startReceiver(() => ({ status }));
 });
 afterAll(async () => {
   await dispatcher?.stop(1_000);
   await receiver?.close();
-  await t?.close();
 });
 
 describe("webhook health on the dashboard", () => {

@@ -12,25 +12,23 @@ import {
   XSS,
   XSS_ESCAPED,
 } from "../helpers/dashboard.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, type Responder, startReceiver } from "../helpers/webhook-receiver.ts";
 
-let t: TestApp;
 let dispatcher: Dispatcher;
 const receivers: Receiver[] = [];
+const t = useTestApp({
+  ownDatabase: true,
+  // Two deliveries fail three times each in one test: six failures in a row would open the
+  // circuit breaker (5) for its 10 s cooldown, which these pages' tests are not about.
+  env: { WEBHOOK_RETRY_DELAYS_MS: "50,100", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_BREAKER_FAILURES: "1000" },
+});
 beforeAll(async () => {
-  t = await startTestApp({
-    ownDatabase: true,
-    // Two deliveries fail three times each in one test: six failures in a row would open the
-    // circuit breaker (5) for its 10 s cooldown, which these pages' tests are not about.
-    env: { WEBHOOK_RETRY_DELAYS_MS: "50,100", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_BREAKER_FAILURES: "1000" },
-  });
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
 });
 afterAll(async () => {
   await dispatcher.stop(1_000);
   await Promise.all(receivers.map((r) => r.close()));
-  await t.close();
 });
 
 const HOOKS = "/dashboard/integrations/webhooks";

@@ -7,18 +7,17 @@ import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { type ApiClient, apiClient } from "../helpers/api-client.ts";
 import { adjustableClock } from "../helpers/clock.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
-import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { freePort, useTestApp } from "../helpers/test-app.ts";
 
 // A clock the tests can move forward, shared by both app instances.
 const clock = adjustableClock();
 const { now } = clock;
 const HOUR = 3_600_000;
 
-let t: TestApp;
 let second: FastifyInstance;
 let secondApi: ApiClient;
+const t = useTestApp({ now });
 beforeAll(async () => {
-  t = await startTestApp({ now });
   // A second instance on the same database, as a second process would be.
   second = await buildApp({ config: t.config, database: t.database, now });
   const port = await freePort();
@@ -27,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await second.close();
-  await t.close();
 });
 
 const idem = (key: string) => ({ headers: { "idempotency-key": key } });

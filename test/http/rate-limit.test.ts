@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_ADDRESS_LIMIT_PER_MINUTE } from "../../src/http/rate-limit.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const LIMIT = 5;
-let t: TestApp;
-beforeAll(async () => {
-  // AUTH_FAILURES_PER_MINUTE unset: the failure budget takes its default.
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: "" } });
-});
-afterAll(() => t.close());
+// AUTH_FAILURES_PER_MINUTE unset: the failure budget takes its default.
+const t = useTestApp({ env: { RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: "" } });
 
 function expectHeaders(res: { headers: Headers }, policy: string, limit: number, remaining: number) {
   expect(res.headers.get("ratelimit-limit")).toBe(String(limit));

@@ -4,20 +4,14 @@
 // from the newest timestamp seen, inclusively. The poller ends up with every row and every
 // event, and with the last version of every order. On PGlite, and PostgreSQL when
 // TEST_DATABASE_URL is set.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 const WRITERS = 16;
 const OPS_PER_WRITER = 24;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
 
 interface Feed {
   path: string;
