@@ -3,7 +3,7 @@
 // its own "now"), take other dispatchers' leases as ended (sending their deliveries twice, over
 // the endpoint's cap), and leave leases 5 minutes too long. It also says so in its log.
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import {
   type Dispatcher,
@@ -11,7 +11,7 @@ import {
   startDispatcher,
 } from "../../src/webhook-delivery/dispatcher.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const AHEAD_MS = 5 * 60_000;
@@ -19,26 +19,22 @@ const TIMEOUT_MS = 2_000;
 /** The dispatcher's lease: two timeouts and 5 s (dispatcher.ts). */
 const LEASE_MS = TIMEOUT_MS * 2 + 5_000;
 
-let t: TestApp;
+const t = useTestApp({
+  ownDatabase: true,
+  env: {
+    WEBHOOK_RETRY_DELAYS_MS: "60000",
+    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+    WEBHOOK_BREAKER_FAILURES: "1000",
+  },
+});
 const dispatchers: Dispatcher[] = [];
 const receivers: Receiver[] = [];
 const gates: Array<() => void> = [];
-beforeAll(async () => {
-  t = await startTestApp({
-    ownDatabase: true,
-    env: {
-      WEBHOOK_RETRY_DELAYS_MS: "60000",
-      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-      WEBHOOK_BREAKER_FAILURES: "1000",
-    },
-  });
-});
 afterEach(async () => {
   for (const open of gates.splice(0)) open();
   await Promise.all(dispatchers.splice(0).map((d) => d.stop(500)));
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
-afterAll(() => t?.close());
 
 /** A dispatcher on `offsetMs` of skew, whose events and warnings the test can wait on. */
 async function dispatcher(offsetMs: number) {
