@@ -2,7 +2,7 @@
 // JavaScript off: each irreversible button opens a confirmation page (never a browser dialog);
 // "Keep it, go back" changes nothing; the confirming button does it. Cancel an appointment,
 // rotate and delete a webhook's secret and the webhook, revoke an API key, rotate an
-// application's client secret and delete it, erase a customer.
+// application's client secret and delete it, erase a customer, remove a member of the team.
 import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createApplication, listApplications } from "../../src/modules/applications/applications.service.ts";
 import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
 import { pathOf, shot, signedInPage, WIDTHS } from "../helpers/chromium-dashboard.ts";
-import { createVendorWithKey } from "../helpers/factories.ts";
+import { createMember, createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const available = chromiumAvailable();
@@ -67,8 +67,10 @@ describe.skipIf(!available)("confirmation steps in Chromium", () => {
       name: "Fitting Room App",
       redirectUris: ["https://app.example/callback"],
     });
+    const member = await createMember(t.ctx, vendor.id, { name: "Sam Seamstress" });
     expect([customer.status, appointment.status, webhook.status]).toEqual([201, 201, 201]);
     return {
+      memberId: member.id,
       vendor,
       key,
       customerId: customer.body.id as string,
@@ -162,6 +164,21 @@ describe.skipIf(!available)("confirmation steps in Chromium", () => {
           confirmPath: `/dashboard/customers/${s.customerId}/erase`,
           untouched: async () => (await api(`/api/vendor/customers/${s.customerId}`)).status === 200,
           flash: /Customer erased/,
+        },
+        {
+          name: "remove-member",
+          from: "/dashboard/settings/team",
+          scope: `tr[data-member-id="${s.memberId}"]`,
+          link: "Remove…",
+          confirmPath: `/dashboard/settings/team/${s.memberId}/remove`,
+          untouched: async () =>
+            (
+              await queryRows<{ n: number }>(
+                t.ctx.db,
+                sql`select count(*)::int as n from members where id = ${s.memberId}`,
+              )
+            )[0]?.n === 1,
+          flash: /removed and signed out/,
         },
       ];
       const { context, page, dialogs } = await signedInPage(chromium, t.url, s.vendor.email, width);
