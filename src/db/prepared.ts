@@ -10,15 +10,25 @@ import type { Executor } from "./client.ts";
 
 const dialect = new PgDialect();
 const names = new Set<string>();
+interface DefinedStatement {
+  readonly text: string;
+  readonly parameterNames: readonly string[];
+  /** The file that defined it (a test may define its own; the snapshots are of src/'s). */
+  readonly definedIn: string;
+}
 /** Every prepared statement defined so far, by name: its SQL text (test/sql snapshots read it). */
-const defined = new Map<string, { readonly text: string; readonly parameterNames: readonly string[] }>();
+const defined = new Map<string, DefinedStatement>();
 
 /** The prepared statements of the modules imported so far, by name. */
-export function definedStatements(): ReadonlyMap<
-  string,
-  { readonly text: string; readonly parameterNames: readonly string[] }
-> {
+export function definedStatements(): ReadonlyMap<string, DefinedStatement> {
   return defined;
+}
+
+/** The file of the code that called `preparedStatement`, from the stack (once per statement). */
+function callerFile(): string {
+  const frames = (new Error().stack ?? "").split("\n").slice(1);
+  const outside = frames.find((f) => !f.includes("prepared.ts")) ?? "";
+  return /\(?((?:file:\/\/)?\/[^:()]+):\d+:\d+\)?\s*$/.exec(outside)?.[1]?.replace(/^file:\/\//, "") ?? "";
 }
 
 export type PreparedStatement<K extends string, R> = ((
@@ -59,6 +69,6 @@ export function preparedStatement<R, K extends string = string>(
     return result.rows;
   };
   const parameterNames = query.params.map((p) => (p as Placeholder<K>).name);
-  defined.set(name, { text: query.sql, parameterNames });
+  defined.set(name, { text: query.sql, parameterNames, definedIn: callerFile() });
   return Object.assign(run, { text: query.sql, parameterNames });
 }
