@@ -11,25 +11,23 @@ import { webhooksDocument } from "./webhooks.ts";
 export const API_VERSION = "1.0.0";
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
-  // Operations whose body may be left out (config.optionalBody, src/http/json-body.ts): the
-  // document says so, since @fastify/swagger marks every declared body required.
+  // What routes say in their config that the document must carry, by `<method> <path>` as the
+  // document names operations: bodies that may be left out (config.optionalBody,
+  // src/http/json-body.ts; @fastify/swagger marks every declared body required), and the error
+  // codes each declares beyond its kind's (config.errors; an update that honours If-Match can
+  // answer precondition_failed).
   const optionalBodies = new Set<string>();
-  app.addHook("onRoute", (route) => {
-    if (!route.config?.optionalBody) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-    for (const method of methods) optionalBodies.add(`${method.toLowerCase()} ${path}`);
-  });
-  // The error codes each route declares beyond its kind's (config.errors; an update that honours
-  // If-Match can answer precondition_failed): the document lists them.
   const declaredErrors = new Map<string, readonly ErrorCode[]>();
   app.addHook("onRoute", (route) => {
     const errors = [...(route.config?.errors ?? [])];
     if (route.config?.ifMatch) errors.push("precondition_failed");
-    if (errors.length === 0) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-    for (const method of methods) declaredErrors.set(`${method.toLowerCase()} ${path}`, errors);
+    for (const method of methods) {
+      const operation = `${method.toLowerCase()} ${path}`;
+      if (route.config?.optionalBody) optionalBodies.add(operation);
+      if (errors.length > 0) declaredErrors.set(operation, errors);
+    }
   });
   // Every scoped route documents both credentials and the scope it needs.
   app.addHook("onRoute", (route) => {
