@@ -28,13 +28,14 @@ export function compactJsonArray(element: SQL, from: SQL, orderBy: SQL): SQL {
 
 /**
  * The instant a single-statement write (no BEGIN before it) stamps its rows with: the service's
- * clock `now`, but never before the statement's own start, to the millisecond, when that clock
- * agrees with the database's within a second. Rows are then stamped inside their transaction, as
- * the sync horizon needs (db/sync-horizon.ts), which a service otherwise ensures by reading its
- * clock after BEGIN. A clock set far off on purpose (tests' clocks) is used as given.
+ * clock `now`, but never before the statement's own start, to the millisecond. Rows are then
+ * stamped inside their transaction, as the sync horizon needs (db/sync-horizon.ts), which a
+ * service otherwise ensures by reading its clock after BEGIN. `now` was read before the statement
+ * waited for a pooled connection (seconds on a loaded host), so any lag up to an hour is taken as
+ * that wait; only a clock set further back on purpose (tests' fixed clocks) is used as given.
  */
 export function writeStampSql(now: unknown): SQL {
-  return sql`(case when abs(extract(epoch from ${now}::timestamptz - statement_timestamp())) < 1
-             then greatest(${now}::timestamptz, date_trunc('milliseconds', statement_timestamp()))
-             else ${now}::timestamptz end)`;
+  return sql`(case when ${now}::timestamptz < statement_timestamp() - interval '1 hour'
+             then ${now}::timestamptz
+             else greatest(${now}::timestamptz, date_trunc('milliseconds', statement_timestamp())) end)`;
 }

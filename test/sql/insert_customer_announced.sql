@@ -5,9 +5,9 @@ with c as (
                              preferences, created_at, updated_at)
       select $1::text, $2::text, $3::text, $4::text, $5::text,
              $6::date, $7::text, $8::jsonb, $9::jsonb, t.at, t.at
-      from (select (case when abs(extract(epoch from $10::timestamptz - statement_timestamp())) < 1
-             then greatest($11::timestamptz, date_trunc('milliseconds', statement_timestamp()))
-             else $12::timestamptz end) as at) t
+      from (select (case when $10::timestamptz < statement_timestamp() - interval '1 hour'
+             then $11::timestamptz
+             else greatest($12::timestamptz, date_trunc('milliseconds', statement_timestamp())) end) as at) t
       on conflict do nothing
       returning *
     ), ev as (

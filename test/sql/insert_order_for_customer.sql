@@ -1,8 +1,8 @@
 -- insert_order_for_customer: written by `npm run sql:snapshots` from the code; do not edit.
 -- Parameters: $1 at, $2 at, $3 at, $4 customerEmail, $5 vendorId, $6 customerEmail, $7 customerId, $8 vendorId, $9 customerName, $10 customerEmail, $11 customerPhoneNew, $12 customerWeddingDate, $13 orderId, $14 vendorId, $15 type, $16 model, $17 size, $18 color, $19 description, $20 specialRequests, $21 customerPhone, $22 weddingDate, $23 trackingToken, $24 customerEventId, $25 vendorId, $26 undefined, $27 orderEventId, $28 vendorId, $29 undefined, $30 activityId, $31 actorKind, $32 actorId, $33 actorKind, $34 actorId, $35 actorId, $36 actorId, $37 undefined, $38 undefined
-with t as (select (case when abs(extract(epoch from $1::timestamptz - statement_timestamp())) < 1
-             then greatest($2::timestamptz, date_trunc('milliseconds', statement_timestamp()))
-             else $3::timestamptz end) as at), found as (
+with t as (select (case when $1::timestamptz < statement_timestamp() - interval '1 hour'
+             then $2::timestamptz
+             else greatest($3::timestamptz, date_trunc('milliseconds', statement_timestamp())) end) as at), found as (
       select c.id, c.name, c.email from customers c
       where $4::text is not null and c.vendor_id = $5::text
         and lower(c.email) = lower($6::text)

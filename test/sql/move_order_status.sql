@@ -7,9 +7,9 @@ with cur as (
     ), u as (
       update orders o
       set status = $3::text,
-          updated_at = greatest((case when abs(extract(epoch from $4::timestamptz - statement_timestamp())) < 1
-             then greatest($5::timestamptz, date_trunc('milliseconds', statement_timestamp()))
-             else $6::timestamptz end), o.updated_at + interval '1 millisecond')
+          updated_at = greatest((case when $4::timestamptz < statement_timestamp() - interval '1 hour'
+             then $5::timestamptz
+             else greatest($6::timestamptz, date_trunc('milliseconds', statement_timestamp())) end), o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any($7::text[])
       returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,

@@ -61,8 +61,9 @@ export async function convertInquiry(
   appointment: Omit<CreateAppointmentBody, "customerId" | "orderId">,
 ): Promise<{ customerId: string; appointment: AppointmentJson }> {
   if (!isId(id)) throw notFound("Inquiry");
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Read after BEGIN, so no row is stamped before its transaction (lossless sync, README).
+    const now = ctx.now();
     const inquiry = await findInquiryById(tx, vendorId, id);
     if (!inquiry) throw notFound("Inquiry");
     const customer = await findOrCreateCustomer(

@@ -244,8 +244,9 @@ export async function updateOrder(
   input: UpdateOrderBody,
 ): Promise<string> {
   if (!isId(id)) throw notFound("Order");
-  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
+    // Read after BEGIN, so no row is stamped before its transaction (lossless sync, README).
+    const now = ctx.now();
     const order = await findOrderForUpdate(tx, vendorId, id);
     if (!order) throw notFound("Order");
     const changes: OrderDetails = {};
