@@ -3,8 +3,9 @@
 // other; and no import circle anywhere. Every layer is whole folders (and top-level files), with
 // no exceptions carved out of a folder. Lowest first:
 //   1 foundation   lib/, auth/, db/, errors.ts, config.ts
-//   2 platform     outbox/ (enqueue: the write side services call), webhook-delivery/ (the dispatcher that
-//                  empties it), mail/ (mail outbox, sender), maintenance/,
+//   2 platform     outbox/ (enqueue: the write side services call), outbox-worker/ (the one loop that
+//                  empties an outbox, running senders), webhook-delivery/ (the webhook sender),
+//                  mail/ (mail outbox, mail sender), maintenance/,
 //                  metrics/ (the registry the dispatcher reports to), context.ts
 //   3 http kit     http/ (plugins and shared schemas), observability/ (GET /metrics, the worker's
 //                  probe server)
@@ -14,7 +15,7 @@
 //   7 surfaces     dashboard/, oauth/, docs/
 //   8 composition  app.ts, main.ts, cli.ts, cli/
 const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
-const platform = "^src/(outbox|webhook-delivery|mail|maintenance|metrics)/|^src/context[.]ts$";
+const platform = "^src/(outbox|outbox-worker|webhook-delivery|mail|maintenance|metrics)/|^src/context[.]ts$";
 const httpKit = "^src/(http|observability)/";
 const modules = "^src/modules/";
 const apiDocument = "^src/openapi/";
@@ -46,6 +47,14 @@ module.exports = {
         "The outbox's write side (what services call) never reaches into the dispatcher that empties it.",
       from: { path: "^src/outbox/" },
       to: { path: "^src/webhook-delivery/" },
+    },
+    {
+      name: "loop-knows-no-sender",
+      severity: "error",
+      comment:
+        "The outbox loop runs any sender it is given: a new kind of message is a new sender, never a change to the loop.",
+      from: { path: "^src/outbox-worker/" },
+      to: { path: "^src/(webhook-delivery|mail)/" },
     },
     {
       name: "dashboard-not-oauth",

@@ -1,25 +1,19 @@
-// The mail sender: the worker's loop that empties the mail outbox. It wakes on a NOTIFY from
-// enqueueMail (after commit), when a send finishes, when a retry this process scheduled falls
-// due, and on a 1 s poll as a fallback (a lost notification, another process's retry). Each turn
+// The mail sender: the outbox loop's sender (src/outbox-worker/) for the mail outbox. Woken by a
+// NOTIFY from enqueueMail (after commit), when a send of its own finishes, at the earliest retry
+// it scheduled, and on the loop's poll (another process's retry, a lost notification). Each turn
 // claims as many due mails as it has free slots (outbox.repository.ts: leased, SKIP LOCKED, so any
 // number of workers share the queue) and sends each through the transport; the outcome is
 // recorded on the row (attempts, last error, sent at). On stop it lets sends in flight finish
 // within the grace period; one it abandons is due again when its lease ends.
-//
-// This is deliberately a small loop of its own, beside the webhook dispatcher: the delivery
-// model with a sender seam (src/webhook-delivery/) was not on main when mail landed. Folding it
-// in means: claimDueMails as the claim, composeMail + transport.send as the attempt,
-// recordMailSent/recordMailFailure as the record, retry.ts as the policy.
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import { composeMail, parseMailFrom, type Sender } from "./compose.ts";
+import { OutboxLoop, type OutboxSender, type SenderLoop } from "../outbox-worker/loop.ts";
+import { composeMail, type Sender as MailFrom, parseMailFrom } from "./compose.ts";
 import { MAIL_CHANNEL } from "./enqueue.ts";
 import { type ClaimedMail, claimDueMails, recordMailFailure, recordMailSent } from "./outbox.repository.ts";
 import { errorText, isPermanentRefusal, nextAttemptAt } from "./retry.ts";
 import { createMailTransport, type MailTransport, SMTP_CONNECTIONS } from "./transport.ts";
-
-const POLL_MS = 1_000;
 
 export interface MailSenderDeps {
   config: Pick<Config, "smtpUrl" | "mailFrom" | "mailRetryDelaysMs" | "publicUrl" | "dataDir">;
@@ -34,23 +28,22 @@ export interface MailSenderDeps {
   leaseMs?: number;
 }
 
-export class MailSender {
+export class MailSender implements OutboxSender {
+  readonly channel = MAIL_CHANNEL;
+  readonly name = "mail sender";
   private readonly transport: MailTransport;
-  private readonly from: Sender;
+  private readonly from: MailFrom;
   private readonly now: () => Date;
   private readonly concurrency: number;
   private readonly leaseMs: number;
   private readonly inFlight = new Set<Promise<void>>();
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  /** Set by wake(): the next sleep returns at once. */
-  private woken = false;
-  private wakeUp: (() => void) | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
+  /** The earliest retry this process scheduled (ms since the epoch): the loop sleeps no longer. */
   private retryAt = Number.POSITIVE_INFINITY;
-  private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly deps: MailSenderDeps) {
+  constructor(
+    private readonly deps: MailSenderDeps,
+    private readonly loop: SenderLoop,
+  ) {
     this.transport =
       deps.transport ??
       createMailTransport({ smtpUrl: deps.config.smtpUrl, dataDir: deps.config.dataDir, log: deps.log });
@@ -65,51 +58,10 @@ export class MailSender {
     return this.transport.description;
   }
 
-  async start(): Promise<void> {
-    this.unlisten = await this.deps.database.listen(MAIL_CHANNEL, () => this.wake());
-    this.loop = this.run();
-  }
-
-  wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
-  }
-
-  /** Stops claiming; resolves once sends in flight finished (and were recorded), or after `graceMs`. */
-  async stop(graceMs = 10_000): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.retryTimer);
-    this.wake();
-    await this.loop;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    await this.unlisten?.();
-    this.transport.close();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let full = false;
-      try {
-        full = await this.tick();
-      } catch (err) {
-        // The database away: try again on the next poll.
-        this.deps.log?.error({ err }, "mail sender: claiming mail failed");
-      }
-      if (!full) await this.sleep(POLL_MS);
-    }
-  }
-
-  /** One claim; true when it filled every free slot (more may be due at once). */
-  private async tick(): Promise<boolean> {
+  /** One claim of as many due mails as there are free slots; true when it filled them all. */
+  async work(): Promise<boolean> {
     const free = this.concurrency - this.inFlight.size;
-    if (free <= 0) return false;
+    if (free <= 0 || !this.loop.running) return false;
     const now = this.now();
     const claimed = await claimDueMails(
       this.deps.database.db,
@@ -120,11 +72,32 @@ export class MailSender {
     for (const mail of claimed) {
       const sending: Promise<void> = this.send(mail).finally(() => {
         this.inFlight.delete(sending);
-        this.wake();
+        this.loop.wake();
       });
       this.inFlight.add(sending);
     }
     return claimed.length === free;
+  }
+
+  async nextDueInMs(): Promise<number | undefined> {
+    if (this.retryAt === Number.POSITIVE_INFINITY) return undefined;
+    const ms = this.retryAt - this.now().getTime();
+    // Due now: forgotten, so the turn it wakes claims it (or the poll finds another's).
+    if (ms <= 0) this.retryAt = Number.POSITIVE_INFINITY;
+    return ms;
+  }
+
+  /** Lets sends in flight finish (and be recorded) within `graceMs`, then closes the transport. */
+  async drain(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.transport.close();
   }
 
   private async send(mail: ClaimedMail): Promise<void> {
@@ -157,48 +130,24 @@ export class MailSender {
         { mailId: mail.id, kind: mail.kind, attempts: mail.attempts, error, retryAt },
         retryAt ? "mail not sent; will retry" : "mail not sent; given up",
       );
-      if (retryAt) this.scheduleRetry(retryAt);
+      if (retryAt) this.retryAt = Math.min(this.retryAt, retryAt.getTime());
     } catch (err) {
       // The record failed (the database away): the lease ends and the mail is tried again.
       log?.error({ err, mailId: mail.id }, "mail sender: recording an attempt failed");
     }
   }
-
-  /** Wakes this process when the earliest retry it scheduled falls due (the poll covers others). */
-  private scheduleRetry(at: Date): void {
-    const t = at.getTime();
-    if (t >= this.retryAt) return;
-    this.retryAt = t;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(
-      () => {
-        this.retryAt = Number.POSITIVE_INFINITY;
-        this.wake();
-      },
-      Math.max(0, t - this.now().getTime()),
-    );
-    this.retryTimer.unref();
-  }
-
-  private async sleep(ms: number): Promise<void> {
-    if (this.woken || this.stopping) {
-      this.woken = false;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wakeUp = undefined;
-    this.woken = false;
-  }
 }
 
-export async function startMailSender(deps: MailSenderDeps): Promise<MailSender> {
-  const sender = new MailSender(deps);
-  await sender.start();
-  return sender;
+export interface RunningMailSender {
+  /** Where mail goes (for the start-up log line): never the SMTP URL itself. */
+  readonly description: string;
+  /** Stops claiming; resolves once sends in flight finished (and were recorded), or after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The mail sender in a loop of its own (src/outbox-worker/), started; `stop` drains it. */
+export async function startMailSender(deps: MailSenderDeps): Promise<RunningMailSender> {
+  const loop = new OutboxLoop(deps.database, (l) => new MailSender(deps, l), deps.log);
+  await loop.start();
+  return { description: loop.sender.description, stop: (graceMs = 10_000) => loop.stop(graceMs) };
 }

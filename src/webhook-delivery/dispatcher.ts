@@ -1,20 +1,21 @@
-// The webhook dispatcher's loop: it wakes, ticks (a claim, and now and then the legacy fan-out, a
-// clock sync and the prune), sleeps and stops. What it holds and decides is the scheduler's
-// (scheduler.ts), what one attempt does is attempt.ts (run by attempt-runner.ts), and the journey
-// of an event is told in README.md beside this file. It wakes on a NOTIFY from enqueueEvent (after
-// commit) or from a record that frees a slot another dispatcher waits for, when an attempt of its
-// own settles, when the next retry or lease end falls due, and on a polling fallback. Any number run side by side on PostgreSQL: fan-out and claims use
-// FOR UPDATE SKIP LOCKED, and a claimed delivery is leased past the timeout, so no attempt is
-// sent twice. Deliveries in flight when it stops finish up to the grace period; any it abandons
-// are taken again when their lease ends (at-least-once, CONTRACT 7).
+// The webhook sender: the outbox loop's sender (src/outbox-worker/) for webhook deliveries. Each
+// turn is a claim (and now and then the legacy fan-out, a clock sync and the prune); what it holds
+// and decides is the scheduler's (scheduler.ts), what one attempt does is attempt.ts (run by
+// attempt-runner.ts), and the journey of an event is told in README.md beside this file. The loop
+// wakes it on a NOTIFY from enqueueEvent (after commit) or from a record that frees a slot another
+// dispatcher waits for, when an attempt of its own settles, when the next retry or lease end falls
+// due, and on the poll. Any number run side by side on PostgreSQL: fan-out and claims use FOR
+// UPDATE SKIP LOCKED, and a claimed delivery is leased past the timeout, so no attempt is sent
+// twice. Deliveries in flight when it stops finish up to the grace period; any it abandons are
+// taken again when their lease ends (at-least-once, CONTRACT 7).
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { type DatabaseClock, databaseClock } from "../db/database-clock.ts";
 import { newId } from "../lib/ids.ts";
-
 import type { DeliveryMetrics } from "../metrics/registry.ts";
 import { EVENT_RETENTION_MS, EVENTS_CHANNEL } from "../outbox/enqueue.ts";
+import { OutboxLoop, type OutboxSender, POLL_MS, type SenderLoop } from "../outbox-worker/loop.ts";
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
@@ -24,7 +25,6 @@ import type { Resolver } from "./url-guard.ts";
 
 const FAN_OUT_BATCH = 200;
 const FAN_OUT_BATCHES_PER_TURN = 5;
-const POLL_MS = 1_000;
 const CLOCK_SYNC_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -64,12 +64,14 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   // process clock corrected by the offset measured at start and every CLOCK_SYNC_MS.
   const clock = databaseClock(deps.database.db, { local: deps.now, log: deps.log });
   await clock.sync();
-  const loop = new DispatcherLoop(deps, clock);
+  const loop = new OutboxLoop(deps.database, (l) => new WebhookSender(deps, clock, l), deps.log);
   await loop.start();
-  return { wake: () => loop.wake(), stop: (graceMs) => loop.stop(graceMs) };
+  return { wake: () => loop.wake(), stop: (graceMs = deps.config.shutdownGraceMs) => loop.stop(graceMs) };
 }
 
-class DispatcherLoop {
+class WebhookSender implements OutboxSender {
+  readonly channel = EVENTS_CHANNEL;
+  readonly name = "webhook dispatcher";
   private readonly db: Database["db"];
   private readonly now: () => Date;
   /** Longer than any attempt can take, so a lease never ends while its POST is in flight. */
@@ -78,11 +80,6 @@ class DispatcherLoop {
   private readonly runner: AttemptRunner;
   /** This dispatcher's name on the leases it holds (`leased_by`). */
   private readonly holder = newId();
-  private running = true;
-  private wakeUp: (() => void) | undefined;
-  private pendingWake = false;
-  private unlisten: () => Promise<void> = async () => {};
-  private done: Promise<void> = Promise.resolve();
   private lastClockSync = Date.now();
   private lastPrune = 0;
   private lastFanOut = 0;
@@ -93,6 +90,7 @@ class DispatcherLoop {
   constructor(
     private readonly deps: DispatcherDeps,
     private readonly clock: DatabaseClock,
+    private readonly loop: SenderLoop,
   ) {
     this.db = deps.database.db;
     this.now = clock.now;
@@ -110,38 +108,17 @@ class DispatcherLoop {
       db: this.db,
       now: this.now,
       scheduler: this.scheduler,
-      wake: () => this.wake(),
-      isRunning: () => this.running,
+      wake: () => loop.wake(),
+      isRunning: () => loop.running,
     });
   }
 
-  async start() {
-    this.unlisten = await this.deps.database.listen(EVENTS_CHANNEL, () => this.wake());
-    this.done = this.run();
+  idle(): void {
+    this.deps.observe?.({ type: "idle" });
   }
 
-  wake() {
-    this.pendingWake = true;
-    this.wakeUp?.();
-  }
-
-  private async run() {
-    while (this.running) {
-      this.pendingWake = false;
-      try {
-        const worked = await this.tick();
-        if (!worked) {
-          this.deps.observe?.({ type: "idle" });
-          await this.sleep();
-        }
-      } catch (err) {
-        this.deps.log?.error({ err }, "dispatcher iteration failed; retrying after the poll interval");
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
-    }
-  }
-
-  private async tick(): Promise<boolean> {
+  /** A turn: the legacy fan-out now and then, a clock sync, a claim, the prune now and then. */
+  async work(): Promise<boolean> {
     let worked = false;
     this.nextDue = undefined;
     // Events written without their deliveries (before fan-out moved into enqueueEvent, or by
@@ -150,7 +127,7 @@ class DispatcherLoop {
     if (this.legacyLeft || Date.now() - this.lastFanOut >= POLL_MS) {
       this.lastFanOut = Date.now();
       this.legacyLeft = false;
-      for (let i = 0; this.running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
+      for (let i = 0; this.loop.running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
         const n = await fanOutEvents(this.db, this.now(), FAN_OUT_BATCH);
         if (n === 0) break;
         worked = true;
@@ -163,8 +140,8 @@ class DispatcherLoop {
     }
     // Handed-on slots may take a dispatcher past its capacity for a moment (the attempt whose
     // POST ended counts until its record commits): then it only tops its reserve up.
-    if (this.running && this.scheduler.wantsClaim && (await this.claim())) worked = true;
-    if (this.running && this.now().getTime() - this.lastPrune > PRUNE_EVERY_MS) {
+    if (this.loop.running && this.scheduler.wantsClaim && (await this.claim())) worked = true;
+    if (this.loop.running && this.now().getTime() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = this.now().getTime();
       const before = new Date(this.now().getTime() - EVENT_RETENTION_MS);
       const pruned = await pruneOlderThan(this.db, before);
@@ -198,29 +175,16 @@ class DispatcherLoop {
     return false;
   }
 
-  private async sleep() {
-    let ms = POLL_MS;
-    if (this.scheduler.free > 0) {
-      const due =
-        this.nextDue === undefined ? await nextDueAt(this.db, this.now()) : (this.nextDue ?? undefined);
-      if (due) ms = Math.max(0, Math.min(ms, due.getTime() - this.now().getTime()));
-    }
-    if (this.pendingWake || ms === 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wakeUp = undefined;
+  /** Until the earliest due time this turn's claim read (or, if it read none, one read now). */
+  async nextDueInMs(): Promise<number | undefined> {
+    if (this.scheduler.free <= 0) return undefined;
+    const due =
+      this.nextDue === undefined ? await nextDueAt(this.db, this.now()) : (this.nextDue ?? undefined);
+    return due ? due.getTime() - this.now().getTime() : undefined;
   }
 
-  async stop(graceMs = this.deps.config.shutdownGraceMs) {
-    this.running = false;
-    this.wake();
-    await this.unlisten();
-    await this.done;
+  /** After the loop's last turn: hands the reserve back, ends its waits, lets attempts finish. */
+  async drain(graceMs: number): Promise<void> {
     // Nothing new goes out from here: the reserve is due again at once, for any dispatcher, and
     // the endpoints it waited for are the others' to fill.
     await this.runner.act(this.scheduler.stopping());

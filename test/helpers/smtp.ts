@@ -8,7 +8,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
 import type { Config } from "../../src/config.ts";
 import type { Database } from "../../src/db/client.ts";
-import { type MailSender, startMailSender } from "../../src/mail/sender.ts";
+import { type RunningMailSender, startMailSender } from "../../src/mail/sender.ts";
 import { eventually } from "./webhook-receiver.ts";
 
 export interface ReceivedMail {
@@ -126,9 +126,9 @@ export async function startSmtpSink(
 export function useMailSender(
   app: () => { database: Database; config: Config },
   options: { retryDelaysMs?: number[] } = {},
-): { sink: SmtpSink; sender: MailSender } {
+): { sink: SmtpSink; sender: RunningMailSender } {
   let sink: SmtpSink | undefined;
-  let sender: MailSender | undefined;
+  let sender: RunningMailSender | undefined;
   beforeAll(async () => {
     sink = await startSmtpSink();
     const { database, config } = app();
