@@ -1,5 +1,5 @@
 // The webhook sender: the outbox loop's sender (src/outbox-worker/) for webhook deliveries. Each
-// turn is a claim (and now and then the legacy fan-out, a clock sync and the prune); what it holds
+// turn is a claim (and now and then a clock sync and the prune); what it holds
 // and decides is the scheduler's (scheduler.ts), what one attempt does is attempt.ts (run by
 // attempt-runner.ts), and the journey of an event is told in README.md beside this file. The loop
 // wakes it on a NOTIFY from enqueueEvent (after commit) or from a record that frees a slot another
@@ -19,12 +19,10 @@ import { OutboxLoop, type OutboxSender, POLL_MS, type SenderLoop } from "../outb
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
-import { claimDue, endWaits, fanOutEvents, nextDueAt, pruneOlderThan } from "./outbox.repository.ts";
+import { claimDue, endWaits, nextDueAt, pruneOlderThan } from "./outbox.repository.ts";
 import { DeliveryScheduler } from "./scheduler.ts";
 import type { Resolver } from "./url-guard.ts";
 
-const FAN_OUT_BATCH = 200;
-const FAN_OUT_BATCHES_PER_TURN = 5;
 const CLOCK_SYNC_MS = 30_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -82,8 +80,6 @@ class WebhookSender implements OutboxSender {
   private readonly holder = newId();
   private lastClockSync = Date.now();
   private lastPrune = 0;
-  private lastFanOut = 0;
-  private legacyLeft = false;
   /** The earliest future due time read by this turn's claim (null: none), undefined if unread. */
   private nextDue: Date | null | undefined;
 
@@ -117,23 +113,10 @@ class WebhookSender implements OutboxSender {
     this.deps.observe?.({ type: "idle" });
   }
 
-  /** A turn: the legacy fan-out now and then, a clock sync, a claim, the prune now and then. */
+  /** A turn: a clock sync now and then, a claim, the prune now and then. */
   async work(): Promise<boolean> {
     let worked = false;
     this.nextDue = undefined;
-    // Events written without their deliveries (before fan-out moved into enqueueEvent, or by
-    // hand) are rare: looked for once per poll interval, and on every turn while some are left.
-    // A few batches per turn, so a large backlog of events does not hold up deliveries already due.
-    if (this.legacyLeft || Date.now() - this.lastFanOut >= POLL_MS) {
-      this.lastFanOut = Date.now();
-      this.legacyLeft = false;
-      for (let i = 0; this.loop.running && i < FAN_OUT_BATCHES_PER_TURN; i++) {
-        const n = await fanOutEvents(this.db, this.now(), FAN_OUT_BATCH);
-        if (n === 0) break;
-        worked = true;
-        this.legacyLeft = n === FAN_OUT_BATCH;
-      }
-    }
     if (Date.now() - this.lastClockSync >= CLOCK_SYNC_MS) {
       this.lastClockSync = Date.now();
       await this.clock.sync();

@@ -1,72 +1,11 @@
 // The dispatcher's queries. Each function is one short transaction or statement: nothing here is
 // ever held open across a POST (STACK-NOTES: PGlite serializes every caller on one thread).
-import { asc, eq, inArray, isNull, lt, type Placeholder, sql } from "drizzle-orm";
+import { eq, lt, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
-import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
+import { events, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { notifyWhenAny } from "../outbox/enqueue.ts";
-
-/**
- * Turns up to `limit` undispatched events into one PENDING delivery per ACTIVE endpoint of the
- * event's vendor that subscribes to it (SKIPPED per DISABLED one), and marks them dispatched, in one transaction: a crash
- * before commit leaves the events undispatched, to be fanned out again. SKIP LOCKED lets several
- * dispatchers fan out different events side by side. Returns how many events it took.
- */
-export async function fanOutEvents(db: Db, now: Date, limit: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const batch = await tx
-      .select({ id: events.id, vendorId: events.vendorId, type: events.type, target: events.targetWebhookId })
-      .from(events)
-      .where(isNull(events.dispatchedAt))
-      .orderBy(asc(events.createdAt))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (batch.length === 0) return 0;
-    const vendorIds = [...new Set(batch.map((e) => e.vendorId))];
-    const endpoints = await tx
-      .select({
-        id: webhooks.id,
-        vendorId: webhooks.vendorId,
-        events: webhooks.events,
-        status: webhooks.status,
-      })
-      .from(webhooks)
-      .where(inArray(webhooks.vendorId, vendorIds));
-    const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
-    for (const event of batch) {
-      for (const endpoint of endpoints) {
-        if (endpoint.vendorId !== event.vendorId) continue;
-        const wanted = event.target ? endpoint.id === event.target : endpoint.events.includes(event.type);
-        if (!wanted) continue;
-        // A DISABLED endpoint's delivery is kept SKIPPED, for `recover` (enqueue.ts does the same).
-        const send = event.target !== null || endpoint.status === "ACTIVE";
-        rows.push({
-          id: newId(),
-          webhookId: endpoint.id,
-          vendorId: event.vendorId,
-          eventId: event.id,
-          eventType: event.type,
-          status: send ? "PENDING" : "SKIPPED",
-          nextAttemptAt: send ? now : null,
-          createdAt: now,
-          updatedAt: now,
-        });
-      }
-    }
-    if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows);
-    await tx
-      .update(events)
-      .set({ dispatchedAt: now })
-      .where(
-        inArray(
-          events.id,
-          batch.map((e) => e.id),
-        ),
-      );
-    return batch.length;
-  });
-}
 
 export interface ClaimedDelivery {
   id: string;

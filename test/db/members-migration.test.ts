@@ -3,74 +3,19 @@
 // member's, so the owner stays signed in and signs in as before. PGlite, or PostgreSQL when
 // TEST_DATABASE_URL is set (a scratch database of the file's own).
 import fs from "node:fs";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "../../src/lib/passwords.ts";
-import { repoRoot } from "../helpers/processes.ts";
-import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { tempDir } from "../helpers/temp-dir.ts";
+import { MIGRATIONS, migrationsBefore, openMigratingDatabase } from "../helpers/migrations.ts";
 
-const MIGRATIONS = path.join(repoRoot, "migrations");
 const BEFORE = "0019_members";
-
-/** A copy of the migrations folder that stops before `tag`. */
-function migrationsBefore(tag: string): string {
-  const dir = tempDir("migrations-before");
-  fs.mkdirSync(path.join(dir, "meta"));
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta", "_journal.json"), "utf8"));
-  const stop = journal.entries.findIndex((e: { tag: string }) => e.tag === tag);
-  expect(stop).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, stop);
-  fs.writeFileSync(path.join(dir, "meta", "_journal.json"), JSON.stringify(journal));
-  for (const e of journal.entries) {
-    fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
-  }
-  return dir;
-}
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
 });
 
-interface Db {
-  query(sql: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
-  migrate(folder: string): Promise<void>;
-}
-
-async function openDb(): Promise<Db> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (base) {
-    const scratch: ScratchDatabase = await createScratchDatabase(base);
-    const client = new pg.Client({ connectionString: scratch.url });
-    await client.connect();
-    cleanup.push(async () => {
-      await client.end();
-      await scratch.drop();
-    });
-    return {
-      query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
-      migrate: (folder) =>
-        migratePg(drizzlePg({ client: client as unknown as pg.Pool }), { migrationsFolder: folder }),
-    };
-  }
-  const pglite = new PGlite();
-  cleanup.push(() => pglite.close());
-  return {
-    query: async (sql, params) =>
-      (await pglite.query<Record<string, unknown>>(sql, params as unknown[])).rows,
-    migrate: (folder) => migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder: folder }),
-  };
-}
-
 it("a shop made before members signs in as its first owner, with its sessions and reset links", async () => {
-  const db = await openDb();
+  const db = await openMigratingDatabase(cleanup);
   const before = migrationsBefore(BEFORE);
   cleanup.push(() => fs.rmSync(before, { recursive: true, force: true }));
   await db.migrate(before);

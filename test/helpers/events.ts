@@ -32,8 +32,8 @@ export function sampleOrderPayload(id: string, at = new Date()): OrderSchema {
 }
 
 /**
- * Waits until the dispatcher has nothing left to do for the vendor: every event fanned out and no
- * delivery PENDING. After that no further request can reach a receiver, so a test can count what
+ * Waits until the dispatcher has nothing left to do for the vendor: no delivery PENDING (every
+ * event has its deliveries from the statement that wrote it). After that no further request can reach a receiver, so a test can count what
  * arrived ("exactly 4 attempts", "nothing for a DISABLED endpoint") without sleeping and hoping.
  */
 export async function deliveriesSettled(t: TestApp, vendorId: string, timeoutMs = 10_000): Promise<void> {
@@ -41,8 +41,7 @@ export async function deliveriesSettled(t: TestApp, vendorId: string, timeoutMs 
   for (;;) {
     const [row] = await queryRows<{ busy: boolean }>(
       t.ctx.db,
-      sql`select exists (select 1 from events where vendor_id = ${vendorId} and dispatched_at is null)
-            or exists (select 1 from webhook_deliveries where vendor_id = ${vendorId} and status = 'PENDING')
+      sql`select exists (select 1 from webhook_deliveries where vendor_id = ${vendorId} and status = 'PENDING')
             as busy`,
     );
     if (!row?.busy) return;

@@ -18,9 +18,10 @@ export const events = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
     /**
-     * When a dispatcher fanned the event out into per-endpoint deliveries; null until then. The
-     * fan-out and this mark commit together, so a crash before it means the event is fanned out
-     * again later, never lost.
+     * When the event was fanned out into per-endpoint deliveries: by the statement that inserts it
+     * (src/outbox/enqueue.ts), so never null since migration 0021 fanned out the events written
+     * before that (src/webhook-delivery/README.md, section 2). The outbox backlog gauge counts the
+     * null ones (GET /metrics), which stays 0 unless an event is written by hand.
      */
     dispatchedAt: ts("dispatched_at"),
     /** Set for `webhook.test`, which goes to this one endpoint only (no foreign key: pruned apart). */
@@ -28,7 +29,7 @@ export const events = pgTable(
   },
   (t) => [
     index("events_vendor_created_idx").on(t.vendorId, t.createdAt.desc(), t.id.desc()),
-    // The dispatcher's queue of events still to fan out: small, because rows leave it at once.
+    // Events not fanned out (none, unless written by hand): what the backlog gauge counts, cheaply.
     index("events_undispatched_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
     index("events_created_idx").on(t.createdAt),
   ],
