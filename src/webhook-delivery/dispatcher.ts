@@ -19,7 +19,7 @@ import { OutboxLoop, type OutboxSender, POLL_MS, type SenderLoop } from "../outb
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
-import { claimDue, endWaits, nextDueAt, pruneOlderThan } from "./outbox.repository.ts";
+import { claimDue, endWaits, nextDueAt, pruneOlderThan, requeueAbandoned } from "./outbox.repository.ts";
 import { DeliveryScheduler } from "./scheduler.ts";
 import type { Resolver } from "./url-guard.ts";
 
@@ -80,6 +80,7 @@ class WebhookSender implements OutboxSender {
   private readonly holder = newId();
   private lastClockSync = Date.now();
   private lastPrune = 0;
+  private lastRequeue = 0;
   /** The earliest future due time read by this turn's claim (null: none), undefined if unread. */
   private nextDue: Date | null | undefined;
 
@@ -113,13 +114,19 @@ class WebhookSender implements OutboxSender {
     this.deps.observe?.({ type: "idle" });
   }
 
-  /** A turn: a clock sync now and then, a claim, the prune now and then. */
+  /** A turn: a clock sync now and then, ended leases requeued, a claim, the prune now and then. */
   async work(): Promise<boolean> {
     let worked = false;
     this.nextDue = undefined;
     if (Date.now() - this.lastClockSync >= CLOCK_SYNC_MS) {
       this.lastClockSync = Date.now();
       await this.clock.sync();
+    }
+    // Leases that ended unrecorded (their dispatcher died) go back to their place in the queue
+    // before a claim reads it (issue 31): looked for once per poll interval, a read of leases only.
+    if (Date.now() - this.lastRequeue >= POLL_MS) {
+      this.lastRequeue = Date.now();
+      await requeueAbandoned(this.db, this.now());
     }
     // Handed-on slots may take a dispatcher past its capacity for a moment (the attempt whose
     // POST ended counts until its record commits): then it only tops its reserve up.

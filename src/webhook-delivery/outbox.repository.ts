@@ -3,7 +3,7 @@
 import { eq, lt, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
-import { events, webhooks } from "../db/schema/index.ts";
+import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { notifyWhenAny } from "../outbox/enqueue.ts";
 
@@ -359,6 +359,30 @@ const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at
     select (select count(*) from released)::int as n,
       ${notifyWhenAny("released")}`,
 );
+
+/**
+ * Puts the deliveries whose lease ended unrecorded back at their place in the queue: due at their
+ * creation, where the claim found them (issue 31). A lease ends unrecorded when its dispatcher
+ * died (SIGKILL, a lost host) between the claim and the attempt's record. Left due at the lease's
+ * end, such a delivery went behind everything queued for its endpoint during the lease, and
+ * under a backlog to a slow endpoint (1.2 s per answer, 16 at a time) it was sent minutes after
+ * the events that followed it. The claim token stays: the row is only due, and an attempt of a
+ * dispatcher still alive whose record comes late is still written (a new claim replaces the
+ * token, as before). Reads the leases only (webhook_deliveries_leased_idx). Returns how many.
+ */
+export async function requeueAbandoned(db: Db, at: Date): Promise<number> {
+  const d = webhookDeliveries;
+  // The conditions as literals, so the planner proves the leases-only index's predicate.
+  const requeued = await db
+    .update(d)
+    .set({ nextAttemptAt: sql`${d.createdAt}` })
+    .where(
+      sql`${d.status} = 'PENDING' and ${d.claimToken} is not null
+        and ${d.nextAttemptAt} <= ${at.toISOString()}::timestamptz and ${d.nextAttemptAt} > ${d.createdAt}`,
+    )
+    .returning({ id: d.id });
+  return requeued.length;
+}
 
 /**
  * A dispatcher that stops no longer waits for slots: the others may fill the endpoints it waited

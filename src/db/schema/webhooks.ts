@@ -93,6 +93,11 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_endpoint_due_idx")
       .on(t.webhookId, t.nextAttemptAt)
       .where(sql`${t.status} = 'PENDING'`),
+    // The leases (few: a dispatcher's attempts in flight and its reserve), so the ones that ended
+    // unrecorded are found without reading the backlog (outbox.repository.ts requeueAbandoned).
+    index("webhook_deliveries_leased_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'PENDING' and ${t.claimToken} is not null`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
     index("webhook_deliveries_event_idx").on(t.eventId),
   ],

@@ -1,0 +1,56 @@
+// A delivery whose dispatcher died with it leased goes back to its place in the queue when the
+// lease ends, not behind every delivery queued meanwhile (issue 31). The outside crash test's 16
+// events, leased by a dispatcher it SIGKILLed, became due at the lease's end and were sent after
+// the whole backlog to a slow endpoint that had built up since (minutes later): here an endpoint
+// with one slot, three deliveries leased by a dispatcher that is gone, and ten queued after them.
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client.ts";
+import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import type { TestApp } from "../helpers/test-app.ts";
+
+const fixture = useDeliveryFixture({ WEBHOOK_ENDPOINT_CONCURRENCY: "1" });
+const { receiver, register, createOrder } = fixture;
+let t: TestApp;
+beforeAll(() => {
+  t = fixture.t;
+});
+
+describe("a lease that ends unrecorded (issue 31)", () => {
+  it("sends the deliveries a dead dispatcher leased before the ones queued after them", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const r = await receiver(() => ({ status: 200, delayMs: 20 }));
+    const hook = await register(key, r.url, ["order.created"]);
+    // Nothing goes out while the queue is set up: the endpoint's circuit is open for a while.
+    const closesAt = Date.now() + 3_000;
+    await queryRows(
+      t.ctx.db,
+      sql`update webhooks set circuit_open_until = ${new Date(closesAt).toISOString()}::timestamptz
+          where id = ${hook.id}`,
+    );
+    const orders: string[] = [];
+    for (let i = 0; i < 13; i++) {
+      const res = await createOrder(key, `Order ${i}`);
+      expect(res.status).toBe(201);
+      orders.push(res.body.id);
+    }
+    // The first three were claimed by a dispatcher that died: leased, unrecorded, their lease
+    // ended just now, after the other ten were queued.
+    await queryRows(
+      t.ctx.db,
+      sql`update webhook_deliveries set claim_token = 'dead-claim', leased_by = 'dead-dispatcher',
+            next_attempt_at = now()
+          where webhook_id = ${hook.id} and id in (
+            select id from webhook_deliveries where webhook_id = ${hook.id} order by created_at limit 3)`,
+    );
+    expect(Date.now()).toBeLessThan(closesAt); // the setup took less than the circuit's spell
+
+    const received = await r.waitFor(13, 20_000);
+    const order = received.map((q) => q.body.data.id as string);
+    // One slot: they arrive in the order they were queued, the three left by the dead dispatcher
+    // first (before: last, due at their lease's end).
+    expect(order.slice(0, 3)).toEqual(orders.slice(0, 3));
+    expect(new Set(order)).toEqual(new Set(orders));
+  });
+});
