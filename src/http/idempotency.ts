@@ -25,7 +25,7 @@ import {
   lockKey,
   purgeKeysBefore,
   storeAnswer,
-} from "./idempotency.store.ts";
+} from "./idempotency.repository.ts";
 import { documentRequestHeaders } from "./route-headers.ts";
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { idempotencyKeys } from "../../src/db/schema/index.ts";
-import { lockKey } from "../../src/http/idempotency.store.ts";
+import { lockKey } from "../../src/http/idempotency.repository.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { type ApiClient, apiClient } from "../helpers/api-client.ts";
 import { adjustableClock } from "../helpers/clock.ts";
