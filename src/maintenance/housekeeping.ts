@@ -3,16 +3,8 @@
 // expired or were used), and activity log entries older than a year. Runs in the worker role
 // (every worker: the deletes are idempotent). Used codes and rotated refresh tokens
 // are kept until they expire, because reuse detection (RFC 9700 4.14.2, CONTRACT 6) needs them.
-import { isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import {
-  activity,
-  dashboardSessions,
-  oauthAccessTokens,
-  oauthCodes,
-  oauthRefreshTokens,
-  passwordResets,
-} from "../db/schema/index.ts";
+import { deleteExpiredCredentials } from "./housekeeping.repository.ts";
 
 const CODE_GRACE_MS = 24 * 60 * 60 * 1000;
 /** The activity log keeps a year (issue 29 item 3). */
@@ -20,33 +12,11 @@ export const ACTIVITY_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
 export const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 
 export async function purgeExpiredCredentials(db: Db, now: Date): Promise<number> {
-  const counts = await Promise.all([
-    db
-      .delete(dashboardSessions)
-      .where(lt(dashboardSessions.expiresAt, now))
-      .returning({ id: dashboardSessions.id }),
-    db
-      .delete(oauthAccessTokens)
-      .where(lt(oauthAccessTokens.expiresAt, now))
-      .returning({ id: oauthAccessTokens.id }),
-    db
-      .delete(oauthRefreshTokens)
-      .where(lt(oauthRefreshTokens.expiresAt, now))
-      .returning({ id: oauthRefreshTokens.id }),
-    db
-      .delete(oauthCodes)
-      .where(lt(oauthCodes.expiresAt, new Date(now.getTime() - CODE_GRACE_MS)))
-      .returning({ id: oauthCodes.id }),
-    db
-      .delete(passwordResets)
-      .where(or(lt(passwordResets.expiresAt, now), isNotNull(passwordResets.usedAt)))
-      .returning({ id: passwordResets.id }),
-    db
-      .delete(activity)
-      .where(lt(activity.at, new Date(now.getTime() - ACTIVITY_RETENTION_MS)))
-      .returning({ id: activity.id }),
-  ]);
-  return counts.reduce((sum, rows) => sum + rows.length, 0);
+  return deleteExpiredCredentials(db, {
+    now,
+    codesBefore: new Date(now.getTime() - CODE_GRACE_MS),
+    activityBefore: new Date(now.getTime() - ACTIVITY_RETENTION_MS),
+  });
 }
 
 /** Runs `purgeExpiredCredentials` now and then every 10 minutes; returns its stop function. */
