@@ -2,9 +2,9 @@
 // side by side never share counters). What an operator watches: request latency by route and
 // status, webhook attempts by outcome, how long a committed event takes to reach its receiver,
 // the outbox backlog, and the database pool.
-import { sql } from "drizzle-orm";
 import client from "prom-client";
-import { type Database, queryRows } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import { countOutboxBacklog } from "./metrics.repository.ts";
 
 export type AttemptOutcome = "succeeded" | "retrying" | "failed" | "skipped";
 
@@ -54,13 +54,9 @@ export function createMetrics(database: Database, options: { processMetrics?: bo
     labelNames: ["stage"] as const,
     registers: [registry],
     async collect() {
-      const [row] = await queryRows<{ events: number | string; deliveries: number | string }>(
-        database.db,
-        sql`select (select count(*) from events where dispatched_at is null) as events,
-                   (select count(*) from webhook_deliveries where status = 'PENDING') as deliveries`,
-      );
-      this.set({ stage: "events" }, Number(row?.events ?? 0));
-      this.set({ stage: "deliveries" }, Number(row?.deliveries ?? 0));
+      const backlog = await countOutboxBacklog(database.db);
+      this.set({ stage: "events" }, backlog.events);
+      this.set({ stage: "deliveries" }, backlog.deliveries);
     },
   });
   new client.Gauge({
