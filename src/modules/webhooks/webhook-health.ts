@@ -1,9 +1,7 @@
 // What a vendor checks about a webhook at a glance (the dashboard's list and Integrations page):
 // when it last succeeded and how many deliveries failed since, and the payload a delivery carried.
-import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.ts";
-import { queryRows } from "../../db/client.ts";
-import { isoTimestamp } from "../../db/sql.ts";
+import { listEventPayloadRows, listWebhookHealthRows } from "./webhooks.repository.ts";
 
 export interface WebhookHealth {
   lastSuccessAt: string | null;
@@ -28,23 +26,7 @@ export async function webhookHealth(
   ctx: ServiceContext,
   vendorId: string,
 ): Promise<Map<string, WebhookHealth>> {
-  const rows = await queryRows<{
-    id: string;
-    lastSuccessAt: string | null;
-    streak: number;
-    givenUp: number;
-    retrying: number;
-  }>(
-    ctx.db,
-    sql`select w.id as "id", ${isoTimestamp(sql`w.last_success_at`)} as "lastSuccessAt",
-          w.consecutive_failures as "streak",
-          count(d.id) filter (where d.status = 'FAILED'
-            and d.created_at > coalesce(w.last_success_at, 'epoch'::timestamptz))::int as "givenUp",
-          count(d.id) filter (where d.status = 'PENDING' and d.attempt_count > 0)::int as "retrying"
-        from webhooks w left join webhook_deliveries d on d.webhook_id = w.id and d.vendor_id = w.vendor_id
-        where w.vendor_id = ${vendorId}
-        group by w.id, w.last_success_at, w.consecutive_failures`,
-  );
+  const rows = await listWebhookHealthRows(ctx.db, vendorId);
   return new Map(
     rows.map((r) => [
       r.id,
@@ -65,13 +47,6 @@ export async function eventPayloads(
   eventIds: string[],
 ): Promise<Map<string, unknown>> {
   if (eventIds.length === 0) return new Map();
-  const rows = await queryRows<{ id: string; data: unknown }>(
-    ctx.db,
-    sql`select id as "id", data as "data" from events
-        where vendor_id = ${vendorId} and id in (${sql.join(
-          eventIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-  );
+  const rows = await listEventPayloadRows(ctx.db, vendorId, eventIds);
   return new Map(rows.map((r) => [r.id, typeof r.data === "string" ? JSON.parse(r.data) : r.data]));
 }

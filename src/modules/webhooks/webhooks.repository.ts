@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { vendors, webhookAttempts, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
+import { isoTimestamp } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
@@ -219,4 +220,37 @@ export async function requeueRecoverable(
         select count(*)::int as n from queued`,
   );
   return Number(row?.n ?? 0);
+}
+
+/** One row per webhook of the vendor: its last success and its failure counts (one grouped query). */
+export async function listWebhookHealthRows(db: Executor, vendorId: string) {
+  return queryRows<{
+    id: string;
+    lastSuccessAt: string | null;
+    streak: number;
+    givenUp: number;
+    retrying: number;
+  }>(
+    db,
+    sql`select w.id as "id", ${isoTimestamp(sql`w.last_success_at`)} as "lastSuccessAt",
+          w.consecutive_failures as "streak",
+          count(d.id) filter (where d.status = 'FAILED'
+            and d.created_at > coalesce(w.last_success_at, 'epoch'::timestamptz))::int as "givenUp",
+          count(d.id) filter (where d.status = 'PENDING' and d.attempt_count > 0)::int as "retrying"
+        from webhooks w left join webhook_deliveries d on d.webhook_id = w.id and d.vendor_id = w.vendor_id
+        where w.vendor_id = ${vendorId}
+        group by w.id, w.last_success_at, w.consecutive_failures`,
+  );
+}
+
+/** The id and payload (`data`) of the vendor's own events among `eventIds` (not empty). */
+export async function listEventPayloadRows(db: Executor, vendorId: string, eventIds: string[]) {
+  return queryRows<{ id: string; data: unknown }>(
+    db,
+    sql`select id as "id", data as "data" from events
+        where vendor_id = ${vendorId} and id in (${sql.join(
+          eventIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+  );
 }
