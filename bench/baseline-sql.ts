@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { orderJsonSql } from "../src/modules/orders/orders.presenter.ts";
-import { EVENTS_CHANNEL } from "../src/outbox/enqueue.ts";
+import { EVENTS_CHANNEL } from "../src/outbox/event-types.ts";
 
 const iso = (x: string) => `to_char(${x} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const str = (x: string) => `to_json(${x}::text)::text`;

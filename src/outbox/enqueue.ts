@@ -1,120 +1,33 @@
 // The outbox's write side: what services call (the worker side, which empties it, is
-// src/webhook-delivery/). The one way to emit an event (STYLE principle 4): `enqueueEvent` called inside the transaction
-// that makes the change, or `eventCtes` inside the very statement that makes it (a hot write path
-// in one round trip), so the event commits or rolls back with it. It also fans the event out there, in the
-// same statement: one PENDING delivery per ACTIVE endpoint of the vendor subscribed to the type
+// src/webhook-delivery/; the statements are in outbox-write.repository.ts). The one way to emit an
+// event (STYLE principle 4): `enqueueEvent` called inside the transaction that makes the change,
+// or `eventCtes` inside the very statement that makes it (a hot write path in one round trip), so
+// the event commits or rolls back with it. It also fans the event out there, in the same
+// statement: one PENDING delivery per ACTIVE endpoint of the vendor subscribed to the type
 // (`webhook.test`: its one target), one SKIPPED delivery per DISABLED one (kept for `recover` once
 // it is enabled again; the dispatchers never look at it), and a NOTIFY only when a delivery was
-// queued to send. An event nobody
-// subscribes to thus costs the dispatchers nothing; the NOTIFY is delivered only on commit and
-// wakes them at once, and they also poll, so a lost notification delays but never loses.
-import { type SQL, sql } from "drizzle-orm";
+// queued to send. An event nobody subscribes to thus costs the dispatchers nothing; the NOTIFY is
+// delivered only on commit and wakes them at once, and they also poll, so a lost notification
+// delays but never loses.
 import type { Tx } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
-
-export const EVENTS_CHANNEL = "vendor_api_events";
-
-/** How long events (and with them their deliveries and attempts) are kept: CONTRACT 7's 30 days. */
-export const EVENT_RETENTION_MS = 30 * 86_400_000;
-
-/**
- * Event name → payload type. Empty here: the event catalog (src/modules/events/catalog.ts) fills it
- * in by declaration merging, so enqueueEvent accepts exactly the catalog's events and payloads
- * while this platform layer never imports the modules.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging
-export interface EventPayloadRegistry {}
-
-export type EventName = keyof EventPayloadRegistry & string;
-
-export type NewEvent = {
-  [T in EventName]: {
-    vendorId: string;
-    type: T;
-    /** Rendered by the resource's presenter now, not rebuilt at delivery time. */
-    data: EventPayloadRegistry[T];
-    createdAt: Date;
-    /** Only for `webhook.test`: the one endpoint it goes to. */
-    targetWebhookId?: string | undefined;
-  };
-}[EventName];
+import type { NewEvent } from "./event-types.ts";
+import { insertEventWithDeliveries, notifyEventsChannel } from "./outbox-write.repository.ts";
 
 export async function enqueueEvent(tx: Tx, event: NewEvent): Promise<string> {
   const id = newId();
-  const at = event.createdAt.toISOString();
-  await tx.execute(
-    sql`with ${eventCtes(
-      sql`select ${id}::text as id, ${event.vendorId}::text as vendor_id, ${event.type}::text as type,
-                 ${JSON.stringify(event.data)}::jsonb as data, ${at}::timestamptz as created_at,
-                 ${event.targetWebhookId ?? null}::text as target_webhook_id`,
-    )}
-    select ${notifyWhenQueued}`,
-  );
+  await insertEventWithDeliveries(tx, {
+    id,
+    vendorId: event.vendorId,
+    type: event.type,
+    data: JSON.stringify(event.data),
+    at: event.createdAt.toISOString(),
+    targetWebhookId: event.targetWebhookId ?? null,
+  });
   return id;
 }
 
-/**
- * For a statement that makes a change and its events at once (a create that also creates a
- * customer, a status move): the CTEs `ev`, which inserts the events `source` selects, and `d`,
- * their deliveries; the statement's select list then carries `notifyWhenQueued`. `source` selects
- * id, vendor_id, type, data (jsonb), created_at and target_webhook_id, any number of rows (build
- * each with `eventRow`). It must be the only writer of events and deliveries in its statement.
- */
-export function eventCtes(source: SQL): SQL {
-  // Delivery ids are made in SQL (the endpoints are found there): a letter and 24 random hex
-  // digits, a valid CUID2 shape (CONTRACT 1) like every other id. Due at once on the database's
-  // clock, which dispatchers go by (issue 25 item 6): a writer whose clock runs ahead would
-  // otherwise queue its deliveries in the future.
-  return sql`ev as (
-      insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
-      select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
-      from (${source}) s
-      returning id, vendor_id, type, created_at, target_webhook_id
-    ), d as (
-      insert into webhook_deliveries
-        (id, webhook_id, vendor_id, event_id, event_type, status, next_attempt_at, created_at, updated_at)
-      select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), w.id, ev.vendor_id,
-             ev.id, ev.type, x.status, case when x.status = 'PENDING' then least(ev.created_at, now()) end,
-             ev.created_at, ev.created_at
-      from ev join webhooks w on w.vendor_id = ev.vendor_id
-      cross join lateral (
-        select case when ev.target_webhook_id is not null or w.status = 'ACTIVE' then 'PENDING'
-                    else 'SKIPPED' end as status
-      ) x
-      where case when ev.target_webhook_id is null
-              then w.events @> jsonb_build_array(ev.type)
-              else w.id = ev.target_webhook_id end
-      returning event_id, status
-    )`;
-}
-
-/** One event row for `eventCtes`: its payload (jsonb) and vendor are SQL over `from`'s rows. */
-export function eventRow<T extends EventName>(
-  type: T,
-  row: { id: SQL | string; vendorId: SQL | string; data: SQL; createdAt: SQL | Date; from?: SQL },
-): SQL {
-  const at = row.createdAt instanceof Date ? sql`${row.createdAt.toISOString()}::timestamptz` : row.createdAt;
-  return sql`select ${row.id}::text as id, ${row.vendorId}::text as vendor_id, ${type}::text as type,
-                    ${row.data} as data, ${at} as created_at, null::text as target_webhook_id
-             ${row.from ?? sql``}`;
-}
-
-/**
- * A select-list item that NOTIFYs the dispatchers once (delivered at commit), and only when the
- * CTE `rows` returned a row; `payload` may read that first row as `q`.
- */
-export function notifyWhenAny(rows: string, payload: SQL = sql`''`): SQL {
-  return sql`(select pg_notify(${EVENTS_CHANNEL}, ${payload}) from (select * from ${sql.raw(rows)} limit 1) q) as notified`;
-}
-
-/**
- * The select-list item that NOTIFYs the dispatchers once, and only when a delivery was queued to
- * send (a SKIPPED one, kept for a DISABLED endpoint, gives them nothing to do).
- */
-export const notifyWhenQueued = sql`(select pg_notify(${EVENTS_CHANNEL}, q.event_id)
-  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified`;
-
 /** Wakes dispatchers after commit when deliveries were queued directly (redeliver, recover, test). */
 export async function notifyDispatchers(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, '')`);
+  await notifyEventsChannel(tx);
 }

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { newId } from "../lib/ids.ts";
-import { notifyWhenAny } from "../outbox/enqueue.ts";
+import { notifyWhenAny } from "../outbox/outbox-write.repository.ts";
 import { type AttemptRecord, needsTransaction } from "./attempts.repository.ts";
 
 /**

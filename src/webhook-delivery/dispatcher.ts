@@ -14,7 +14,7 @@ import type { Database } from "../db/client.ts";
 import { type DatabaseClock, databaseClock } from "../db/database-clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { DeliveryMetrics } from "../metrics/registry.ts";
-import { EVENT_RETENTION_MS, EVENTS_CHANNEL } from "../outbox/enqueue.ts";
+import { EVENT_RETENTION_MS, EVENTS_CHANNEL } from "../outbox/event-types.ts";
 import { OutboxLoop, type OutboxSender, POLL_MS, type SenderLoop } from "../outbox-worker/loop.ts";
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";

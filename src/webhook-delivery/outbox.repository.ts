@@ -5,7 +5,7 @@ import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
-import { notifyWhenAny } from "../outbox/enqueue.ts";
+import { notifyWhenAny } from "../outbox/outbox-write.repository.ts";
 
 export interface ClaimedDelivery {
   id: string;

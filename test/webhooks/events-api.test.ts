@@ -1,7 +1,8 @@
 // GET /api/vendor/events: the pull fallback (CONTRACT 7).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { EVENT_RETENTION_MS, enqueueEvent } from "../../src/outbox/enqueue.ts";
+import { enqueueEvent } from "../../src/outbox/enqueue.ts";
+import { EVENT_RETENTION_MS } from "../../src/outbox/event-types.ts";
 import { pruneOlderThan } from "../../src/webhook-delivery/outbox.repository.ts";
 import { sampleOrderPayload } from "../helpers/events.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";

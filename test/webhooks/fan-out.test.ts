@@ -4,7 +4,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
-import { EVENTS_CHANNEL } from "../../src/outbox/enqueue.ts";
+import { EVENTS_CHANNEL } from "../../src/outbox/event-types.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 

@@ -127,6 +127,6 @@ export function eventScope(type: EventType): Scope {
 
 // enqueueEvent lives in the delivery platform, which cannot import the modules; this tells it
 // the payload type of each event name (declaration merging, as Fastify's own type registries do).
-declare module "../../outbox/enqueue.ts" {
+declare module "../../outbox/event-types.ts" {
   interface EventPayloadRegistry extends EventPayloads {}
 }

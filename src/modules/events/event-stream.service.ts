@@ -13,7 +13,7 @@ import { events } from "../../db/schema/index.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { fieldError } from "../../errors.ts";
 import { isId } from "../../lib/ids.ts";
-import { EVENT_RETENTION_MS } from "../../outbox/enqueue.ts";
+import { EVENT_RETENTION_MS } from "../../outbox/event-types.ts";
 import { eventCatalog, eventTypes, isEventType } from "./catalog.ts";
 import { presentEvent } from "./events.presenter.ts";
 

@@ -11,7 +11,7 @@ import { decodeCursor } from "../../lib/cursor.ts";
 import { isId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
-import { EVENT_RETENTION_MS } from "../../outbox/enqueue.ts";
+import { EVENT_RETENTION_MS } from "../../outbox/event-types.ts";
 import { eventCatalog, eventTypes } from "./catalog.ts";
 import { presentEvent } from "./events.presenter.ts";
 import type { ListEventsQuery } from "./events.schemas.ts";
