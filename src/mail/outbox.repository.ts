@@ -1,7 +1,118 @@
-// Every statement the mail sender and the mail pages run against the outbox (`mails`).
-import { sql } from "drizzle-orm";
+// Every statement run against the mail outbox (`mails`): the writes enqueue.ts makes (a mail on
+// its own, or `mailCte` inside another module's statement) and what the sender and the mail pages
+// read and record.
+import { type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../db/client.ts";
+import type { MailKind } from "./catalog.ts";
 import type { OutboxMail } from "./compose.ts";
+
+/** The channel a written mail NOTIFYs at commit, which the sender LISTENs on. */
+export const MAIL_CHANNEL = "vendor_api_mail";
+
+/** Writes one mail, due at once, and NOTIFYs the sender (at commit). `data` is JSON text. */
+export async function insertMail(
+  tx: Executor,
+  mail: {
+    id: string;
+    vendorId: string | null;
+    customerId: string | null;
+    inquiryId: string | null;
+    kind: MailKind;
+    to: string;
+    data: string;
+    secret: string | null;
+    unsubscribeTokenHash: string | null;
+    at: string;
+  },
+): Promise<void> {
+  const { id, secret } = mail;
+  await tx.execute(
+    sql`with ${mailCte(
+      sql`select ${id}::text as id, ${mail.vendorId}::text as vendor_id,
+                 ${mail.customerId}::text as customer_id, ${mail.inquiryId}::text as inquiry_id,
+                 ${mail.kind}::text as kind, ${mail.to}::text as to_address,
+                 ${mail.data}::jsonb as data, ${secret}::text as secret,
+                 ${mail.unsubscribeTokenHash}::text as unsubscribe_token_hash,
+                 ${mail.at}::timestamptz as created_at`,
+    )}
+    select ${notifyMailWhenAny}`,
+  );
+}
+
+/**
+ * The CTE `m`, which inserts the mails `source` selects (id, vendor_id, customer_id, inquiry_id,
+ * kind, to_address, data jsonb, secret, unsubscribe_token_hash, created_at), due at once; the
+ * statement's select list then carries `notifyMailWhenAny`.
+ */
+export function mailCte(source: SQL): SQL {
+  return sql`m as (
+      insert into mails (id, vendor_id, customer_id, inquiry_id, kind, to_address, data, secret,
+                         unsubscribe_token_hash, status, attempts, next_attempt_at, created_at)
+      select s.id, s.vendor_id, s.customer_id, s.inquiry_id, s.kind, s.to_address, s.data, s.secret,
+             s.unsubscribe_token_hash, 'PENDING', 0, s.created_at, s.created_at
+      from (${source}) s
+      returning id
+    )`;
+}
+
+/** The select-list item that NOTIFYs the mail sender once (at commit), only when `m` wrote a mail. */
+export const notifyMailWhenAny = sql`(select pg_notify(${MAIL_CHANNEL}, '') from (select 1 from m limit 1) q) as mail_notified`;
+
+/**
+ * A `mailCte` source row for a customer mail of `kind`: written only when the shop `v` turned
+ * customer mail on and is no sandbox (a test order's customer is never mailed), and the customer
+ * `c` has an address and has not unsubscribed, so a shop with
+ * the setting off pays no statement of its own. `from` must bring `v` (vendors) and `c`
+ * (customers) into scope and end in a WHERE clause; `extra` is the kind's own data (jsonb),
+ * merged over the shop's and the customer's (shopName, contactEmail, timeZone, customerName,
+ * customerEmail).
+ */
+export function customerMailRow(
+  kind: MailKind,
+  p: { id: SQL; token: SQL; tokenHash: SQL; extra: SQL; createdAt: SQL; from: SQL },
+): SQL {
+  return sql`select ${p.id}::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
+      ${kind}::text as kind, c.email as to_address,
+      jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'timeZone', v.time_zone,
+                         'customerName', c.name, 'customerEmail', c.email) || ${p.extra} as data,
+      ${p.token}::text as secret, ${p.tokenHash}::text as unsubscribe_token_hash, ${p.createdAt} as created_at
+    ${p.from} and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null`;
+}
+
+/**
+ * Writes a customer mail of `kind` to the vendor's customer when `customerMailRow`'s conditions
+ * hold (one statement either way); `extra` is the kind's own data as JSON text. Returns whether a
+ * mail was written.
+ */
+export async function insertCustomerMail(
+  tx: Executor,
+  mail: {
+    kind: MailKind;
+    id: string;
+    token: string;
+    tokenHash: string;
+    extra: string;
+    at: string;
+    vendorId: string;
+    customerId: string;
+  },
+): Promise<boolean> {
+  const result = (await tx.execute(
+    sql`with ${mailCte(
+      customerMailRow(mail.kind, {
+        id: sql`${mail.id}`,
+        token: sql`${mail.token}`,
+        tokenHash: sql`${mail.tokenHash}`,
+        extra: sql`${mail.extra}::jsonb`,
+        createdAt: sql`${mail.at}::timestamptz`,
+        from: sql`from vendors v join customers c on c.vendor_id = v.id
+                  where v.id = ${mail.vendorId} and c.id = ${mail.customerId}`,
+      }),
+    )}
+    select (select count(*) from m)::int as written, ${notifyMailWhenAny}`,
+  )) as unknown as { rows: Array<{ written: number }> };
+  return (result.rows[0]?.written ?? 0) > 0;
+}
 
 export interface ClaimedMail extends OutboxMail {
   /** The attempt this claim makes (1 for the first): the claim's token when it records. */

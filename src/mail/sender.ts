@@ -10,8 +10,13 @@ import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { OutboxLoop, type OutboxSender, type SenderLoop } from "../outbox-worker/loop.ts";
 import { composeMail, type Sender as MailFrom, parseMailFrom } from "./compose.ts";
-import { MAIL_CHANNEL } from "./enqueue.ts";
-import { type ClaimedMail, claimDueMails, recordMailFailure, recordMailSent } from "./outbox.repository.ts";
+import {
+  type ClaimedMail,
+  claimDueMails,
+  MAIL_CHANNEL,
+  recordMailFailure,
+  recordMailSent,
+} from "./outbox.repository.ts";
 import { errorText, isPermanentRefusal, nextAttemptAt } from "./retry.ts";
 import { createMailTransport, type MailTransport, SMTP_CONNECTIONS } from "./transport.ts";
 

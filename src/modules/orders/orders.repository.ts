@@ -7,7 +7,7 @@ import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { newId } from "../../lib/ids.ts";
 import { containsPattern } from "../../lib/search.ts";
-import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/enqueue.ts";
+import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.repository.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.presenter.ts";
