@@ -6,16 +6,15 @@
 // after events stamped later. A page therefore only reaches up to the sync horizon (db/sync-horizon.ts,
 // the start of the oldest transaction still running), exclusive: everything stamped before it has
 // committed or never will, so moving the cursor past it leaves nothing behind.
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Scope } from "../../auth/scopes.ts";
 import type { ServiceContext } from "../../context.ts";
-import { events } from "../../db/schema/index.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { fieldError } from "../../errors.ts";
 import { isId } from "../../lib/ids.ts";
 import { EVENT_RETENTION_MS } from "../../outbox/event-types.ts";
 import { eventCatalog, eventTypes, isEventType } from "./catalog.ts";
 import { presentEvent } from "./events.presenter.ts";
+import { findEventPosition, listStreamRows } from "./events.repository.ts";
 
 export type StreamEvent = ReturnType<typeof presentEvent>;
 
@@ -55,10 +54,7 @@ export async function streamStart(
 ): Promise<StreamCursor> {
   if (lastEventId !== undefined) {
     if (!isId(lastEventId)) throw fieldError("validation_failed", "Last-Event-ID", "is not an event id");
-    const [row] = await ctx.db
-      .select({ at: events.createdAt, id: events.id })
-      .from(events)
-      .where(and(eq(events.vendorId, vendorId), eq(events.id, lastEventId)));
+    const row = await findEventPosition(ctx.db, vendorId, lastEventId);
     if (row) return row;
     return { at: new Date(ctx.now().getTime() - EVENT_RETENTION_MS), id: "" };
   }
@@ -75,20 +71,14 @@ export async function readStream(
   if (types.length === 0) return { events: [], cursor };
   const horizon = await syncHorizon(ctx.db);
   const kept = new Date(ctx.now().getTime() - EVENT_RETENTION_MS);
-  const rows = await ctx.db
-    .select()
-    .from(events)
-    .where(
-      and(
-        eq(events.vendorId, vendorId),
-        inArray(events.type, [...types]),
-        gte(events.createdAt, kept),
-        sql`(${events.createdAt}, ${events.id}) > (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`,
-        lt(events.createdAt, sql`${horizon}::timestamptz`),
-      ),
-    )
-    .orderBy(events.createdAt, events.id)
-    .limit(STREAM_PAGE);
+  const rows = await listStreamRows(ctx.db, {
+    vendorId,
+    types,
+    kept,
+    after: cursor,
+    horizon,
+    limit: STREAM_PAGE,
+  });
   const last = rows.at(-1);
   return {
     events: rows.map(presentEvent),
