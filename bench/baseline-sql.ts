@@ -1,11 +1,11 @@
 // The baseline's four statements: each request is ONE statement (a CTE) that checks the API key
 // by its SHA-256 hash, does all the work the app does for that endpoint, and has PostgreSQL build
 // the answer's JSON. Written by hand for this benchmark; only the order list's JSON fragment is
-// the app's own (src/modules/orders/orders.presenter.ts), so the GET bodies are byte-identical.
+// the app's own (src/modules/orders/order-json.repository.ts), so the GET bodies are byte-identical.
 // Run as named prepared statements (parsed and planned once per connection).
 import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { orderJsonSql } from "../src/modules/orders/orders.presenter.ts";
+import { orderJsonSql } from "../src/modules/orders/order-json.repository.ts";
 import { EVENTS_CHANNEL } from "../src/outbox/event-types.ts";
 
 const iso = (x: string) => `to_char(${x} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

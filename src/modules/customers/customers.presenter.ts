@@ -1,11 +1,10 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { customers } from "../../db/schema/index.ts";
-import { isoTimestamp } from "../../db/sql.ts";
+import type { CustomerRow } from "./customers.repository.ts";
 
-// The row type from the schema, not the repository: the repository uses customerJsonbSql.
-type CustomerRow = typeof customers.$inferSelect;
-
-/** The one place a customer row becomes JSON (API responses and webhook payloads). */
+/**
+ * The one place a customer row becomes JSON (API responses and webhook payloads). A payload
+ * written in SQL by the statement that inserts the customer is built by customers.repository.ts's
+ * customerJsonbSql to the same keys and values (test/query-count/api-writes.test.ts compares them).
+ */
 export function presentCustomer(row: CustomerRow) {
   return {
     id: row.id,
@@ -22,16 +21,3 @@ export function presentCustomer(row: CustomerRow) {
 }
 
 export type CustomerJson = ReturnType<typeof presentCustomer>;
-
-/**
- * The same object as jsonb, for a customer.created payload written by the statement that inserts
- * the customer (aliased `alias`, a row of the customers table's columns). Keys and values match
- * presentCustomer's (test/query-count/api-writes.test.ts compares the two).
- */
-export function customerJsonbSql(alias: string): SQL {
-  const c = (column: string) => sql.raw(`${alias}.${column}`);
-  return sql`jsonb_build_object('id', ${c("id")}, 'name', ${c("name")}, 'email', ${c("email")},
-    'phone', ${c("phone")}, 'weddingDate', ${c("wedding_date")}, 'notes', ${c("notes")},
-    'measurements', ${c("measurements")}, 'preferences', ${c("preferences")},
-    'createdAt', ${isoTimestamp(c("created_at"))}, 'updatedAt', ${isoTimestamp(c("updated_at"))})`;
-}

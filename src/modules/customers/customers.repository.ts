@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
@@ -9,7 +9,20 @@ import { newId } from "../../lib/ids.ts";
 import { containsPattern } from "../../lib/search.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
-import { customerJsonbSql } from "./customers.presenter.ts";
+
+/**
+ * The same object as jsonb, for a customer.created payload written by the statement that inserts
+ * the customer (aliased `alias`, a row of the customers table's columns). Keys and values match
+ * customers.presenter.ts's presentCustomer (test/query-count/api-writes.test.ts compares
+ * the two).
+ */
+export function customerJsonbSql(alias: string): SQL {
+  const c = (column: string) => sql.raw(`${alias}.${column}`);
+  return sql`jsonb_build_object('id', ${c("id")}, 'name', ${c("name")}, 'email', ${c("email")},
+    'phone', ${c("phone")}, 'weddingDate', ${c("wedding_date")}, 'notes', ${c("notes")},
+    'measurements', ${c("measurements")}, 'preferences', ${c("preferences")},
+    'createdAt', ${isoTimestamp(c("created_at"))}, 'updatedAt', ${isoTimestamp(c("updated_at"))})`;
+}
 
 export type CustomerRow = typeof customers.$inferSelect;
 

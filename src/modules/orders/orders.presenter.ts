@@ -1,68 +1,9 @@
-// The one place an order becomes JSON. It is SQL because the order list is the hottest read:
-// PostgreSQL builds each order's JSON (history included) and Node passes the text through, which
-// measured ~2x faster than mapping rows in JS (STACK-NOTES). API responses and the order event
-// payloads all come from this fragment, so they cannot disagree. It expects the order aliased `o`
-// left-joined to its customer aliased `c` (an erased customer leaves the order without one).
-// The text is compact and its keys come in OrderSchema's order.
-import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { compactJsonArray, compactJsonObject, isoTimestamp } from "../../db/sql.ts";
+// An order's JSON is built by PostgreSQL (order-json.repository.ts: the order list is the hottest
+// read, and building it there measured ~2x faster than mapping rows in JS), so API responses and
+// event payloads come from the same SQL and cannot disagree; what is left here is the parsing.
 import type { OrderSchema } from "./orders.schemas.ts";
-
-const orderUpdateJsonSql = compactJsonObject([
-  ["status", sql`u.status`],
-  ["message", sql`u.message`],
-  ["imageUrl", sql`u.image_url`],
-  ["createdAt", isoTimestamp(sql`u.created_at`)],
-]);
-
-const customerJsonSql = sql`case when c.id is null then null else ${compactJsonObject([
-  ["name", sql`c.name`],
-  ["email", sql`c.email`],
-])} end`;
-
-/** The order's JSON with its history taken `from` a relation aliased `u` (entries of order `o`). */
-const orderJsonWithHistory = (from: SQL) =>
-  compactJsonObject([
-    ["id", sql`o.id`],
-    ["type", sql`o.type`],
-    ["status", sql`o.status`],
-    ["model", sql`o.model`],
-    ["size", sql`o.size`],
-    ["color", sql`o.color`],
-    ["description", sql`o.description`],
-    ["specialRequests", sql`o.special_requests`],
-    ["customerId", sql`o.customer_id`],
-    ["customer", customerJsonSql, "json"],
-    ["updates", compactJsonArray(orderUpdateJsonSql, from, sql`u.seq`), "json"],
-    ["createdAt", isoTimestamp(sql`o.created_at`)],
-    ["updatedAt", isoTimestamp(sql`o.updated_at`)],
-  ]);
-
-export const orderJsonSql = orderJsonWithHistory(sql`from order_updates u where u.order_id = o.id`);
-
-/**
- * The same JSON for an order inserted by the statement itself, whose history entries come from
- * the statement's CTE `h` (a statement does not see its own inserts in the tables): `o` and `c`
- * are then the inserted order and its customer.
- */
-export const newOrderJsonSql = orderJsonWithHistory(sql`from h u where u.order_id = o.id`);
 
 /** The order JSON text as the value the order events carry (same shape, parsed once). */
 export function orderPayload(json: string): OrderSchema {
   return JSON.parse(json) as OrderSchema;
-}
-
-/**
- * The order.status_changed payload (CONTRACT 7) as jsonb, for a status move made in SQL: `u` is
- * the updated order with its `previous_status`; the move's status, message and photo are given.
- * Its shape is OrderStatusChangedSchema.
- */
-export function orderStatusChangeSql(move: {
-  status: SQLWrapper;
-  message: SQLWrapper;
-  imageUrl: SQLWrapper;
-}): SQL {
-  return sql`jsonb_build_object('id', u.id, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
-    'customerId', u.customer_id, 'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
-    'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text)`;
 }

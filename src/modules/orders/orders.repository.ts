@@ -10,8 +10,8 @@ import { containsPattern } from "../../lib/search.ts";
 import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.repository.ts";
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
-import { customerJsonbSql } from "../customers/customers.presenter.ts";
-import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./orders.presenter.ts";
+import { customerJsonbSql } from "../customers/customers.repository.ts";
+import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
