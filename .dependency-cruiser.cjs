@@ -1,7 +1,8 @@
 // The import layering of src/ (README "Layout"), checked by `npm run check:layers`. Each layer may
 // import its own and lower layers only; the two page surfaces (dashboard, OAuth) do not import each
-// other; and no import circle anywhere. Every layer is whole folders (and top-level files), with
-// no exceptions carved out of a folder. Lowest first:
+// other; only repositories and db/ import drizzle-orm, the tables or the prepared statements
+// (README "One rule for SQL"); and no import circle anywhere. Every layer is whole folders (and
+// top-level files), with no exceptions carved out of a folder. Lowest first:
 //   1 foundation   lib/, auth/, db/, errors.ts, config.ts
 //   2 platform     outbox/ (enqueue: the write side services call), outbox-worker/ (the one loop that
 //                  empties an outbox, running senders), webhook-delivery/ (the webhook sender),
@@ -79,6 +80,19 @@ module.exports = {
       to: { path: "[.]repository[.]ts$" },
     },
     {
+      name: "sql-in-repositories",
+      severity: "error",
+      comment:
+        "One rule for SQL (README, Layout): only repositories (*.repository.ts) and src/db/ build or run SQL; " +
+        "elsewhere drizzle-orm, the tables and the prepared statements are imported as types at most. " +
+        "Move the query into the module's repository (test/sql/rule.test.ts also checks the text).",
+      from: { path: "^src/", pathNot: "[.]repository[.]ts$|^src/db/" },
+      to: {
+        path: "(^|/)node_modules/drizzle-orm/|^src/db/(schema/|prepared[.]ts$)",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "An import circle (type-only imports included).",
@@ -93,8 +107,9 @@ module.exports = {
     },
   ],
   options: {
+    // Packages are leaves of the graph, not followed, but kept (not excluded): sql-in-repositories
+    // needs to see an import of drizzle-orm.
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { extensions: [".ts", ".js"] },
