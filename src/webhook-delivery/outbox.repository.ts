@@ -322,9 +322,11 @@ export const claimStatement = preparedStatement<
 );
 
 /**
- * Gives leased deliveries back to the queue, due at `at`: a dispatcher's reserve that it will not
- * send (a POST to the endpoint failed, the dispatcher stops, or the lease is too near its end to
- * start a POST). Only rows its own claims still own are touched. Wakes the dispatchers when any
+ * Gives leased deliveries back to the queue, due at once at their place in it (their creation, as
+ * `requeueAbandoned` does; `at` if earlier): a dispatcher's reserve that it will not send (a POST
+ * to the endpoint failed, the dispatcher stops, or the lease is too near its end to start a POST).
+ * Due at `at`, they went behind everything queued for the endpoint since their claim (issue 31).
+ * Only rows its own claims still own are touched. Wakes the dispatchers when any
  * came back. Returns how many did.
  */
 export async function releaseClaims(
@@ -349,7 +351,8 @@ const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at
   (p) => sql`with pairs as (
       select * from unnest(${p.ids}::text[], ${p.tokens}::text[]) as t(id, token)
     ), released as (
-      update webhook_deliveries d set next_attempt_at = ${p.at}::timestamptz, claim_token = null,
+      update webhook_deliveries d set next_attempt_at = least(d.created_at, ${p.at}::timestamptz),
+        claim_token = null,
         leased_by = null
       from pairs
       where d.id = any(array(select id from pairs)) and d.id = pairs.id

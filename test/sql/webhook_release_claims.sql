@@ -3,7 +3,8 @@
 with pairs as (
       select * from unnest($1::text[], $2::text[]) as t(id, token)
     ), released as (
-      update webhook_deliveries d set next_attempt_at = $3::timestamptz, claim_token = null,
+      update webhook_deliveries d set next_attempt_at = least(d.created_at, $3::timestamptz),
+        claim_token = null,
         leased_by = null
       from pairs
       where d.id = any(array(select id from pairs)) and d.id = pairs.id

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
+import { releaseClaims } from "../../src/webhook-delivery/outbox.repository.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import type { TestApp } from "../helpers/test-app.ts";
@@ -52,5 +53,33 @@ describe("a lease that ends unrecorded (issue 31)", () => {
     // first (before: last, due at their lease's end).
     expect(order.slice(0, 3)).toEqual(orders.slice(0, 3));
     expect(new Set(order)).toEqual(new Set(orders));
+  });
+
+  it("a reserve given back unsent is due at its place in the queue, not behind what came since", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const r = await receiver();
+    const hook = await register(key, r.url, ["order.created"]);
+    await queryRows(
+      t.ctx.db,
+      sql`update webhooks set circuit_open_until = now() + interval '1 hour' where id = ${hook.id}`,
+    );
+    expect((await createOrder(key, "Held in reserve")).status).toBe(201);
+    // Leased in reserve by this test's "dispatcher", then given back a while later.
+    const [row] = await queryRows<{ id: string }>(
+      t.ctx.db,
+      sql`update webhook_deliveries set claim_token = 'reserve-claim', leased_by = 'me',
+            next_attempt_at = now() + interval '25 seconds'
+          where webhook_id = ${hook.id} returning id`,
+    );
+    const later = new Date(Date.now() + 10_000);
+    expect(await releaseClaims(t.ctx.db, [{ id: row?.id ?? "", claimToken: "reserve-claim" }], later)).toBe(
+      1,
+    );
+    const [after] = await queryRows<{ due: boolean; claim_token: string | null }>(
+      t.ctx.db,
+      sql`select next_attempt_at = created_at as due, claim_token from webhook_deliveries
+          where id = ${row?.id ?? ""}`,
+    );
+    expect(after).toEqual({ due: true, claim_token: null });
   });
 });
