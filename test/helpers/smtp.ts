@@ -3,11 +3,13 @@
 // stopped and started again on the same port (an SMTP outage). Beside it, `useMailSender` runs
 // the service's own mail sender against it for a test file.
 import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
 import { type ParsedMail, simpleParser } from "mailparser";
+import type { Logger } from "pino";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
 import type { Config } from "../../src/config.ts";
-import type { Database } from "../../src/db/client.ts";
+import { type Database, queryRows } from "../../src/db/client.ts";
 import { type RunningMailSender, startMailSender } from "../../src/mail/sender.ts";
 import { eventually } from "./webhook-receiver.ts";
 
@@ -129,26 +131,70 @@ export function useMailSender(
 ): { sink: SmtpSink; sender: RunningMailSender } {
   let sink: SmtpSink | undefined;
   let sender: RunningMailSender | undefined;
+  let database: Database | undefined;
+  // What the sender logged (warnings, errors): told with the outbox's rows when a wait times out.
+  const logged: string[] = [];
+  const note = (obj: unknown, msg?: string) => {
+    logged.push(`${msg ?? ""} ${JSON.stringify(obj, errorFields)}`);
+  };
   beforeAll(async () => {
     sink = await startSmtpSink();
-    const { database, config } = app();
+    const started = app();
+    database = started.database;
     sender = await startMailSender({
-      config: { ...config, smtpUrl: sink.url, mailRetryDelaysMs: options.retryDelaysMs ?? [50, 100, 200] },
+      config: {
+        ...started.config,
+        smtpUrl: sink.url,
+        mailRetryDelaysMs: options.retryDelaysMs ?? [50, 100, 200],
+      },
       database,
+      log: { info: () => {}, warn: note, error: note } as unknown as Logger,
     });
   });
   afterAll(async () => {
     await sender?.stop(2_000);
     await sink?.close();
   });
+  /** The sink, whose waits that time out say where each mail to the address is in the outbox. */
+  const explained = (s: SmtpSink): SmtpSink => ({
+    ...s,
+    get port() {
+      return s.port;
+    },
+    get url() {
+      return s.url;
+    },
+    waitFor: async (address, n, timeoutMs) => {
+      try {
+        return await s.waitFor(address, n, timeoutMs);
+      } catch (err) {
+        const rows = database
+          ? await queryRows(
+              database.db,
+              sql`select kind, status, attempts, next_attempt_at, last_error, sent_at, created_at
+                  from mails where lower(to_address) = lower(${address}) order by created_at`,
+            )
+          : [];
+        throw new Error(
+          `${(err as Error).message}: ${s.to(address).length} of ${n ?? 1} mails to ${address} arrived; ` +
+            `in the outbox ${JSON.stringify(rows)}; the sender logged ${JSON.stringify(logged)}`,
+        );
+      }
+    },
+  });
   return {
     get sink() {
       if (!sink) throw new Error("useMailSender starts in beforeAll");
-      return sink;
+      return explained(sink);
     },
     get sender() {
       if (!sender) throw new Error("useMailSender starts in beforeAll");
       return sender;
     },
   };
+}
+
+/** JSON.stringify's replacer that keeps an Error's message. */
+function errorFields(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { error: value.message } : value;
 }
