@@ -59,8 +59,9 @@ export function createAttemptRunner(deps: AttemptRunnerDeps): AttemptRunner {
     now,
     recorder: createBatchRecorder(db, { recordOne: (r) => recordAttempt(db, r, autoDisable) }),
     sent(claim) {
-      // The slot is free from here (claimDue's `sent`), handed on to the endpoint's reserve; a
-      // claim then tops the reserve up, worth it if the last one left deliveries due.
+      // The slot is free from here (a sent delivery is not among ClaimPolicy.own's POSTs), handed
+      // on to the endpoint's reserve; a claim then tops the reserve up, worth it if the last one
+      // left deliveries due.
       void act(scheduler.answered(claim, deps.isRunning()));
       if (scheduler.waitingWork) deps.wake();
     },

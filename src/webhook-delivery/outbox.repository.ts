@@ -32,9 +32,9 @@ export interface ClaimResult {
   reserve: ClaimedDelivery[];
   /**
    * For each endpoint with deliveries in `claims` or `reserve`: how many POSTs this dispatcher may
-   * have in flight to it now. The claim counted its POSTs in flight (of `ClaimPolicy.posting`, those
-   * still leased) and the endpoint's free slots; whichever of its POSTs ended or were handed on
-   * while the claim ran, it may fill up to that many, with `claims` and then `reserve`.
+   * have in flight to it now: its POSTs in flight when it asked (`ClaimPolicy.own`) and the
+   * endpoint's free slots; whichever of its POSTs ended or were handed on while the claim ran, it
+   * may fill up to that many, with `claims` and then `reserve`.
    */
   allowed: Map<string, number>;
   /** The earliest future due time of a PENDING delivery (a retry, or a lease that ends). */
@@ -52,8 +52,20 @@ export interface ClaimResult {
   contended: Set<string>;
 }
 
+/** What a dispatcher holds at one endpoint, as its next claim must know it (`ClaimPolicy.own`). */
+export interface OwnAtEndpoint {
+  /** Its POSTs in flight there: launched, not answered 2xx yet (a failure counts until recorded). */
+  posting: number;
+  /** Its deliveries in reserve there: leased, not in flight. */
+  reserved: number;
+}
+
 export interface ClaimPolicy {
-  /** The dispatcher that claims: its leases name it (`leased_by`; the claim's token if unnamed). */
+  /**
+   * The dispatcher that claims: its leases name it (`leased_by`), and the claim counts them by
+   * `own` instead of by the rows. Unnamed, a claim is named by its token and every lease is
+   * another's (as for a claim by a process that holds nothing).
+   */
   holder?: string;
   /** The most deliveries to claim (the dispatcher's free capacity). */
   limit: number;
@@ -62,32 +74,24 @@ export interface ClaimPolicy {
   /** Consecutive failures after which a closed-again circuit allows one probe at a time. */
   breakerFailures: number;
   /**
-   * Deliveries this dispatcher claimed whose POST has succeeded and whose attempt is not recorded
-   * yet. They keep their lease (no one else may take them) but are no longer in flight to their
-   * endpoint, so they do not count against its cap: a slot is reused as soon as its POST ends,
-   * not a record's commit later. (A failure is not listed: its record may open the circuit.)
+   * Per endpoint `holder` POSTs to or holds a reserve for, what it holds there. An endpoint's
+   * attempts in flight are the leases of every other holder (each dispatcher's reserve and sent
+   * deliveries too: it cannot tell them apart, which errs on the safe side) plus this dispatcher's
+   * `posting` there. Its own reserve is not in flight, and neither is a delivery whose POST
+   * answered 2xx and whose record is to come (`sent`): it keeps its lease, so no one else takes
+   * it, but its slot is reused as soon as its POST ends, not a record's commit later.
    */
-  sent?: readonly string[];
-  /** The deliveries this dispatcher is POSTing (for `ClaimResult.allowed`). */
-  posting?: readonly string[];
+  own?: Readonly<Record<string, OwnAtEndpoint>>;
   /**
    * The most deliveries to lease in reserve (0 by default: none). An endpoint in good health
-   * (circuit closed, no failure in a row) that this claim gives a slot, or that is in
-   * `reserveHeld`, gets up to its cap of its next due deliveries leased beyond its free slots,
-   * less what it holds already. They are not in flight: the dispatcher sends one only when a POST
-   * to the same endpoint succeeds and hands its slot on, so the endpoint's POSTs in flight never
-   * exceed the cap, while a backlog waits for no claim between one POST and the next. Other
-   * dispatchers count them as in flight (they cannot tell them apart), which errs on the safe side.
+   * (circuit closed, no failure in a row) that this claim gives a slot, or that is in `own` (a
+   * reserve needs a POST of this dispatcher's own to hand it a slot), gets up to its cap of its
+   * next due deliveries leased beyond its free slots, less its reserve in `own`. They are not in
+   * flight: the dispatcher sends one only when a POST to the same endpoint succeeds and hands its
+   * slot on, so the endpoint's POSTs in flight never exceed the cap, while a backlog waits for no
+   * claim between one POST and the next. Other dispatchers count them as in flight.
    */
   reserveLimit?: number;
-  /** The deliveries this dispatcher holds in reserve: not in flight to their endpoint. */
-  reserved?: readonly Pick<ClaimedDelivery, "id">[];
-  /**
-   * The endpoints this dispatcher has POSTs in flight to, each with how many deliveries it holds
-   * in reserve for it: only they, and endpoints given a slot now, may get a reserve (a reserve
-   * needs a POST of this dispatcher's own to hand it a slot).
-   */
-  reserveHeld?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -99,8 +103,8 @@ export interface ClaimPolicy {
  * - each endpoint's webhook row is locked SKIP LOCKED (one claim per endpoint at a time, across
  *   dispatchers), and under that lock its slots are worked out as `endpointSlots` does (none
  *   while the circuit is open, one probe when half-open, else the concurrency cap) less the
- *   attempts in flight (leased by any dispatcher, less this one's `sent` and `reserved`), counted
- *   with a snapshot taken after the lock (migrations/0010);
+ *   attempts in flight: the other holders' leases, counted with a snapshot taken after the lock
+ *   (migrations/0023), and this dispatcher's POSTs there (`own`);
  * - each endpoint's oldest due deliveries up to its free slots, and then its reserve, are locked
  *   SKIP LOCKED, and the capacity is dealt as `shareClaims` deals it: round by round (each
  *   endpoint's first, then second, ...), in a random order of endpoints within a round; reserves
@@ -124,8 +128,8 @@ export async function claimDue(
       contended: new Set(),
     };
   }
-  const reserved = policy.reserved ?? [];
   const token = newId();
+  const own = Object.entries(policy.own ?? {});
   const rows = await claimStatement(db, {
     at: now.toISOString(),
     leaseEnd: new Date(now.getTime() + leaseMs).toISOString(),
@@ -134,10 +138,11 @@ export async function claimDue(
     limit: Math.max(0, policy.limit),
     cap: policy.endpointConcurrency,
     failures: policy.breakerFailures,
-    notPosting: JSON.stringify([...(policy.sent ?? []), ...reserved.map((r) => r.id)]),
-    posting: JSON.stringify(policy.posting ?? []),
+    // Postgres arrays, one element per endpoint, in the same order.
+    ownEndpoints: textArray(own.map(([webhookId]) => webhookId)),
+    ownPosting: `{${own.map(([, o]) => o.posting).join(",")}}`,
+    ownReserved: `{${own.map(([, o]) => o.reserved).join(",")}}`,
     reserveLimit,
-    held: JSON.stringify(policy.reserveHeld ?? {}),
   });
   const nextDue = rows[0]?.nextDue;
   const claims: ClaimedDelivery[] = [];
@@ -171,6 +176,11 @@ export async function claimDue(
     heldBack: rows[0]?.heldBack ?? true,
     contended: new Set(JSON.parse(rows[0]?.contended ?? "[]") as string[]),
   };
+}
+
+/** A Postgres text[] literal: each element quoted, so any id reads back as itself. */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 }
 
 // The endpoints with PENDING deliveries, found by a skip scan of webhook_deliveries_endpoint_due_idx:
@@ -213,10 +223,10 @@ export const claimStatement = preparedStatement<
   | "limit"
   | "cap"
   | "failures"
-  | "notPosting"
-  | "posting"
+  | "ownEndpoints"
+  | "ownPosting"
+  | "ownReserved"
   | "reserveLimit"
-  | "held"
 >(
   "webhook_claim_due",
   (p) => sql`with recursive ${pendingEndpoints}, due as (
@@ -234,19 +244,28 @@ export const claimStatement = preparedStatement<
                  and w.claim_waiting_by is distinct from ${p.holder}::text, false) as contended
       from due join webhooks w on w.id = due.webhook_id
       for no key update of w skip locked
+    ), own as (
+      -- What this dispatcher holds per endpoint it POSTs to or holds a reserve for: its POSTs in
+      -- flight and its reserve (ClaimPolicy.own). Its leases are counted by these, not by the rows.
+      select * from unnest(${p.ownEndpoints}::text[], ${p.ownPosting}::int[], ${p.ownReserved}::int[])
+        as o(webhook_id, posting, reserved)
     ), slots as (
+      -- n: the free slots; mine: this dispatcher's POSTs in flight there; held: its reserve there
+      -- (null: it neither POSTs to the endpoint nor holds a reserve for it).
       select l.id, l.k, l.consecutive_failures, l.circuit_open_until, l.contended,
         (case when l.circuit_open_until > ${p.at}::timestamptz then 0
               when l.consecutive_failures >= ${p.failures}::int then 1
               else ${p.cap}::int end)
-        - l.counted[1] as n, l.counted[2] as mine
+        - l.others - coalesce(o.posting, 0) as n, coalesce(o.posting, 0) as mine, o.reserved as held
       from (
-        -- Counted after the lock, with a snapshot of its own (migrations/0010): a claim of the
-        -- same endpoint that committed just before this one took the lock is seen.
-        select l.*, webhook_in_flight(l.id, ${p.at}::timestamptz, ${p.notPosting}::jsonb,
-                                      ${p.posting}::jsonb, ${p.cap}::int) as counted
+        -- The other holders' leases, counted after the lock with a snapshot of its own
+        -- (migrations/0023): a claim of the same endpoint that committed just before this one
+        -- took the lock is seen.
+        select l.*, webhook_leases_of_others(l.id, ${p.at}::timestamptz, ${p.holder}::text,
+                                             ${p.cap}::int) as others
         from locked l
       ) l
+      left join own o on o.webhook_id = l.id
     ), free as (
       -- s: deliveries to send now; r: to lease in reserve, for an endpoint in good health that
       -- this dispatcher sends to (it has a POST in flight there, or gets a slot now); allowed: how
@@ -260,9 +279,9 @@ export const claimStatement = preparedStatement<
           and coalesce(f.circuit_open_until <= ${p.at}::timestamptz, true) as wants,
         case when f.circuit_open_until > ${p.at}::timestamptz then 0 else f.mine + f.s end as allowed,
         case when f.consecutive_failures > 0 or f.circuit_open_until > ${p.at}::timestamptz or f.contended
-               or (f.s = 0 and (${p.held}::jsonb -> f.id) is null) then 0
-             else least(greatest(0, ${p.cap}::int - coalesce((${p.held}::jsonb ->> f.id)::int, 0)),
-                        ${p.reserveLimit}::int) end as r
+               or (f.s = 0 and f.held is null) then 0
+             else least(greatest(0, ${p.cap}::int - coalesce(f.held, 0)), ${p.reserveLimit}::int)
+        end as r
       from (select s.*, greatest(0, least(s.n, ${p.limit}::int,
               case when s.contended then (${p.cap}::int + 1) / 2 - s.mine else s.n end)) as s
             from slots s) f

@@ -23,7 +23,7 @@
 // capacity (`concurrency`) until settled. Only an attempt's own record settles a delivery as
 // SUCCEEDED, and only when it read a 2xx for that delivery under the claim token that leased it
 // (attempt.ts, attempts*.repository.ts); nothing here writes a delivery's outcome.
-import type { ClaimedDelivery, ClaimPolicy, ClaimResult } from "./outbox.repository.ts";
+import type { ClaimedDelivery, ClaimPolicy, ClaimResult, OwnAtEndpoint } from "./outbox.repository.ts";
 
 /** What the dispatcher must do after telling the scheduler something. */
 export interface SchedulerActions {
@@ -92,23 +92,18 @@ export class DeliveryScheduler {
   }
 
   /** What the next claim must be told of this dispatcher's deliveries (ClaimPolicy). */
-  claimPolicy(): Pick<
-    ClaimPolicy,
-    "limit" | "sent" | "posting" | "reserveLimit" | "reserved" | "reserveHeld"
-  > {
-    // An endpoint this dispatcher POSTs to may get a reserve even if it holds none yet (0); one it
-    // holds a reserve for says how much.
-    const reserveHeld: Record<string, number> = {};
-    for (const [webhookId, ids] of this.posting) if (ids.size > 0) reserveHeld[webhookId] = 0;
-    for (const [webhookId, queue] of this.reserves) reserveHeld[webhookId] = queue.length;
-    return {
-      limit: this.free,
-      sent: [...this.sent],
-      posting: [...this.posting.values()].flatMap((ids) => [...ids]),
-      reserveLimit: this.reserveRoom,
-      reserved: [...this.reserves.values()].flatMap((queue) => queue.map((h) => h.claim)),
-      reserveHeld,
-    };
+  claimPolicy(): Pick<ClaimPolicy, "limit" | "own" | "reserveLimit"> {
+    // Per endpoint this dispatcher POSTs to or holds a reserve for: its POSTs in flight there (the
+    // claim counts its leases by these; `sent` ones are no longer in flight) and its reserve (an
+    // endpoint it POSTs to may get a reserve even if it holds none yet).
+    const own: Record<string, OwnAtEndpoint> = {};
+    for (const [webhookId, ids] of this.posting) {
+      if (ids.size > 0) own[webhookId] = { posting: ids.size, reserved: 0 };
+    }
+    for (const [webhookId, queue] of this.reserves) {
+      own[webhookId] = { posting: own[webhookId]?.posting ?? 0, reserved: queue.length };
+    }
+    return { limit: this.free, own, reserveLimit: this.reserveRoom };
   }
 
   /**

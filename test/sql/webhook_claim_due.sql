@@ -1,5 +1,5 @@
 -- webhook_claim_due: written by `npm run sql:snapshots` from the code; do not edit.
--- Parameters: $1 at, $2 at, $3 holder, $4 at, $5 failures, $6 cap, $7 at, $8 notPosting, $9 posting, $10 cap, $11 failures, $12 at, $13 at, $14 at, $15 held, $16 cap, $17 held, $18 reserveLimit, $19 limit, $20 cap, $21 holder, $22 leaseEnd, $23 at, $24 limit, $25 reserveLimit, $26 leaseEnd, $27 token, $28 holder, $29 at
+-- Parameters: $1 at, $2 at, $3 holder, $4 ownEndpoints, $5 ownPosting, $6 ownReserved, $7 at, $8 failures, $9 cap, $10 at, $11 holder, $12 cap, $13 failures, $14 at, $15 at, $16 at, $17 cap, $18 reserveLimit, $19 limit, $20 cap, $21 holder, $22 leaseEnd, $23 at, $24 limit, $25 reserveLimit, $26 leaseEnd, $27 token, $28 holder, $29 at
 with recursive pending(webhook_id) as (
       (select webhook_id from webhook_deliveries where status = 'PENDING' order by webhook_id limit 1)
       union all
@@ -22,19 +22,28 @@ with recursive pending(webhook_id) as (
                  and w.claim_waiting_by is distinct from $3::text, false) as contended
       from due join webhooks w on w.id = due.webhook_id
       for no key update of w skip locked
+    ), own as (
+      -- What this dispatcher holds per endpoint it POSTs to or holds a reserve for: its POSTs in
+      -- flight and its reserve (ClaimPolicy.own). Its leases are counted by these, not by the rows.
+      select * from unnest($4::text[], $5::int[], $6::int[])
+        as o(webhook_id, posting, reserved)
     ), slots as (
+      -- n: the free slots; mine: this dispatcher's POSTs in flight there; held: its reserve there
+      -- (null: it neither POSTs to the endpoint nor holds a reserve for it).
       select l.id, l.k, l.consecutive_failures, l.circuit_open_until, l.contended,
-        (case when l.circuit_open_until > $4::timestamptz then 0
-              when l.consecutive_failures >= $5::int then 1
-              else $6::int end)
-        - l.counted[1] as n, l.counted[2] as mine
+        (case when l.circuit_open_until > $7::timestamptz then 0
+              when l.consecutive_failures >= $8::int then 1
+              else $9::int end)
+        - l.others - coalesce(o.posting, 0) as n, coalesce(o.posting, 0) as mine, o.reserved as held
       from (
-        -- Counted after the lock, with a snapshot of its own (migrations/0010): a claim of the
-        -- same endpoint that committed just before this one took the lock is seen.
-        select l.*, webhook_in_flight(l.id, $7::timestamptz, $8::jsonb,
-                                      $9::jsonb, $10::int) as counted
+        -- The other holders' leases, counted after the lock with a snapshot of its own
+        -- (migrations/0023): a claim of the same endpoint that committed just before this one
+        -- took the lock is seen.
+        select l.*, webhook_leases_of_others(l.id, $10::timestamptz, $11::text,
+                                             $12::int) as others
         from locked l
       ) l
+      left join own o on o.webhook_id = l.id
     ), free as (
       -- s: deliveries to send now; r: to lease in reserve, for an endpoint in good health that
       -- this dispatcher sends to (it has a POST in flight there, or gets a slot now); allowed: how
@@ -44,13 +53,13 @@ with recursive pending(webhook_id) as (
       -- the slots of its POSTs that end go to the one waiting; wants: this claim found the
       -- endpoint's every slot held by other dispatchers, and says it waits (waiting).
       select f.id, f.k, f.s, f.contended,
-        f.n <= 0 and f.mine = 0 and f.consecutive_failures < $11::int
-          and coalesce(f.circuit_open_until <= $12::timestamptz, true) as wants,
-        case when f.circuit_open_until > $13::timestamptz then 0 else f.mine + f.s end as allowed,
-        case when f.consecutive_failures > 0 or f.circuit_open_until > $14::timestamptz or f.contended
-               or (f.s = 0 and ($15::jsonb -> f.id) is null) then 0
-             else least(greatest(0, $16::int - coalesce(($17::jsonb ->> f.id)::int, 0)),
-                        $18::int) end as r
+        f.n <= 0 and f.mine = 0 and f.consecutive_failures < $13::int
+          and coalesce(f.circuit_open_until <= $14::timestamptz, true) as wants,
+        case when f.circuit_open_until > $15::timestamptz then 0 else f.mine + f.s end as allowed,
+        case when f.consecutive_failures > 0 or f.circuit_open_until > $16::timestamptz or f.contended
+               or (f.s = 0 and f.held is null) then 0
+             else least(greatest(0, $17::int - coalesce(f.held, 0)), $18::int)
+        end as r
       from (select s.*, greatest(0, least(s.n, $19::int,
               case when s.contended then ($20::int + 1) / 2 - s.mine else s.n end)) as s
             from slots s) f

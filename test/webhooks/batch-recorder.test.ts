@@ -262,17 +262,39 @@ describe("the one-statement claim", () => {
   it("frees an endpoint's slot when its POST ends, before the attempt is recorded, without taking the delivery again", async () => {
     const vendor = await createVendor(t.ctx);
     const capped = await endpointWithDue(vendor.id, 10);
-    const capPolicy = { ...policy, endpointConcurrency: 4 };
+    const capPolicy = { ...policy, endpointConcurrency: 4, holder: "dispatcher-a" };
     const first = (await claimDue(t.ctx.db, at(0), LEASE_MS, capPolicy)).claims.map((c) => c.id);
     expect(first.sort()).toEqual(capped.deliveryIds.slice(0, 4).sort());
     // All four POSTs in flight: the cap is reached.
-    expect((await claimDue(t.ctx.db, at(1), LEASE_MS, capPolicy)).claims).toEqual([]);
-    // Two of them answered; their records are still to come (the rows stay leased).
-    const sent = first.slice(0, 2);
-    const next = (await claimDue(t.ctx.db, at(2), LEASE_MS, { ...capPolicy, sent })).claims.map((c) => c.id);
-    expect(next.sort()).toEqual(capped.deliveryIds.slice(4, 6).sort());
-    // Another dispatcher knows nothing of those two: to it, four are in flight.
-    expect((await claimDue(t.ctx.db, at(3), LEASE_MS, capPolicy)).claims).toEqual([]);
+    const posting = (n: number) => ({ own: { [capped.webhookId]: { posting: n, reserved: 0 } } });
+    expect((await claimDue(t.ctx.db, at(1), LEASE_MS, { ...capPolicy, ...posting(4) })).claims).toEqual([]);
+    // Two of them answered; their records are still to come (the rows stay leased by it).
+    const next = (await claimDue(t.ctx.db, at(2), LEASE_MS, { ...capPolicy, ...posting(2) })).claims;
+    expect(next.map((c) => c.id).sort()).toEqual(capped.deliveryIds.slice(4, 6).sort());
+    // Another dispatcher counts all of its leases: to it, four (the most it counts) are in flight.
+    const other = { ...capPolicy, holder: "dispatcher-b" };
+    expect((await claimDue(t.ctx.db, at(3), LEASE_MS, other)).claims).toEqual([]);
+  });
+
+  it("counts another holder's leases (its reserve too) and a lease without a holder in full, its own by what it says it POSTs", async () => {
+    const vendor = await createVendor(t.ctx);
+    // One lease of an earlier claim that named no holder (written before leases named theirs).
+    const capped = await endpointWithDue(vendor.id, 10, {}, 1);
+    const a = { ...policy, endpointConcurrency: 4, holder: "dispatcher-a" };
+    const b = { ...a, holder: "dispatcher-b" };
+    const own = (posting: number, reserved: number) => ({ [capped.webhookId]: { posting, reserved } });
+    // a: one slot taken by the unnamed lease, so three to send and, with a reserve, four more.
+    const first = await claimDue(t.ctx.db, at(0), LEASE_MS, { ...a, reserveLimit: 100 });
+    expect([first.claims.length, first.reserve.length]).toEqual([3, 4]);
+    expect(first.allowed.get(capped.webhookId)).toBe(3);
+    // To a, its reserve is not in flight: with one POST of its three ended, it gets that slot back.
+    const again = await claimDue(t.ctx.db, at(1), LEASE_MS, { ...a, own: own(2, 4) });
+    expect(again.claims).toHaveLength(1);
+    expect(again.allowed.get(capped.webhookId)).toBe(3);
+    // To b, a's POSTs, a's reserve and the unnamed lease are all in flight: nothing is free.
+    const other = await claimDue(t.ctx.db, at(2), LEASE_MS, b);
+    expect(other.claims).toEqual([]);
+    expect(other.allowed.size).toBe(0);
   });
 
   it("commits a claim without waiting for the WAL, and leaves the connection's next transactions durable", async () => {

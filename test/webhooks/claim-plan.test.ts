@@ -77,11 +77,11 @@ describe("the claim statement's reads", () => {
       limit: 100,
       cap: 4,
       failures: 5,
-      notPosting: "[]",
-      posting: "[]",
+      ownEndpoints: "{}",
+      ownPosting: "{}",
+      ownReserved: "{}",
       // With a reserve, as the dispatcher claims: each healthy endpoint's cap more, if due.
       reserveLimit: 100,
-      held: "{}",
     };
     await t.database.db.execute(sql.raw(`prepare claim_plan as ${claimStatement.text}`));
     const [row] = await queryRows<{ "QUERY PLAN": unknown }>(
