@@ -63,7 +63,9 @@ export interface OwnAtEndpoint {
 export interface ClaimPolicy {
   /**
    * The dispatcher that claims: its leases name it (`leased_by`), and the claim counts them by
-   * `own` instead of by the rows. Unnamed, a claim is named by its token and every lease is
+   * `own` instead of by the rows, so a name belongs to one scheduler's state (dispatcher.ts draws
+   * it with the scheduler): a name reused by a dispatcher that forgot its deliveries would let it
+   * take its own leases for free slots. Unnamed, a claim is named by its token and every lease is
    * another's (as for a claim by a process that holds nothing).
    */
   holder?: string;
