@@ -1,6 +1,9 @@
 import { sql } from "drizzle-orm";
-import { queryRows } from "../../src/db/client.ts";
+import { type Db, queryRows } from "../../src/db/client.ts";
+import { newId } from "../../src/lib/ids.ts";
 import type { OrderSchema } from "../../src/modules/orders/orders.schemas.ts";
+import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
+import { eventCtes } from "../../src/outbox/outbox-write.repository.ts";
 import type { TestApp } from "./test-app.ts";
 
 /** Outbox events whose payload is about resource `id`, oldest first. */
@@ -9,6 +12,38 @@ export async function eventsAbout(t: TestApp, id: string) {
     t.ctx.db,
     sql`select type, data from events where data->>'id' = ${id} order by created_at, id`,
   );
+}
+
+/**
+ * Queues one `type` event per payload for a vendor in one statement, as a burst of writes would:
+ * fanned out to the vendor's endpoints by the outbox's own statement (eventCtes, the one
+ * enqueueEvent's callers use on hot paths), with the dispatchers' NOTIFY on commit. For tests that
+ * need a backlog with payloads the event catalog does not type (`{ id: "queued-1" }`).
+ */
+export async function queueEvents(
+  db: Db,
+  vendorId: string,
+  type: string,
+  payloads: Array<Record<string, unknown>>,
+  createdAt = new Date(),
+): Promise<void> {
+  const rows = payloads.map((data) => ({
+    id: newId(),
+    vendor_id: vendorId,
+    type,
+    data,
+    created_at: createdAt.toISOString(),
+  }));
+  await db.transaction(async (tx) => {
+    await tx.execute(
+      sql`with ${eventCtes(
+        sql`select id, vendor_id, type, data, created_at, null::text as target_webhook_id
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              as x(id text, vendor_id text, type text, data jsonb, created_at timestamptz)`,
+      )} select count(*) from d`,
+    );
+    await notifyDispatchers(tx);
+  });
 }
 
 /** A complete order.created payload for tests that write events directly (enqueueEvent is typed). */

@@ -5,11 +5,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
-import { events, webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
-import { newId } from "../../src/lib/ids.ts";
-import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
+import { webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { type DispatcherEvents, dispatcherEvents } from "../helpers/dispatcher-events.ts";
+import { queueEvents } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, sleep, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -53,18 +52,13 @@ async function register(key: string, url: string) {
 }
 
 /** Queues `n` order.created events for a vendor in one statement, as a burst of writes would. */
-async function queueEvents(vendorId: string, n: number) {
-  const createdAt = new Date();
-  const rows = Array.from({ length: n }, (_, i) => ({
-    id: newId(),
+const queueOrders = (vendorId: string, n: number) =>
+  queueEvents(
+    t.database.db,
     vendorId,
-    type: "order.created",
-    data: { id: `queued-${i}` },
-    createdAt,
-  }));
-  await t.database.db.insert(events).values(rows);
-  await t.database.db.transaction((tx) => notifyDispatchers(tx));
-}
+    "order.created",
+    Array.from({ length: n }, (_, i) => ({ id: `queued-${i}` })),
+  );
 
 const hookRow = async (id: string) => {
   const [row] = await t.database.db.select().from(webhooks).where(eq(webhooks.id, id));
@@ -80,7 +74,7 @@ describe("fairness across endpoints", () => {
     const prompt = await receiver();
     const hookA = await register(a.key, hung.url);
     await register(b.key, prompt.url);
-    await queueEvents(a.vendor.id, 1_000);
+    await queueOrders(a.vendor.id, 1_000);
     // The cap alone must protect B here: the breaker is set never to open.
     const d = await dispatcher({ webhookEndpointConcurrency: 4, webhookBreakerFailures: 1_000_000 });
 
@@ -122,7 +116,7 @@ describe("circuit breaker per endpoint", () => {
     let healthy = false;
     const failing = await receiver(() => ({ status: healthy ? 204 : 503 }));
     const hook = await register(key, failing.url);
-    await queueEvents(vendor.id, 10);
+    await queueOrders(vendor.id, 10);
     const policy = {
       webhookEndpointConcurrency: 1,
       webhookBreakerFailures: 3,

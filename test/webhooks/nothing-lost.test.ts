@@ -8,6 +8,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
+import { requeueRecoverable } from "../../src/modules/webhooks/webhooks.repository.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
@@ -109,6 +110,37 @@ describe("a disabled spell loses nothing (issue 28 item 2)", () => {
     await r.waitFor(12);
     await deliveriesSettled(t, vendor.id);
     expect(r.requests.map((q) => q.body.data.id)).toEqual(ids);
+  });
+
+  it("recovered deliveries are due one after another in the order their events happened, as stored", async () => {
+    const { vendor, key } = await createVendorWithKey(t.ctx);
+    const r = await receiver();
+    const hook = await register(key, r.url, ["order.created"]);
+    const since = new Date();
+    await setStatus(key, hook.id, "DISABLED");
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await createOrder(key, `Stored ${i}`)).body.id);
+    // Requeued as of tomorrow, so no dispatcher takes one before the test reads them. Due times are
+    // stored to the millisecond: spaced a microsecond apart, all twelve were one instant, and a
+    // claim took them in whatever order the rows lay.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const n = await requeueRecoverable(
+      t.ctx.db,
+      { vendorId: vendor.id, id: hook.id },
+      { since, until: tomorrow },
+      tomorrow,
+    );
+    expect(n).toBe(12);
+    const due = await queryRows<{ order_id: string; due: string }>(
+      t.ctx.db,
+      sql`select e.data->>'id' as order_id, to_char(d.next_attempt_at, 'YYYY-MM-DD HH24:MI:SS.US') as due
+          from webhook_deliveries d join events e on e.id = d.event_id
+          where d.webhook_id = ${hook.id} and d.status = 'PENDING'
+          order by d.next_attempt_at, d.id`,
+    );
+    expect(due.map((d) => d.order_id)).toEqual(ids);
+    expect(new Set(due.map((d) => d.due)).size).toBe(12);
+    await t.ctx.db.execute(sql`delete from webhook_deliveries where webhook_id = ${hook.id}`);
   });
 });
 

@@ -6,11 +6,10 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
-import { events, webhookDeliveries } from "../../src/db/schema/index.ts";
-import { newId } from "../../src/lib/ids.ts";
-import { notifyDispatchers } from "../../src/outbox/enqueue.ts";
+import { webhookDeliveries } from "../../src/db/schema/index.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { type DispatcherEvents, dispatcherEvents } from "../helpers/dispatcher-events.ts";
+import { queueEvents } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 import {
@@ -69,17 +68,12 @@ async function backlog(url: string, n: number) {
   const { vendor, key } = await createVendorWithKey(t.ctx, "Backlog Bridal");
   const res = await t.api.post("/api/vendor/webhooks", { url, events: ["order.created"] }, { key });
   expect(res.status).toBe(201);
-  const createdAt = new Date();
-  await t.database.db.insert(events).values(
-    Array.from({ length: n }, (_, i) => ({
-      id: newId(),
-      vendorId: vendor.id,
-      type: "order.created",
-      data: { id: `queued-${i}` },
-      createdAt,
-    })),
+  await queueEvents(
+    t.database.db,
+    vendor.id,
+    "order.created",
+    Array.from({ length: n }, (_, i) => ({ id: `queued-${i}` })),
   );
-  await t.database.db.transaction((tx) => notifyDispatchers(tx));
   return (res.body as { id: string }).id;
 }
 

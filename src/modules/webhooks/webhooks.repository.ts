@@ -181,7 +181,9 @@ export async function makeDueNow(db: Executor, deliveryId: string, at: Date): Pr
  * Re-queues the events of the webhook's FAILED and SKIPPED deliveries created in [since, until)
  * that have no PENDING or SUCCEEDED delivery to it since: one new PENDING delivery per event, so
  * recovering twice never queues an event twice. They are due in the order the events happened
- * (a microsecond apart from `at`), so the dispatcher sends them in that order. Returns how many.
+ * (a millisecond apart from `at`: due times are stored to the millisecond, and a microsecond
+ * apart they were one instant, taken in whatever order the rows lay), so the dispatcher sends them
+ * in that order. Returns how many.
  * Run under lockWebhook.
  */
 export async function requeueRecoverable(
@@ -212,7 +214,7 @@ export async function requeueRecoverable(
           select 'd' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24), ${hook.id},
                  ${hook.vendorId}, f.event_id, f.event_type, 'PENDING',
                  ${now}::timestamptz
-                   + (row_number() over (order by f.event_at, f.event_id) - 1) * interval '1 microsecond',
+                   + (row_number() over (order by f.event_at, f.event_id) - 1) * interval '1 millisecond',
                  f.delivery_id, ${now}::timestamptz, ${now}::timestamptz
           from found f
           returning id
