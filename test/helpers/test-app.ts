@@ -45,7 +45,9 @@ export interface TestAppOptions {
    * The file runs a webhook dispatcher or counts NOTIFYs: on PostgreSQL it gets a scratch
    * database of its own, so dispatchers of files running side by side never claim each other's
    * deliveries (each with its own retry delays and breaker settings), and a listener hears only
-   * its own file's writes. PGlite files in one worker never overlap.
+   * its own file's writes; and a file that checks incremental sync is not held back by another
+   * file's open transaction (the sync horizon is the oldest one on the database). PGlite files in
+   * one worker never overlap.
    */
   ownDatabase?: boolean;
   /** Receives every log line the app writes (set LOG_LEVEL in env to see more than errors). */
