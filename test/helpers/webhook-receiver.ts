@@ -28,16 +28,26 @@ export interface Receiver {
   respond: Responder;
   /** Resolves once `n` requests arrived (or rejects after timeoutMs). */
   waitFor(n: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /**
+   * The most requests it ever held open at once (arrived, and neither answered nor given up by
+   * the sender): an endpoint's concurrency as the receiver sees it, whatever the clocks say.
+   */
+  readonly maxOpen: number;
   close(): Promise<void>;
 }
 
 export async function startReceiver(respond: Responder = () => ({ status: 200 })): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<() => boolean> = [];
+  let open = 0;
+  let maxOpen = 0;
   const receiver: Receiver = {
     url: "",
     requests,
     respond,
+    get maxOpen() {
+      return maxOpen;
+    },
     waitFor(n, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -62,6 +72,10 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
       }),
   };
   const server = http.createServer((req, res) => {
+    open++;
+    maxOpen = Math.max(maxOpen, open);
+    // Answered, or the sender gave up (its timeout aborted the request): either way no longer open.
+    res.on("close", () => open--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {

@@ -99,10 +99,11 @@ describe("fairness across endpoints", () => {
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1] ?? Infinity;
     expect(p99).toBeLessThan(1_000);
 
-    // A never had more than its 4 attempts in flight: within any timeout window at most 4 arrived.
-    const first = hung.requests[0]?.at ?? 0;
-    expect(hung.requests.filter((r) => r.at < first + 900).length).toBeLessThanOrEqual(4);
-    expect(hung.requests.length).toBeGreaterThan(0);
+    // A never had more than its 4 attempts in flight, as its receiver saw them, over the whole run
+    // (arrival times within a timeout window were the measure once: on a loaded host a handler that
+    // ran late made the next batch look early, and eight "arrived" within 900 ms).
+    expect(hung.maxOpen).toBeLessThanOrEqual(4);
+    expect(hung.requests.length).toBeGreaterThan(4);
 
     await d.stop(100);
     const del = await t.api.delete(`/api/vendor/webhooks/${hookA.id}`, { key: a.key });
