@@ -121,7 +121,9 @@ describe("circuit breaker per endpoint", () => {
     const policy = {
       webhookEndpointConcurrency: 1,
       webhookBreakerFailures: 3,
-      webhookBreakerCooldownMs: 1_500,
+      // Long enough that "a turn sends nothing while open" is checked before the wait ends on a
+      // loaded host (at 1.5 s a CI run's probe went out before the check: 4 sent, not 3).
+      webhookBreakerCooldownMs: 3_000,
     };
     const first = await dispatcher(policy);
 
@@ -135,7 +137,7 @@ describe("circuit breaker per endpoint", () => {
     expect(opened?.consecutiveFailures).toBe(3);
     const openUntil = opened?.circuitOpenUntil;
     if (!openUntil) throw new Error("the circuit did not open");
-    expect(openUntil.getTime() - (failing.requests[2]?.at ?? 0)).toBeGreaterThanOrEqual(1_400);
+    expect(openUntil.getTime() - (failing.requests[2]?.at ?? 0)).toBeGreaterThanOrEqual(2_900);
 
     // Another dispatcher reads the same state: it too waits, then sends one probe.
     await first.stop(100);
@@ -149,7 +151,7 @@ describe("circuit breaker per endpoint", () => {
     expect(failing.requests).toHaveLength(4);
     const reopened = await hookRow(hook.id);
     expect(reopened?.consecutiveFailures).toBe(4);
-    expect(reopened?.circuitOpenUntil?.getTime()).toBeGreaterThan(openUntil.getTime() + 1_400);
+    expect(reopened?.circuitOpenUntil?.getTime()).toBeGreaterThan(openUntil.getTime() + 2_900);
 
     // The receiver recovers: the next probe succeeds, the circuit closes and the queue drains.
     healthy = true;
@@ -159,7 +161,7 @@ describe("circuit breaker per endpoint", () => {
         .from(webhookDeliveries)
         .where(eq(webhookDeliveries.webhookId, hook.id));
       return rows.length === 10 && rows.every((r) => r.status === "SUCCEEDED");
-    }, 15_000);
+    }, 20_000);
     const closed = await hookRow(hook.id);
     expect(closed?.consecutiveFailures).toBe(0);
     expect(closed?.circuitOpenUntil).toBeNull();
