@@ -58,3 +58,21 @@ export function apiClient(baseUrl: string): ApiClient {
     delete: (path, options) => request("DELETE", path, options),
   };
 }
+
+/** Every item of a paged list (`?limit=100`, then each `nextCursor` until there is none). */
+export async function allPages<T = any>(
+  api: ApiClient,
+  path: string,
+  key: string,
+  field: string,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const res = await api.get(`${path}?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { key });
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text}`);
+    all.push(...res.body[field]);
+    cursor = res.body.nextCursor ?? undefined;
+  } while (cursor);
+  return all;
+}

@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./ports.ts";
 import { tempDir } from "./temp-dir.ts";
-import { freePort } from "./test-app.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 export const hasPrivatePostgres = fs.existsSync(`${BIN}/initdb`);

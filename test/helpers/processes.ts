@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { CHILD_BUILD_DIR, CHILD_NODE_FLAGS, migratedDataDir } from "./child-build.ts";
 import { withPoolerSettings } from "./pooler.ts";
+import { freePort } from "./ports.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -170,6 +171,20 @@ export async function startService(
   const server = startServer(args, env, Number(env.PORT ?? 0));
   if (healthy) await waitForHealth(server, 60_000);
   return server;
+}
+
+/**
+ * Starts `--role worker` on `env`'s database with its probes on a free WORKER_PORT, and waits
+ * until it answers /health there: it has opened the database and is polling.
+ */
+export async function startWorker(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const port = await freePort();
+  const worker = startServer(["--role", "worker"], { ...env, WORKER_PORT: String(port) }, port);
+  await waitForHealth(worker).catch((error) => {
+    worker.child.kill("SIGKILL"); // never healthy: not left running behind the test
+    throw error;
+  });
+  return worker;
 }
 
 /** A vendor and an API key made with the CLI (through the running server's socket on PGlite). */

@@ -6,7 +6,6 @@
 // (vitest.config.ts sets isolate: false, so this module and the instance outlive a file). That is the same sharing the suite already has
 // on PostgreSQL, and safe for the same reason: every test makes its own vendor. Each file still
 // builds its own app (its own config, clock, rate-limit budgets and sign-in throttle).
-import net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
@@ -19,6 +18,7 @@ import type { Resolver } from "../../src/webhook-delivery/url-guard.ts";
 import { type ApiClient, apiClient } from "./api-client.ts";
 import { migratedDataDirTar } from "./child-build.ts";
 import { pgTarget } from "./pooler.ts";
+import { freePort } from "./ports.ts";
 import { createScratchDatabase } from "./scratch-database.ts";
 
 export interface TestApp {
@@ -175,17 +175,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await scratch?.drop();
     },
   };
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
 }
 
 /** @deprecated import it from ./clock.ts, the home of test clocks (kept for tests in flight). */

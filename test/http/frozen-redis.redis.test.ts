@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitStoreReady } from "../../src/http/rate-limit.ts";
 import { DEFAULT_SHARED_WAIT_MS as SHARED_WAIT_MS } from "../../src/http/rate-limit-store.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
+import { freePort } from "../helpers/ports.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 const LIMIT = 50;

@@ -5,8 +5,8 @@
 // answer its client saw. On PGlite and PostgreSQL.
 import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
 const KEYS = 60;

@@ -7,7 +7,8 @@ import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { type ApiClient, apiClient } from "../helpers/api-client.ts";
 import { adjustableClock } from "../helpers/clock.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
-import { freePort, useTestApp } from "../helpers/test-app.ts";
+import { freePort } from "../helpers/ports.ts";
+import { useTestApp } from "../helpers/test-app.ts";
 
 // A clock the tests can move forward, shared by both app instances.
 const clock = adjustableClock();

@@ -9,7 +9,8 @@ import { hashSecret } from "../../src/lib/crypto.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { type ApiClient, apiClient } from "../helpers/api-client.ts";
 import { createVendor, createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
-import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { freePort } from "../helpers/ports.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 // A prefix unique to this run, so parallel runs and other engineers' tests never share counters.

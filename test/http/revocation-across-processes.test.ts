@@ -6,8 +6,8 @@
 // PostgreSQL only (PGlite serves one process).
 import { describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, processBackends, runCliJson, startService } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 const { backends, track } = processBackends("revocation");

@@ -5,8 +5,8 @@
 // On PGlite and PostgreSQL.
 import http from "node:http";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
 const CLIENTS = 8;

@@ -2,8 +2,8 @@
 // (in the primary, over node:cluster's IPC), not N budgets of the full size. PostgreSQL only:
 // PGlite serves one process.
 import { describe, expect, it } from "vitest";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 
 const LIMIT = 8;
 const { backends, track } = processBackends("api-processes-limits");

@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratedDataDir } from "../helpers/child-build.ts";
+import { freePort } from "../helpers/ports.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { freePort } from "../helpers/test-app.ts";
 
 let dataDir: string;
 let env: Record<string, string>;

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { migratedDataDir } from "../helpers/child-build.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   childEnv,
   runCliJson,
@@ -14,7 +15,6 @@ import {
   waitForHealth,
 } from "../helpers/processes.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { freePort } from "../helpers/test-app.ts";
 
 const servers: ServerProcess[] = [];
 const dirs: string[] = [];

@@ -9,6 +9,7 @@
 // outage, and SIGTERM drains to exit 0. Only the cluster this test started is ever stopped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   hasPrivatePostgres,
   type PrivatePostgres,
@@ -16,7 +17,6 @@ import {
   startPrivatePostgres,
 } from "../helpers/private-postgres.ts";
 import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 
 const RESTARTS = 10;
 const WRITERS = 16;

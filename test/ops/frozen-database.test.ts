@@ -5,6 +5,7 @@
 // again, without a restart. Only the cluster this test started is ever stopped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   hasPrivatePostgres as hasPostgres,
   type PrivatePostgres,
@@ -12,7 +13,6 @@ import {
   startPrivatePostgres,
 } from "../helpers/private-postgres.ts";
 import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { sleep } from "../helpers/webhook-receiver.ts";
 
 let cluster: PrivatePostgres | undefined;

@@ -11,9 +11,9 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ApiResponse, apiClient } from "../helpers/api-client.ts";
 import { migratedDataDir } from "../helpers/child-build.ts";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 const run = promisify(execFile);

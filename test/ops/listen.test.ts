@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../clients/typescript/src/index.ts";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   type CliProcess,
   childEnv,
@@ -19,7 +20,6 @@ import {
 } from "../helpers/processes.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const { backends, track } = processBackends("listen");

@@ -5,9 +5,9 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratedDataDir } from "../helpers/child-build.ts";
+import { freePort } from "../helpers/ports.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const METRICS_TOKEN = "scrape-token-0123456789";

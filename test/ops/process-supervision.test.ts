@@ -9,6 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   hasPrivatePostgres,
   type PrivatePostgres,
@@ -16,7 +17,6 @@ import {
   startPrivatePostgres,
 } from "../helpers/private-postgres.ts";
 import { childEnv, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 let cluster: PrivatePostgres | undefined;

@@ -20,6 +20,7 @@ import {
   ShellSession,
   shellSteps,
 } from "../helpers/doc-samples.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   repoRoot,
   runCliJson,
@@ -29,7 +30,6 @@ import {
 } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { startReceiver } from "../helpers/webhook-receiver.ts";
 
 /** The address every document uses for the API: the README's, and $BASE_URL in the guides. */

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../clients/typescript/src/index.ts";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   childEnv,
   processBackends,
@@ -16,7 +17,6 @@ import {
 } from "../helpers/processes.ts";
 import { openSse } from "../helpers/sse.ts";
 import { startTcpProxy } from "../helpers/tcp-proxy.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { startReceiver } from "../helpers/webhook-receiver.ts";
 
 const pg = Boolean(process.env.TEST_DATABASE_URL);

@@ -2,8 +2,8 @@
 // events are pending and, after a restart, every event is delivered. On PGlite and PostgreSQL.
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, processBackends, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 // Each backend's database is the file's own: the spawned service's dispatcher must not pick up

@@ -12,7 +12,8 @@ import {
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { freePort, type TestApp } from "../helpers/test-app.ts";
+import { freePort } from "../helpers/ports.ts";
+import type { TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 const fixture = useDeliveryFixture();

@@ -6,17 +6,16 @@
 // reached its receiver (the receivers log each request whose body arrived whole). On PGlite and
 // PostgreSQL, in one process and (PostgreSQL) with the API and the worker apart.
 import { afterAll, describe, expect, it } from "vitest";
-import { apiClient } from "../helpers/api-client.ts";
+import { allPages, apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   childEnv,
   processBackends,
   type ServerProcess,
-  startServer,
   startService,
+  startWorker,
   vendorWithKeyByCli,
-  waitForHealth,
 } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import {
   eventually,
   type ReceivedRequest,
@@ -28,6 +27,14 @@ const KILLS = Number(process.env.KILLS ?? 20);
 const SLOW_MS = Number(process.env.SLOW_MS ?? 250);
 /** Orders written between two kills (three writers, as fast as the service answers). */
 const ORDERS_PER_KILL = Number(process.env.ORDERS_PER_KILL ?? 20);
+/** Each attempt's timeout; a lease is 2 timeouts + 5 s (src/webhook-delivery/dispatcher.ts). */
+const TIMEOUT_MS = Number(process.env.KILL_TIMEOUT_MS ?? 1000);
+/**
+ * How long the deliveries may take to settle after the last kill: each kill can leave deliveries
+ * leased to the dead process for one lease, and the bound allows every kill's lease end to end,
+ * plus 30 s for the backlog itself. It follows KILLS and KILL_TIMEOUT_MS when a run raises them.
+ */
+const SETTLE_MS = Number(process.env.KILL_SETTLE_MS ?? KILLS * (2 * TIMEOUT_MS + 5_000) + 30_000);
 const { backends, track } = processBackends("kills");
 const receivers: Receiver[] = [];
 afterAll(() => Promise.all(receivers.map((r) => r.close())));
@@ -56,16 +63,11 @@ type Layout = "one process" | "api and worker apart";
 async function serviceOf(layout: Layout, env: NodeJS.ProcessEnv) {
   const startApi = async (role: string) =>
     track(await startService(env, role === "all" ? [] : ["--role", role]));
-  const startWorker = async () => {
-    const port = await freePort();
-    const worker = track(startServer(["--role", "worker"], { ...env, WORKER_PORT: String(port) }, port));
-    await waitForHealth(worker);
-    return worker;
-  };
+  const startWorkerOf = async () => track(await startWorker(env));
   const procs: { api: ServerProcess; worker?: ServerProcess } = {
     api: await startApi(layout === "one process" ? "all" : "api"),
   };
-  if (layout !== "one process") procs.worker = await startWorker();
+  if (layout !== "one process") procs.worker = await startWorkerOf();
   return {
     /** SIGKILLs one process (the worker three times in four when apart), then restarts it. */
     async killOne() {
@@ -73,7 +75,7 @@ async function serviceOf(layout: Layout, env: NodeJS.ProcessEnv) {
       const victim = which === "worker" ? (procs.worker as ServerProcess) : procs.api;
       victim.child.kill("SIGKILL");
       await victim.exited;
-      if (which === "worker") procs.worker = await startWorker();
+      if (which === "worker") procs.worker = await startWorkerOf();
       else procs.api = await startApi(layout === "one process" ? "all" : "api");
     },
     async stop() {
@@ -99,7 +101,7 @@ describe.each(backends)("on $name", ({ name, db }) => {
         HOST: "127.0.0.1",
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
         // An attempt's lease is 2 timeouts + 5 s: a killed process's leases end that long after.
-        WEBHOOK_TIMEOUT_MS: process.env.KILL_TIMEOUT_MS ?? "1000",
+        WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
         WEBHOOK_RETRY_DELAYS_MS: "100,200,300",
         RATE_LIMIT_PER_MINUTE: "100000",
       });
@@ -175,19 +177,18 @@ describe.each(backends)("on $name", ({ name, db }) => {
       await Promise.all(writers);
 
       // Every committed event (the events API lists them), with a delivery per endpoint.
-      const events = await pages(api, "/api/vendor/events", key, "events");
+      const events = await allPages(api, "/api/vendor/events", key, "events");
       const byHook = async () =>
-        Promise.all(hooks.map((h) => pages(api, `/api/vendor/webhooks/${h}/deliveries`, key, "deliveries")));
-      const deliveries = await eventually(
-        async () => {
-          const lists = await byHook();
-          const settled = lists.every(
-            (list) => list.length >= events.length && list.every((d) => d.status !== "PENDING"),
-          );
-          return settled && lists;
-        },
-        Number(process.env.KILL_SETTLE_MS ?? 90_000),
-      );
+        Promise.all(
+          hooks.map((h) => allPages(api, `/api/vendor/webhooks/${h}/deliveries`, key, "deliveries")),
+        );
+      const deliveries = await eventually(async () => {
+        const lists = await byHook();
+        const settled = lists.every(
+          (list) => list.length >= events.length && list.every((d) => d.status !== "PENDING"),
+        );
+        return settled && lists;
+      }, SETTLE_MS);
 
       const eventIds = new Set(events.map((e) => e.id));
       const orderEvents = new Map(
@@ -229,16 +230,3 @@ describe.each(backends)("on $name", ({ name, db }) => {
     600_000,
   );
 });
-
-/** Every item of a paged list (newest first). */
-async function pages(api: ReturnType<typeof apiClient>, path: string, key: string, field: string) {
-  const all: any[] = [];
-  let cursor: string | undefined;
-  do {
-    const res = await api.get(`${path}?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { key });
-    expect(res.status).toBe(200);
-    all.push(...res.body[field]);
-    cursor = res.body.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
-}

@@ -29,17 +29,16 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventTypes } from "../../src/modules/events/catalog.ts";
-import { apiClient } from "../helpers/api-client.ts";
+import { allPages, apiClient } from "../helpers/api-client.ts";
+import { freePort } from "../helpers/ports.ts";
 import {
   childEnv,
   processBackends,
   type ServerProcess,
-  startServer,
   startService,
+  startWorker,
   vendorWithKeyByCli,
-  waitForHealth,
 } from "../helpers/processes.ts";
-import { freePort } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const RUN = process.env.SLOW_KILLS === "1";
@@ -90,13 +89,8 @@ describe.runIf(RUN).each(backends)("issue 31's outside crash test on $name", ({ 
     const procs: { api: ServerProcess; worker?: ServerProcess } = {
       api: track(await startService(env, apart ? ["--role", "api"] : [])),
     };
-    const startWorker = async () => {
-      const wport = await freePort();
-      const w = track(startServer(["--role", "worker"], { ...env, WORKER_PORT: String(wport) }, wport));
-      await waitForHealth(w);
-      return w;
-    };
-    if (apart) procs.worker = await startWorker();
+    const startWorkerOf = async () => track(await startWorker(env));
+    if (apart) procs.worker = await startWorkerOf();
     const api = apiClient(`http://127.0.0.1:${port}`);
     const { key } = await vendorWithKeyByCli(env, "SlowKills");
     const hooks: string[] = [];
@@ -182,7 +176,7 @@ describe.runIf(RUN).each(backends)("issue 31's outside crash test on $name", ({ 
       const proc = victim === "worker" ? (procs.worker as ServerProcess) : procs.api;
       proc.child.kill("SIGKILL");
       await proc.exited;
-      if (victim === "worker") procs.worker = await startWorker();
+      if (victim === "worker") procs.worker = await startWorkerOf();
       else procs.api = track(await startService(env, apart ? ["--role", "api"] : []));
       moments.push(
         `${kind}(${openAtKill} open)@${((killedAt - started) / 1000).toFixed(1)}s+${((Date.now() - killedAt) / 1000).toFixed(1)}s`,
@@ -194,7 +188,7 @@ describe.runIf(RUN).each(backends)("issue 31's outside crash test on $name", ({ 
     await Promise.all(writers);
     const stoppedAt = Date.now();
 
-    const events = await pages(api, "/api/vendor/events", key, "events");
+    const events = await allPages(api, "/api/vendor/events", key, "events");
     const ids = events.map((e) => e.id as string);
     const arrivals = (r: Receiver) => {
       const m = new Map<string, number>();
@@ -209,11 +203,11 @@ describe.runIf(RUN).each(backends)("issue 31's outside crash test on $name", ({ 
       await pause(250);
     const atSettle = arrivals(slow.receiver);
     const fastAtSettle = arrivals(fast.receiver);
-    const logAtSettle = await pages(api, `/api/vendor/webhooks/${hooks[0]}/deliveries`, key, "deliveries");
+    const logAtSettle = await allPages(api, `/api/vendor/webhooks/${hooks[0]}/deliveries`, key, "deliveries");
     const missing = ids.filter((id) => !atSettle.has(id));
     while (Date.now() - stoppedAt < SETTLE_MS + LATE_MS && !allArrived(slow.receiver)) await pause(250);
     const late = arrivals(slow.receiver);
-    const logLate = await pages(api, `/api/vendor/webhooks/${hooks[0]}/deliveries`, key, "deliveries");
+    const logLate = await allPages(api, `/api/vendor/webhooks/${hooks[0]}/deliveries`, key, "deliveries");
 
     const describeDelivery = (d: any) =>
       `${d.status}/${d.attemptCount}${d.nextAttemptAt ? ` next ${d.nextAttemptAt}` : ""} attempts[${d.attempts
@@ -276,16 +270,3 @@ describe.runIf(RUN).each(backends)("issue 31's outside crash test on $name", ({ 
     expect(strandedIds).toEqual([]);
   }, 1_200_000);
 });
-
-/** Every item of a paged list (newest first). */
-async function pages(api: ReturnType<typeof apiClient>, path: string, key: string, field: string) {
-  const all: any[] = [];
-  let cursor: string | undefined;
-  do {
-    const res = await api.get(`${path}?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { key });
-    expect(res.status).toBe(200);
-    all.push(...res.body[field]);
-    cursor = res.body.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
-}

@@ -3,9 +3,9 @@
 // delivery id arrives exactly once. PostgreSQL only (PGlite serves one process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { childEnv, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
+import { childEnv, type ServerProcess, startWorker } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -30,11 +30,7 @@ describe.skipIf(!pgUrl)("two dispatcher processes on PostgreSQL", () => {
       WEBHOOK_RETRY_DELAYS_MS: "50,100,150",
     });
     for (let i = 0; i < 2; i++) {
-      // A worker answers /health on WORKER_PORT once it has opened the database and is polling.
-      const port = await freePort();
-      const worker = startServer(["--role", "worker"], { ...env, WORKER_PORT: String(port) }, port);
-      workers.push(worker);
-      await waitForHealth(worker);
+      workers.push(await startWorker(env));
     }
   }, 120_000);
   afterAll(async () => {

@@ -7,9 +7,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVendorWithKey } from "../helpers/factories.ts";
+import { freePort } from "../helpers/ports.ts";
 import { childEnv, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
-import { freePort, startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const pgUrl = process.env.TEST_DATABASE_URL;
