@@ -15,7 +15,9 @@ import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 const available = chromiumAvailable();
 if (!available) console.warn(`activity.browser.test.ts skipped: no Chromium at ${CHROMIUM_PATH}`);
 
-describe.skipIf(!available)("labelled rows and the activity log in Chromium", () => {
+// Each width signs three people in and walks their pages (~15 s here, more beside the other
+// worker's Chromium).
+describe.skipIf(!available)("labelled rows and the activity log in Chromium", { timeout: 120_000 }, () => {
   let t: TestApp;
   let chromium: Browser;
   beforeAll(async () => {

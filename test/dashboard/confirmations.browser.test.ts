@@ -32,7 +32,9 @@ interface Step {
   flash: RegExp;
 }
 
-describe.skipIf(!available)("confirmation steps in Chromium", () => {
+// Each width walks ~50 page loads in one test: ~16 s here on a quiet host, twice that beside the
+// other worker's Chromium; 30 s (the default) was not enough once.
+describe.skipIf(!available)("confirmation steps in Chromium", { timeout: 120_000 }, () => {
   let t: TestApp;
   let chromium: Browser;
   beforeAll(async () => {

@@ -1,7 +1,8 @@
 // Properties of the whole dashboard, checked by crawling it as a signed-in vendor: whatever pages
 // exist now or are added later, (1) no page of one vendor shows another vendor's data, (2) another
 // vendor's id in any page URL is a 404, (3) every POST form refuses a missing or wrong CSRF token,
-// (4) no page scrolls sideways on a 390px phone (in Chromium, with a screenshot of each).
+// (4) no page scrolls sideways on a 390px phone (in Chromium; with SCREENSHOTS=1, a screenshot of
+// each).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
@@ -191,7 +192,9 @@ function postForms(page: string): Form[] {
   return forms;
 }
 
-describe("the dashboard, crawled", () => {
+// Every page of the dashboard, several times over: ~27 s for the phone walk here beside the other
+// worker, close to the default 30 s.
+describe("the dashboard, crawled", { timeout: 120_000 }, () => {
   it("no page of another vendor shows this vendor's data, and no page fails", async () => {
     const browser = await signedInBrowser(t, emailB);
     const pages = await crawl(browser);

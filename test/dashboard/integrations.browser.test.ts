@@ -1,8 +1,8 @@
 // The integrations pages in a real browser (Debian's Chromium via playwright-core): sign in, create
 // an API key and use it, register an application and complete an OAuth authorization with PKCE
 // against a local callback, register a webhook and see a test delivery in its log, sign out.
-// Every stored text is an XSS payload; any dialog fails the test. Screenshots go to
-// test-artifacts/screenshots (desktop, and 390px wide as a phone).
+// Every stored text is an XSS payload; any dialog fails the test. With SCREENSHOTS=1, screenshots
+// go to test-artifacts/screenshots (desktop, and 390px wide as a phone).
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,7 @@
 // The orders flow in a real browser (Debian's Chromium through playwright-core): sign in, move an
 // order through two statuses with the form, watch the customer's tracking page follow, sign out.
-// Screenshots of each main page (desktop and 390px phone width) land in test-artifacts/screenshots.
+// With SCREENSHOTS=1, screenshots of each main page (desktop and 390px phone width) land in
+// test-artifacts/screenshots.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -46,7 +47,9 @@ function failOnDialog(page: Page, dialogs: string[]): void {
   });
 }
 
-describe.skipIf(!available)("orders in the browser", () => {
+// One test walks the whole flow on two pages and two widths (~14 s here, more beside the other
+// worker's Chromium).
+describe.skipIf(!available)("orders in the browser", { timeout: 120_000 }, () => {
   it("signs in, moves an order through two statuses with the form, the tracking page follows, signs out", async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx, "Browser Bridal");
     const created = await t.api.post(

@@ -2,7 +2,8 @@
 // width and at 390px as a phone: create an order and see its order.created webhook arrive at a
 // real local receiver; turn an inquiry into a customer and an appointment; change the shop's time
 // zone and see the times move; search and filter; export a CSV and read it back. Every page
-// visited is checked for sideways scrolling, and screenshots land in test-artifacts/screenshots.
+// visited is checked for sideways scrolling, and (SCREENSHOTS=1) screenshots land in
+// test-artifacts/screenshots.
 import fs from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

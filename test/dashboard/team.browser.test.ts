@@ -1,8 +1,8 @@
 // A shop's team in a real browser (Debian's Chromium), at desktop width and at 390px as a phone:
 // the owner invites someone from Settings → Team, the invitation is read from a real SMTP server,
 // the invitee joins through its link, signs out and signs in again as staff, and finds every
-// owner-only page refused, and every owner-only form POST too (403). Screenshots land in
-// test-artifacts/screenshots; no page scrolls sideways.
+// owner-only page refused, and every owner-only form POST too (403). With SCREENSHOTS=1,
+// screenshots land in test-artifacts/screenshots; no page scrolls sideways.
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,8 +1,8 @@
 // Two-step sign-in in a real browser (Debian's Chromium), at desktop width and at 390px as a
 // phone: a member sets up an authenticator from the account page (the code generated here with
 // otplib from the key the page shows, as a phone app would), keeps the recovery codes, signs out,
-// and signs in with the password and then the authenticator's code. Screenshots land in
-// test-artifacts/screenshots; no page scrolls sideways.
+// and signs in with the password and then the authenticator's code. With SCREENSHOTS=1, screenshots
+// land in test-artifacts/screenshots; no page scrolls sideways.
 import { generate } from "otplib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 // The reference and every guide in Debian's Chromium, at desktop width and as a 390 px phone:
 // every request the page makes goes to the service itself (no CDN, no fonts, no analytics), the
 // page breaks no Content-Security-Policy rule, Redoc actually renders the document, and nothing
-// scrolls sideways. Screenshots land in test-artifacts/screenshots/docs-*.png.
+// scrolls sideways. With SCREENSHOTS=1, screenshots land in test-artifacts/screenshots/docs-*.png.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDES } from "../../src/docs/page-frame.ts";

@@ -30,7 +30,10 @@ export async function signedInPage(chromium: Browser, baseUrl: string, email: st
   return { context, page, dialogs };
 }
 
-/** A full-page screenshot named for the width, and the page no wider than the viewport. */
+/**
+ * The page no wider than the viewport; with SCREENSHOTS=1, also a full-page screenshot named for
+ * the width.
+ */
 export async function shot(page: Page, name: string, width: number): Promise<void> {
   await screenshot(page, `${name}-${width}`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
