@@ -51,6 +51,13 @@ export interface Database {
     fn: (payload: string) => void,
     onLost?: () => void,
   ) => Promise<() => Promise<void>>;
+  /**
+   * Holds a session-level advisory lock named `name` for as long as this process lives (or until
+   * the returned function is called): what other processes read, in pg_locks, as proof that it is
+   * alive. PostgreSQL: on the LISTEN connection's session, taken again after it reconnects.
+   * PGlite: on its one session (a data directory has one process).
+   */
+  readonly holdLock: (name: string) => Promise<() => Promise<void>>;
   readonly ping: () => Promise<void>;
   /** Whether the database is reachable as this process last saw it (one log line per outage). */
   readonly availability: DatabaseAvailability;
@@ -170,6 +177,7 @@ export async function openDatabase(
       directUrl,
       queryCount: () => count,
       listen: (channel, fn, onLost) => listener.listen(channel, { onNotify: fn, onLost }),
+      holdLock: (name) => listener.holdLock(name),
       async ping() {
         await pool.query("select 1");
         availability.answered();
@@ -237,6 +245,15 @@ export function pgliteDatabase(
       const unsubscribe = await client.listen(channel, fn);
       return async () => {
         await unsubscribe();
+      };
+    },
+    async holdLock(name) {
+      await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [name]);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [name]).catch(() => {});
       };
     },
     async ping() {

@@ -11,6 +11,12 @@
 // subscriber trusts nothing for longer than heartbeatMs + deadlineMs after the last proof that
 // notifications could still arrive. (The API-key cache held a revoked key for 58.5 s behind a
 // stalled connection before this.)
+//
+// The same session holds the process's advisory locks (`holdLock`): a lock lives exactly as long
+// as the session, so another process reads from pg_locks whether its holder is still there (a
+// webhook lease's holder, src/webhook-delivery/outbox.repository.ts requeueAbandoned). They are
+// taken again after each reconnect, and retried on each heartbeat while another session still
+// has one (the old backend of a connection cut without PostgreSQL noticing yet).
 import pg from "pg";
 
 /** How the LISTEN connection names itself in pg_stat_activity. */
@@ -28,6 +34,13 @@ export interface PgListener {
    * told `onLost` at once and `onNotify("")` when it is back. It never fails.
    */
   listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>>;
+  /**
+   * Holds the session-level advisory lock `hashtextextended(name, 0)` on this connection until the
+   * returned function is called, taken again after every reconnect. Resolves once it was tried:
+   * it is held unless the connection is down or another session still holds it (then the next
+   * reconnect or heartbeat tries again). It never fails.
+   */
+  holdLock(name: string): Promise<() => Promise<void>>;
 }
 
 export interface ListenerTimings {
@@ -44,13 +57,28 @@ export function createPgListener(
   timings: ListenerTimings = DEFAULT_LISTENER_TIMINGS,
 ): PgListener {
   const channels = new Map<string, Set<Subscriber>>();
-  /** The connection and the channels it LISTENs to, while it is up; `lose` gives it up. */
-  let live: { client: pg.Client; listening: Set<string>; lose: () => void } | undefined;
+  /** The advisory locks the session is to hold (their names). */
+  const locks = new Set<string>();
+  /** The connection, the channels it LISTENs to and the locks it holds, while it is up. */
+  let live: { client: pg.Client; listening: Set<string>; held: Set<string>; lose: () => void } | undefined;
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let down = false;
 
   const everyone = () => [...channels.values()].flatMap((subs) => [...subs]);
+  const wanted = () => channels.size > 0 || locks.size > 0;
+
+  /** Takes the locks wanted and not held yet; one still held elsewhere is left for a later try. */
+  const takeLocks = async (client: pg.Client, held: Set<string>): Promise<void> => {
+    for (const name of locks) {
+      if (held.has(name)) continue;
+      const { rows } = await client.query<{ ok: boolean }>(
+        "select pg_try_advisory_lock(hashtextextended($1, 0)) as ok",
+        [name],
+      );
+      if (rows[0]?.ok) held.add(name);
+    }
+  };
 
   const open = async (): Promise<void> => {
     const client = new pg.Client({
@@ -89,12 +117,15 @@ export function createPgListener(
         await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
         listening.add(channel);
       }
+      const held = new Set<string>();
+      await takeLocks(client, held);
       if (lost) throw new Error("the LISTEN connection dropped while it was set up");
-      live = { client, listening, lose: onLost };
+      live = { client, listening, held, lose: onLost };
       const beat = () => {
         heartbeat = setTimeout(() => {
           if (lost || live?.client !== client) return;
-          client.query("select 1").then(beat, onLost);
+          const proof = held.size < locks.size ? takeLocks(client, held) : client.query("select 1");
+          proof.then(beat, onLost);
         }, timings.heartbeatMs);
         heartbeat.unref();
       };
@@ -108,11 +139,11 @@ export function createPgListener(
 
   const scheduleReconnect = (delayMs: number) => {
     clearTimeout(retry);
-    if (channels.size === 0) return;
+    if (!wanted()) return;
     retry = setTimeout(() => {
       open().then(
         () => {
-          if (channels.size === 0) {
+          if (!wanted()) {
             // Everyone left while it reconnected.
             const client = live?.client;
             live = undefined;
@@ -127,27 +158,40 @@ export function createPgListener(
     }, delayMs);
   };
 
+  /** Opens the connection unless it is up or down (then the reconnect is under way). */
+  const ensureOpen = async (): Promise<void> => {
+    if (down || live) return;
+    // A database that cannot be reached yet does not stop the caller from starting (the API
+    // answers 503 meanwhile): the connection is down until a retry reaches it.
+    connecting ??= open()
+      .catch(() => {
+        down = true;
+        scheduleReconnect(250);
+      })
+      .finally(() => {
+        connecting = undefined;
+      });
+    await connecting;
+  };
+
   const ensureListening = async (channel: string): Promise<void> => {
-    if (down) return; // the reconnect LISTENs to every channel
-    if (!live) {
-      // A database that cannot be reached yet does not stop the caller from starting (the API
-      // answers 503 meanwhile): the connection is down until a retry reaches it.
-      connecting ??= open()
-        .catch(() => {
-          down = true;
-          scheduleReconnect(250);
-        })
-        .finally(() => {
-          connecting = undefined;
-        });
-      await connecting;
-    }
+    await ensureOpen(); // the reconnect LISTENs to every channel
     if (live && !live.listening.has(channel)) {
       live.listening.add(channel);
       // A failure here is the connection failing (or stalled): lost, and the reconnect LISTENs.
       const { client, lose } = live;
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch(lose);
     }
+  };
+
+  /** Closes the connection once nothing is followed and no lock is held. */
+  const closeIfUnwanted = async (): Promise<void> => {
+    if (wanted()) return;
+    clearTimeout(retry);
+    down = false;
+    const client = live?.client;
+    live = undefined;
+    await endWithin(client, timings.deadlineMs);
   };
 
   return {
@@ -164,18 +208,35 @@ export function createPgListener(
         subs.delete(subscriber);
         if (subs.size > 0 || channels.get(channel) !== subs) return;
         channels.delete(channel);
-        if (channels.size > 0) {
+        if (wanted()) {
           if (live?.listening.delete(channel)) {
             await live.client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
           }
           return;
         }
         // Nobody follows anything: the connection closes (a later subscription opens a new one).
-        clearTimeout(retry);
-        down = false;
-        const client = live?.client;
-        live = undefined;
-        await endWithin(client, timings.deadlineMs);
+        await closeIfUnwanted();
+      };
+    },
+
+    async holdLock(name) {
+      locks.add(name);
+      await ensureOpen();
+      if (live && !live.held.has(name)) {
+        const { client, held, lose } = live;
+        await takeLocks(client, held).catch(lose);
+      }
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        locks.delete(name);
+        if (live?.held.delete(name)) {
+          await live.client
+            .query("select pg_advisory_unlock(hashtextextended($1, 0))", [name])
+            .catch(() => {});
+        }
+        await closeIfUnwanted();
       };
     },
   };

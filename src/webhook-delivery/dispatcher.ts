@@ -7,7 +7,8 @@
 // due, and on the poll. Any number run side by side on PostgreSQL: fan-out and claims use FOR
 // UPDATE SKIP LOCKED, and a claimed delivery is leased past the timeout, so no attempt is sent
 // twice. Deliveries in flight when it stops finish up to the grace period; any it abandons are
-// taken again when their lease ends (at-least-once, CONTRACT 7).
+// taken again at the others' next poll, as are a killed dispatcher's once PostgreSQL has ended its
+// session (its lock is gone), or else when their lease ends (at-least-once, CONTRACT 7).
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -19,7 +20,14 @@ import { OutboxLoop, type OutboxSender, POLL_MS, type SenderLoop } from "../outb
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
-import { claimDue, endWaits, nextDueAt, pruneOlderThan, requeueAbandoned } from "./outbox.repository.ts";
+import {
+  claimDue,
+  endWaits,
+  LOCKED_HOLDER_PREFIX,
+  nextDueAt,
+  pruneOlderThan,
+  requeueAbandoned,
+} from "./outbox.repository.ts";
 import { DeliveryScheduler } from "./scheduler.ts";
 import type { Resolver } from "./url-guard.ts";
 
@@ -62,9 +70,21 @@ export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher>
   // process clock corrected by the offset measured at start and every CLOCK_SYNC_MS.
   const clock = databaseClock(deps.database.db, { local: deps.now, log: deps.log });
   await clock.sync();
-  const loop = new OutboxLoop(deps.database, (l) => new WebhookSender(deps, clock, l), deps.log);
+  // The lock named for the holder is its proof of life to the other dispatchers, taken before its
+  // first claim: once it is gone (the process died), its leases are requeued at their next poll
+  // (outbox.repository.ts requeueAbandoned).
+  const holder = `${LOCKED_HOLDER_PREFIX}${newId()}`;
+  const releaseLock = await deps.database.holdLock(holder);
+  const loop = new OutboxLoop(deps.database, (l) => new WebhookSender(deps, clock, l, holder), deps.log);
   await loop.start();
-  return { wake: () => loop.wake(), stop: (graceMs = deps.config.shutdownGraceMs) => loop.stop(graceMs) };
+  return {
+    wake: () => loop.wake(),
+    async stop(graceMs = deps.config.shutdownGraceMs) {
+      await loop.stop(graceMs);
+      // What it abandoned (POSTs past the grace period) is the others' to take at once.
+      await releaseLock();
+    },
+  };
 }
 
 class WebhookSender implements OutboxSender {
@@ -76,8 +96,6 @@ class WebhookSender implements OutboxSender {
   private readonly leaseMs: number;
   private readonly scheduler: DeliveryScheduler;
   private readonly runner: AttemptRunner;
-  /** This dispatcher's name on the leases it holds (`leased_by`). */
-  private readonly holder = newId();
   private lastClockSync = Date.now();
   private lastPrune = 0;
   private lastRequeue = 0;
@@ -88,6 +106,8 @@ class WebhookSender implements OutboxSender {
     private readonly deps: DispatcherDeps,
     private readonly clock: DatabaseClock,
     private readonly loop: SenderLoop,
+    /** This dispatcher's name on the leases it holds (`leased_by`), and its lock's. */
+    private readonly holder: string,
   ) {
     this.db = deps.database.db;
     this.now = clock.now;
@@ -122,8 +142,9 @@ class WebhookSender implements OutboxSender {
       this.lastClockSync = Date.now();
       await this.clock.sync();
     }
-    // Leases that ended unrecorded (their dispatcher died) go back to their place in the queue
-    // before a claim reads it (issue 31): looked for once per poll interval, a read of leases only.
+    // Leases of a dispatcher that died (its lock gone, or the lease ended unrecorded) go back to
+    // their place in the queue before a claim reads it (issue 31): looked for once per poll
+    // interval, a read of leases only.
     if (Date.now() - this.lastRequeue >= POLL_MS) {
       this.lastRequeue = Date.now();
       await requeueAbandoned(this.db, this.now());

@@ -1,9 +1,9 @@
 // The dispatcher's queries. Each function is one short transaction or statement: nothing here is
 // ever held open across a POST (STACK-NOTES: PGlite serializes every caller on one thread).
 import { eq, lt, type Placeholder, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, queryRows } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
-import { events, webhookDeliveries, webhooks } from "../db/schema/index.ts";
+import { events, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { notifyWhenAny } from "../outbox/outbox-write.repository.ts";
 
@@ -385,26 +385,44 @@ const releaseStatement = preparedStatement<{ n: number }, "ids" | "tokens" | "at
 );
 
 /**
- * Puts the deliveries whose lease ended unrecorded back at their place in the queue: due at their
- * creation, where the claim found them (issue 31). A lease ends unrecorded when its dispatcher
- * died (SIGKILL, a lost host) between the claim and the attempt's record. Left due at the lease's
- * end, such a delivery went behind everything queued for its endpoint during the lease, and
- * under a backlog to a slow endpoint (1.2 s per answer, 16 at a time) it was sent minutes after
- * the events that followed it. The claim token stays: the row is only due, and an attempt of a
- * dispatcher still alive whose record comes late is still written (a new claim replaces the
- * token, as before). Reads the leases only (webhook_deliveries_leased_idx). Returns how many.
+ * The name a dispatcher of this release gives its leases (`leased_by`): the prefix says it holds
+ * the advisory lock of that name for as long as it lives (Database.holdLock), so its leases are
+ * abandoned as soon as the lock is gone. A holder without it (a dispatcher of the previous
+ * release, during a rolling upgrade) is judged by its leases' end alone.
+ */
+export const LOCKED_HOLDER_PREFIX = "locked:";
+
+/**
+ * Puts back at their place in the queue (due at their creation, where the claim found them) the
+ * deliveries leased by a dispatcher that is gone, and returns how many (issue 31):
+ * - leases whose holder's lock is no longer held: its process died (SIGKILL, a lost host), and
+ *   PostgreSQL ended its session; found at the next poll instead of a lease later (25 s by
+ *   default), during which the dead process's leases held its endpoints' slots and nothing of
+ *   theirs went out;
+ * - leases that ended unrecorded, whoever held them (a holder without a lock, a process cut off
+ *   from the database whose session PostgreSQL has not ended yet).
+ * Left due at the lease's end, such a delivery went behind everything queued for its endpoint
+ * meanwhile: under a backlog to a slow endpoint (1.2 s per answer, 16 at a time) it was sent
+ * minutes after the events that followed it. The claim token stays: the row is only due, and an
+ * attempt whose record comes late (its dispatcher alive after all) is still written; a new claim
+ * replaces the token, as before. Reads the leases only (webhook_deliveries_leased_idx) and the
+ * lock table once.
  */
 export async function requeueAbandoned(db: Db, at: Date): Promise<number> {
-  const d = webhookDeliveries;
-  // The conditions as literals, so the planner proves the leases-only index's predicate.
-  const requeued = await db
-    .update(d)
-    .set({ nextAttemptAt: sql`${d.createdAt}` })
-    .where(
-      sql`${d.status} = 'PENDING' and ${d.claimToken} is not null
-        and ${d.nextAttemptAt} <= ${at.toISOString()}::timestamptz and ${d.nextAttemptAt} > ${d.createdAt}`,
-    )
-    .returning({ id: d.id });
+  const requeued = await queryRows<{ id: string }>(
+    db,
+    sql`with held as materialized (
+        select (l.classid::bigint << 32) | l.objid::bigint as key from pg_locks l
+        where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+          and l.database = (select oid from pg_database where datname = current_database())
+      )
+      update webhook_deliveries d set next_attempt_at = d.created_at
+      where d.status = 'PENDING' and d.claim_token is not null and d.next_attempt_at > d.created_at
+        and (d.next_attempt_at <= ${at.toISOString()}::timestamptz
+          or (d.leased_by like ${`${LOCKED_HOLDER_PREFIX}%`}
+            and hashtextextended(d.leased_by, 0) not in (select key from held)))
+      returning d.id`,
+  );
   return requeued.length;
 }
 

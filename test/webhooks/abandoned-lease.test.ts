@@ -6,7 +6,11 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
-import { releaseClaims } from "../../src/webhook-delivery/outbox.repository.ts";
+import {
+  LOCKED_HOLDER_PREFIX,
+  releaseClaims,
+  requeueAbandoned,
+} from "../../src/webhook-delivery/outbox.repository.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import type { TestApp } from "../helpers/test-app.ts";
@@ -81,5 +85,58 @@ describe("a lease that ends unrecorded (issue 31)", () => {
           where id = ${row?.id ?? ""}`,
     );
     expect(after).toEqual({ due: true, claim_token: null });
+  });
+
+  it("a dead dispatcher's leases are requeued once its lock is gone, not a lease later", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const r = await receiver();
+    const hook = await register(key, r.url, ["order.created"]);
+    // Nothing goes out while the leases are looked at: the endpoint's circuit is open.
+    await queryRows(
+      t.ctx.db,
+      sql`update webhooks set circuit_open_until = now() + interval '1 hour' where id = ${hook.id}`,
+    );
+    const orders: string[] = [];
+    for (const name of ["Leased by the dead", "Leased by the living"]) {
+      const res = await createOrder(key, name);
+      expect(res.status).toBe(201);
+      orders.push(res.body.id);
+    }
+    // Both leased for another hour: one by a dispatcher whose process is gone (nobody holds its
+    // lock), one by a dispatcher alive (this test holds its lock, as a live process does).
+    const dead = `${LOCKED_HOLDER_PREFIX}the-dead`;
+    const living = `${LOCKED_HOLDER_PREFIX}the-living`;
+    const releaseLiving = await t.database.holdLock(living);
+    await queryRows(
+      t.ctx.db,
+      sql`update webhook_deliveries d set claim_token = 'a-claim', next_attempt_at = now() + interval '1 hour',
+            leased_by = case when d.id = (select id from webhook_deliveries where webhook_id = ${hook.id}
+              order by created_at limit 1) then ${dead} else ${living} end
+          where d.webhook_id = ${hook.id}`,
+    );
+    const leases = () =>
+      queryRows<{ holder: string; due: boolean }>(
+        t.ctx.db,
+        sql`select leased_by as holder, next_attempt_at = created_at as due from webhook_deliveries
+            where webhook_id = ${hook.id} order by created_at`,
+      );
+
+    // Requeued (by this call or the dispatcher's poll): the dead one's lease at once, due at its
+    // place in the queue (before: an hour later, at its lease's end); the living one's left alone.
+    await requeueAbandoned(t.ctx.db, new Date());
+    expect(await leases()).toEqual([
+      { holder: dead, due: true },
+      { holder: living, due: false },
+    ]);
+    // Its lock given up (its process ended), the living one's is requeued too.
+    await releaseLiving();
+    await requeueAbandoned(t.ctx.db, new Date());
+    expect(await leases()).toEqual([
+      { holder: dead, due: true },
+      { holder: living, due: true },
+    ]);
+    await queryRows(t.ctx.db, sql`update webhooks set circuit_open_until = null where id = ${hook.id}`);
+    const received = await r.waitFor(2, 10_000);
+    expect(received.map((q) => q.body.data.id)).toEqual(orders);
   });
 });
