@@ -201,7 +201,13 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, metrics });
   const stoppers: Array<() => Promise<void>> = [];
   // A host clock off by more than a second is logged (issue 25 item 6); a dispatcher checks its own.
-  if (role === "api") await databaseClock(database.db, { log: app.log }).sync();
+  if (role === "api") {
+    await databaseClock(database.db, { log: app.log })
+      .sync()
+      .catch((err: unknown) =>
+        app.log.warn({ err }, "could not compare this process's clock with the database's"),
+      );
+  }
   if (role !== "worker") {
     try {
       await app.listen({ port: config.port, host: config.host });

@@ -68,8 +68,9 @@ export interface Dispatcher {
 export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher> {
   // Every due time, lease and retry on the database's clock (issue 25 item 6): `now` is the
   // process clock corrected by the offset measured at start and every CLOCK_SYNC_MS.
+  // The first turn measures the clock before it claims: a database that stops answering just
+  // after the process started fails that turn (retried after the poll), not the process.
   const clock = databaseClock(deps.database.db, { local: deps.now, log: deps.log });
-  await clock.sync();
   // The lock named for the holder is its proof of life to the other dispatchers, taken before its
   // first claim: once it is gone (the process died), its leases are requeued at their next poll
   // (outbox.repository.ts requeueAbandoned).
@@ -96,7 +97,8 @@ class WebhookSender implements OutboxSender {
   private readonly leaseMs: number;
   private readonly scheduler: DeliveryScheduler;
   private readonly runner: AttemptRunner;
-  private lastClockSync = Date.now();
+  /** When the clock was last measured (never yet: the first turn measures it). */
+  private lastClockSync = 0;
   private lastPrune = 0;
   private lastRequeue = 0;
   /** The earliest future due time read by this turn's claim (null: none), undefined if unread. */
@@ -138,9 +140,10 @@ class WebhookSender implements OutboxSender {
   async work(): Promise<boolean> {
     let worked = false;
     this.nextDue = undefined;
+    // No claim on a clock not measured: a failed sync fails the turn, and the next one measures.
     if (Date.now() - this.lastClockSync >= CLOCK_SYNC_MS) {
-      this.lastClockSync = Date.now();
       await this.clock.sync();
+      this.lastClockSync = Date.now();
     }
     // Leases of a dispatcher that died (its lock gone, or the lease ended unrecorded) go back to
     // their place in the queue before a claim reads it (issue 31): looked for once per poll
