@@ -18,7 +18,7 @@ const object = (fields: Array<[string, string]>) =>
 
 /** The API key, only when unrevoked and allowed `scope` (null scopes = every scope). */
 const key = (scope: string) => `k as (
-    select id, vendor_id from api_keys
+    select id, vendor_id, name from api_keys
     where key_hash = $1::text and revoked_at is null and (scopes is null or scopes ? '${scope}')
   ), touch as (
     update api_keys a set last_used_at = now() from k
@@ -34,6 +34,23 @@ const deliveries = `d as (
     from ev join webhooks w on w.vendor_id = ev.vendor_id
     where w.status = 'ACTIVE' and w.events @> jsonb_build_array(ev.type)
     returning 1
+  )`;
+/**
+ * The activity-log entry of a change made with the key (what activityCte writes): one per row of
+ * `from`, the key's name read with the key itself.
+ */
+const activity = (p: {
+  id: string;
+  action: string;
+  from: string;
+  vendorId: string;
+  at: string;
+  subjectId: string;
+  detail?: string;
+}) => `act as (
+    insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
+    select ${p.id}::text, ${p.vendorId}, ${p.at}, 'api_key', k.id, k.name, '${p.action}', ${p.subjectId}, ${p.detail ?? "null::jsonb"}
+    from ${p.from} cross join k
   )`;
 const notify = (eventIdParam: string) =>
   `(select pg_notify('${EVENTS_CHANNEL}', ${eventIdParam}::text) from (select 1 from d limit 1) q) is not null as notified`;
@@ -57,7 +74,7 @@ const customerJson = (t: string, measurements: string, preferences: string) =>
  * customer.created), the order, its first history entry, order.created, deliveries, NOTIFY.
  * $1 key hash, $2 name, $3 email, $4 phone, $5 wedding date, $6 new customer id, $7 order id,
  * $8 type, $9 model, $10 size, $11 color, $12 description, $13 special requests, $14 tracking
- * token, $15 customer.created event id, $16 order.created event id.
+ * token, $15 customer.created event id, $16 order.created event id, $17 activity entry id.
  */
 export const createOrder = `with ${key("orders:write")},
   found as (
@@ -120,7 +137,7 @@ export const createOrder = `with ${key("orders:write")},
     union all
     select $16::text, oj.vendor_id, 'order.created', oj.json::jsonb, now(), now() from oj
     returning id, vendor_id, type, created_at
-  ), ${deliveries}
+  ), ${deliveries}, ${activity({ id: "$17", action: "order.created", from: "o", vendorId: "o.vendor_id", at: "o.created_at", subjectId: "o.id" })}
   select (select json from oj) as json, exists (select 1 from k) as authed, ${notify("$16")}`;
 
 /**
@@ -128,7 +145,7 @@ export const createOrder = `with ${key("orders:write")},
  * target come from the app's transition table; RETURNED only for RENTAL), a history entry, and
  * order.status_changed unless the status stays the same. updated_at never moves backwards.
  * $1 key hash, $2 order id, $3 target status, $4 statuses that may move to it, $5 message,
- * $6 image URL, $7 event id.
+ * $6 image URL, $7 event id, $8 activity entry id.
  */
 export const updateStatus = `with ${key("orders:write")},
   cur as (
@@ -154,14 +171,14 @@ export const updateStatus = `with ${key("orders:write")},
            u.updated_at, u.updated_at
     from u where u.prev <> $3::text
     returning id, vendor_id, type, created_at
-  ), ${deliveries}
+  ), ${deliveries}, ${activity({ id: "$8", action: "order.status_changed", from: "u", vendorId: "u.vendor_id", at: "u.updated_at", subjectId: "u.id", detail: "jsonb_build_object('from', u.prev, 'to', $3::text)" })}
   select exists (select 1 from k) as authed, (select status from cur) as current,
          exists (select 1 from u) as moved, ${notify("$7")}`;
 
 /**
  * POST /api/vendor/customers: the customer unless the e-mail is taken (any case), customer.created,
  * deliveries, NOTIFY. $1 key hash, $2 id, $3 name, $4 email, $5 phone, $6 wedding date, $7 notes,
- * $8 measurements (JSON text), $9 preferences (JSON text), $10 event id. The JSON objects are
+ * $8 measurements (JSON text), $9 preferences (JSON text), $10 event id, $11 activity entry id. The JSON objects are
  * passed as compact text, so the answer carries them as the client's parser wrote them.
  */
 export const createCustomer = `with ${key("customers:write")},
@@ -178,7 +195,7 @@ export const createCustomer = `with ${key("customers:write")},
     insert into events (id, vendor_id, type, data, created_at, dispatched_at)
     select $10::text, vendor_id, 'customer.created', json::jsonb, created_at, created_at from cj
     returning id, vendor_id, type, created_at
-  ), ${deliveries}
+  ), ${deliveries}, ${activity({ id: "$11", action: "customer.created", from: "c", vendorId: "c.vendor_id", at: "c.created_at", subjectId: "c.id" })}
   select (select json from cj) as json, exists (select 1 from k) as authed, ${notify("$10")}`;
 
 /** The id of the vendor's customer with this e-mail (the 409's existingId; not on the hot path). */

@@ -267,28 +267,43 @@ async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: 
     JSON.parse(JSON.stringify(v), (k, val) =>
       /^(id|customerId|createdAt|updatedAt|email|name)$/.test(k) ? typeof val : val,
     );
-  const eventIds = async () =>
-    (
-      await db.query<{ id: string }>("select id from events where vendor_id = $1", [seeded.writeVendorId])
-    ).rows.map((r) => r.id);
+  // What a write leaves beside its answer: its outbox events, its activity-log entries and its
+  // mails, each compared as the app and the baseline wrote them (ids and instants aside).
+  const written = {
+    events: "select type, data from events where vendor_id = $1 and id <> all($2::text[]) order by type",
+    activity:
+      "select action, actor_kind, actor_name, detail, (subject_id is not null) as subject from activity where vendor_id = $1 and id <> all($2::text[]) order by action",
+    mails:
+      "select kind, data, status from mails where vendor_id = $1 and id <> all($2::text[]) order by kind",
+  } as const;
+  const idsOf = async () => {
+    const ids = {} as Record<keyof typeof written, string[]>;
+    for (const table of Object.keys(written) as Array<keyof typeof written>) {
+      const { rows } = await db.query<{ id: string }>(`select id from ${table} where vendor_id = $1`, [
+        seeded.writeVendorId,
+      ]);
+      ids[table] = rows.map((r) => r.id);
+    }
+    return ids;
+  };
   const call = async (s: Server, method: string, url: string, body: unknown) => {
-    const before = await eventIds();
+    const before = await idsOf();
     const res = await fetch(`${s.url}${url}`, {
       method,
       headers: { "x-api-key": seeded.writeKey, "content-type": "application/json" },
       body: JSON.stringify(body),
     });
     const text = await res.text();
-    const { rows } = await db.query<{ type: string; data: unknown }>(
-      "select type, data from events where vendor_id = $1 and id <> all($2::text[]) order by type",
-      [seeded.writeVendorId, before],
-    );
+    const rowsOf = async (table: keyof typeof written) =>
+      strip((await db.query(written[table], [seeded.writeVendorId, before[table]])).rows);
     return {
       status: res.status,
       location: res.headers.get("location")?.replace(/[a-z0-9]+$/, "<id>"),
       body: strip(JSON.parse(text)),
       keys: Object.keys(JSON.parse(text) as object),
-      events: strip(rows),
+      events: await rowsOf("events"),
+      activity: await rowsOf("activity"),
+      mails: await rowsOf("mails"),
     };
   };
   const same = async (what: string, f: (s: Server, n: number) => Promise<unknown>) => {
@@ -332,7 +347,7 @@ async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: 
     return res.status;
   });
   console.log(
-    `check: same GET body (${a.length} bytes); same answers and outbox events for the create, status and customer requests`,
+    `check: same GET body (${a.length} bytes); same answers, outbox events, activity entries and mails for the create, status and customer requests`,
   );
 }
 
