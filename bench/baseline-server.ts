@@ -69,16 +69,23 @@ const optObject = (body: Record<string, unknown>, name: string): string | null =
   return JSON.stringify(v);
 };
 
-async function listOrders(hash: string): Promise<string> {
-  const { rows } = await run<{ authed: boolean; body: string; n: number; t: string; last_id: string }>(
-    "list_orders",
-    q.listOrders,
-    [hash],
-  );
+/** The first page's JSON and its weak ETag (the app's: `W/"o1-<page size>-<version>"`). */
+async function listOrders(hash: string): Promise<{ json: string; etag: string }> {
+  const { rows } = await run<{
+    authed: boolean;
+    body: string;
+    n: number;
+    t: string;
+    last_id: string;
+    version: string;
+  }>("list_orders", q.listOrders, [hash]);
   const row = rows[0];
   if (!row?.authed) throw unauthorized();
   const next = row.n > LIMIT ? encodeCursor({ t: row.t, id: row.last_id }) : null;
-  return `{"orders":[${row.body}],"nextCursor":${JSON.stringify(next)}}`;
+  return {
+    json: `{"orders":[${row.body}],"nextCursor":${JSON.stringify(next)}}`,
+    etag: `W/"o1-${LIMIT}-${row.version}"`,
+  };
 }
 
 async function createOrder(hash: string, body: Record<string, unknown>): Promise<string> {
@@ -166,11 +173,16 @@ async function createCustomer(hash: string, body: Record<string, unknown>): Prom
   throw new HttpError(409, `Conflict ${existing.rows[0]?.id ?? ""}`);
 }
 
-function send(res: http.ServerResponse, status: number, body: string, location?: string): void {
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  headers: { location?: string; etag?: string } = {},
+): void {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
-    ...(location ? { location } : {}),
+    ...headers,
   });
   res.end(body);
 }
@@ -200,16 +212,23 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const hash = keyHash(req);
   if (url === "/api/vendor/orders") {
     if (!hash) throw unauthorized();
-    if (req.method === "GET") return send(res, 200, await listOrders(hash));
+    if (req.method === "GET") {
+      const page = await listOrders(hash);
+      return send(res, 200, page.json, { etag: page.etag });
+    }
     if (req.method === "POST") {
       const json = await createOrder(hash, await readJson(req));
-      return send(res, 201, json, `/api/vendor/orders/${(JSON.parse(json) as { id: string }).id}`);
+      return send(res, 201, json, {
+        location: `/api/vendor/orders/${(JSON.parse(json) as { id: string }).id}`,
+      });
     }
   }
   if (url === "/api/vendor/customers" && req.method === "POST") {
     if (!hash) throw unauthorized();
     const json = await createCustomer(hash, await readJson(req));
-    return send(res, 201, json, `/api/vendor/customers/${(JSON.parse(json) as { id: string }).id}`);
+    return send(res, 201, json, {
+      location: `/api/vendor/customers/${(JSON.parse(json) as { id: string }).id}`,
+    });
   }
   const status = STATUS_PATH.exec(url);
   if (status?.[1] && req.method === "PUT") {

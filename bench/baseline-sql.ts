@@ -215,11 +215,13 @@ const orderJson = (() => {
 /**
  * GET /api/vendor/orders: the first 100 orders by update, newest first (the index's order), with
  * their customer and history, as one JSON text; n > 100 means another page follows (the cursor
- * is made from the 100th row's t and id, as the app does).
+ * is made from the 100th row's t and id, as the app does). `version` is the page's weak ETag, as
+ * the app makes it (orders.repository.ts pageVersionSql): a hash of each row's id and its order's
+ * and customer's version stamps, the row beyond the page included.
  */
 export const listOrders = `with ${key("orders:read")},
   p as (
-    select ${orderJson} as json, o.id, o.updated_at
+    select ${orderJson} as json, o.id, o.updated_at, c.updated_at as customer_updated_at
     from orders o left join customers c on c.id = o.customer_id
     -- The vendor as a value, not a join: the page is read from orders_vendor_updated_idx in order
     -- whatever the planner guesses of a vendor's size (a join let it scan every order).
@@ -227,10 +229,14 @@ export const listOrders = `with ${key("orders:read")},
     order by o.updated_at desc nulls last, o.id desc nulls last
     limit 101
   ), r as (
-    select json, id, updated_at, row_number() over (order by updated_at desc, id desc) as rn from p
+    select json, id, updated_at, customer_updated_at,
+           row_number() over (order by updated_at desc, id desc) as rn
+    from p
   )
   select exists (select 1 from k) as authed,
          (select coalesce(string_agg(json, ',' order by rn), '') from r where rn <= 100) as body,
          (select count(*) from r)::int as n,
          (select ${iso("updated_at")} from r where rn = 100) as t,
-         (select id from r where rn = 100) as last_id`;
+         (select id from r where rn = 100) as last_id,
+         (select md5(coalesce(string_agg(id || '|' || updated_at::text || '|' || coalesce(customer_updated_at::text, ''),
+                                         ',' order by rn), '')) from r) as version`;

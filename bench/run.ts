@@ -254,10 +254,16 @@ async function load(
 
 /** Both servers must answer the same requests with the same JSON and write the same events. */
 async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: pg.Client): Promise<void> {
-  const get = (s: Server) =>
-    fetch(`${s.url}/api/vendor/orders`, { headers: { "x-api-key": seeded.readKey } }).then((r) => r.text());
-  const [a, b] = await Promise.all([get(app), get(baseline)]);
-  if (a !== b) throw new Error("GET /api/vendor/orders: the baseline's body differs from the app's");
+  const get = async (s: Server) => {
+    const res = await fetch(`${s.url}/api/vendor/orders`, { headers: { "x-api-key": seeded.readKey } });
+    return { body: await res.text(), etag: res.headers.get("etag") };
+  };
+  const [ga, gb] = await Promise.all([get(app), get(baseline)]);
+  const a = ga.body;
+  if (a !== gb.body) throw new Error("GET /api/vendor/orders: the baseline's body differs from the app's");
+  if (!ga.etag || ga.etag !== gb.etag) {
+    throw new Error(`GET /api/vendor/orders: ETag ${gb.etag} from the baseline, ${ga.etag} from the app`);
+  }
   const list = JSON.parse(a) as { orders: Array<{ updates: unknown[] }> };
   if (list.orders.length !== 100 || list.orders.some((o) => o.updates.length !== 3)) {
     throw new Error("seed data is not 100 orders with 3 history entries each");
@@ -347,7 +353,7 @@ async function checkSameWork(app: Server, baseline: Server, seeded: Seeded, db: 
     return res.status;
   });
   console.log(
-    `check: same GET body (${a.length} bytes); same answers, outbox events, activity entries and mails for the create, status and customer requests`,
+    `check: same GET body (${a.length} bytes) and ETag; same answers, outbox events, activity entries and mails for the create, status and customer requests`,
   );
 }
 
