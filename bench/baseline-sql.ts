@@ -137,7 +137,14 @@ export const createOrder = `with ${key("orders:write")},
     union all
     select $16::text, oj.vendor_id, 'order.created', oj.json::jsonb, now(), now() from oj
     returning id, vendor_id, type, created_at
-  ), ${deliveries}, ${activity({ id: "$17", action: "order.created", from: "o", vendorId: "o.vendor_id", at: "o.created_at", subjectId: "o.id" })}
+  ), ${deliveries}, ${activity({
+    id: "$17",
+    action: "order.created",
+    from: "o",
+    vendorId: "o.vendor_id",
+    at: "o.created_at",
+    subjectId: "o.id",
+  })}
   select (select json from oj) as json, exists (select 1 from k) as authed, ${notify("$16")}`;
 
 /**
@@ -171,15 +178,24 @@ export const updateStatus = `with ${key("orders:write")},
            u.updated_at, u.updated_at
     from u where u.prev <> $3::text
     returning id, vendor_id, type, created_at
-  ), ${deliveries}, ${activity({ id: "$8", action: "order.status_changed", from: "u", vendorId: "u.vendor_id", at: "u.updated_at", subjectId: "u.id", detail: "jsonb_build_object('from', u.prev, 'to', $3::text)" })}
+  ), ${deliveries}, ${activity({
+    id: "$8",
+    action: "order.status_changed",
+    from: "u",
+    vendorId: "u.vendor_id",
+    at: "u.updated_at",
+    subjectId: "u.id",
+    detail: "jsonb_build_object('from', u.prev, 'to', $3::text)",
+  })}
   select exists (select 1 from k) as authed, (select status from cur) as current,
          exists (select 1 from u) as moved, ${notify("$7")}`;
 
 /**
  * POST /api/vendor/customers: the customer unless the e-mail is taken (any case), customer.created,
  * deliveries, NOTIFY. $1 key hash, $2 id, $3 name, $4 email, $5 phone, $6 wedding date, $7 notes,
- * $8 measurements (JSON text), $9 preferences (JSON text), $10 event id, $11 activity entry id. The JSON objects are
- * passed as compact text, so the answer carries them as the client's parser wrote them.
+ * $8 measurements (JSON text), $9 preferences (JSON text), $10 event id, $11 activity entry id.
+ * The JSON objects are passed as compact text, so the answer carries them as the client's parser
+ * wrote them.
  */
 export const createCustomer = `with ${key("customers:write")},
   c as (
@@ -195,7 +211,14 @@ export const createCustomer = `with ${key("customers:write")},
     insert into events (id, vendor_id, type, data, created_at, dispatched_at)
     select $10::text, vendor_id, 'customer.created', json::jsonb, created_at, created_at from cj
     returning id, vendor_id, type, created_at
-  ), ${deliveries}, ${activity({ id: "$11", action: "customer.created", from: "c", vendorId: "c.vendor_id", at: "c.created_at", subjectId: "c.id" })}
+  ), ${deliveries}, ${activity({
+    id: "$11",
+    action: "customer.created",
+    from: "c",
+    vendorId: "c.vendor_id",
+    at: "c.created_at",
+    subjectId: "c.id",
+  })}
   select (select json from cj) as json, exists (select 1 from k) as authed, ${notify("$10")}`;
 
 /** The id of the vendor's customer with this e-mail (the 409's existingId; not on the hot path). */

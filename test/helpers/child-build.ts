@@ -143,8 +143,9 @@ function startTemplate(dump: boolean): void {
  * child opening a copy of this template spent ~0.5 s of its ~2.6 s of CPU on them, and its memory
  * peaked at 328 MB against 204 MB (measured here: a service on a copy, started to /health, three
  * times each way). A test's database is small, and a page that does not fit is read back from
- * PGlite's files as PostgreSQL reads from the page cache. Only this template changes: the service's own PGlite (`npm start`) keeps
- * PostgreSQL's defaults, and tests of a first run start from an empty directory as it does.
+ * PGlite's files as PostgreSQL reads from the page cache. Only this template changes: the
+ * service's own PGlite (`npm start`) keeps PostgreSQL's defaults, and tests of a first run start
+ * from an empty directory as it does.
  */
 function smallSharedBuffers(dataDir: string): void {
   fs.appendFileSync(
