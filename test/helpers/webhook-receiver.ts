@@ -8,6 +8,8 @@ export interface ReceivedRequest {
   rawBody: Buffer;
   body: any;
   at: number;
+  /** Settles when the request is no longer open: answered, or the sender gave up or went away. */
+  closed: Promise<void>;
 }
 
 export type Responder = (
@@ -74,8 +76,10 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
   const server = http.createServer((req, res) => {
     open++;
     maxOpen = Math.max(maxOpen, open);
-    // Answered, or the sender gave up (its timeout aborted the request): either way no longer open.
-    res.on("close", () => open--);
+    // Answered, or the sender gave up (its timeout aborted the request, or its process died and
+    // the kernel closed the connection): either way no longer open.
+    const closed = new Promise<void>((resolve) => res.on("close", resolve));
+    void closed.then(() => open--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -86,7 +90,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
       } catch {
         body = undefined;
       }
-      const entry: ReceivedRequest = { headers: req.headers, rawBody, body, at: Date.now() };
+      const entry: ReceivedRequest = { headers: req.headers, rawBody, body, at: Date.now(), closed };
       const index = requests.length;
       requests.push(entry);
       for (const w of waiters.splice(0)) if (!w()) waiters.push(w);
