@@ -39,10 +39,39 @@ function useOwnDateFormats(ajv: Ajv): void {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === "body" ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+type Validate = ReturnType<FastifySchemaCompiler<unknown>>;
+
+/**
+ * Validators compiled once per schema text per process, as serializers are (serialization.ts).
+ * Ajv reuses a compiled function only for the same schema object, and Fastify hands it new
+ * objects: each route's header schema is a copy with its names lowercased, and strict-query.ts
+ * gives each route its own query schema. One app compiled ~130 validators of which ~30 differ
+ * (most routes take no query, the same Idempotency-Key header, the same :id); every process
+ * paid for all of them at start, and every test app again. A compiled validator is a pure
+ * function of its schema and its Ajv's options: the same text shares one. Fastify reads its
+ * `errors` right after the synchronous call, so routes sharing it never see each other's.
+ */
+const compiled = { body: cacheFor(bodyAjv), text: cacheFor(textAjv) };
+
+function cacheFor(ajv: Ajv) {
+  const byObject = new WeakMap<object, Validate>();
+  const byText = new Map<string, Validate>();
+  return (schema: object): Validate => {
+    let validate = byObject.get(schema);
+    if (validate) return validate;
+    const text = JSON.stringify(schema);
+    validate = byText.get(text);
+    if (!validate) {
+      validate = ajv.compile(schema) as Validate;
+      byText.set(text, validate);
+    }
+    byObject.set(schema, validate);
+    return validate;
+  };
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === "body" ? compiled.body : compiled.text)(schema as object);
 
 /** Ajv errors as CONTRACT 2's `errors[]`: a field path and a sentence about it. */
 export function toFieldErrors(errors: ErrorObject[]): FieldError[] {
