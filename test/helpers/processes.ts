@@ -79,6 +79,25 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * Resolves once a running server's output matches `pattern`; rejects with the output after
+ * `timeoutMs`. A log line reaches the test through a pipe, written by pino from a buffer on the
+ * process's thread pool: what the server did a moment ago may not be readable yet.
+ */
+export async function outputMatching(
+  server: ServerProcess,
+  pattern: RegExp,
+  timeoutMs = 10_000,
+): Promise<RegExpMatchArray> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const match = server.output().match(pattern);
+    if (match) return match;
+    if (Date.now() > until) throw new Error(`no ${pattern} in the output:\n${server.output().slice(-4_000)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Starts `src/main.ts` with `args` on `port` (logging at info unless env says otherwise). */
 export function startServer(args: string[], env: NodeJS.ProcessEnv, port: number): ServerProcess {
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("main"), ...args], {

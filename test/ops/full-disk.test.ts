@@ -12,7 +12,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type ApiResponse, apiClient } from "../helpers/api-client.ts";
 import { migratedDataDir } from "../helpers/child-build.ts";
 import { freePort } from "../helpers/ports.ts";
-import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
+import {
+  childEnv,
+  outputMatching,
+  type ServerProcess,
+  startService,
+  vendorWithKeyByCli,
+} from "../helpers/processes.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
@@ -104,7 +110,7 @@ describe.skipIf(!canMount)("PGlite on a nearly full disk (private tmpfs)", () =>
     const ready = await api.get("/ready");
     expect(ready.status).toBe(503);
     expect(ready.body.detail).toMatch(/disk/i);
-    expect(service.output()).toMatch(/disk space low under DATA_DIR: writes refused/);
+    await outputMatching(service, /disk space low under DATA_DIR: writes refused/);
 
     // An operator frees space: writes are accepted again without a restart.
     fs.rmSync(filler);
@@ -113,7 +119,7 @@ describe.skipIf(!canMount)("PGlite on a nearly full disk (private tmpfs)", () =>
       return res.status === 201;
     });
     expect((await api.get("/ready")).status).toBe(200);
-    expect(service.output()).toMatch(/disk space recovered under DATA_DIR/);
+    await outputMatching(service, /disk space recovered under DATA_DIR/);
 
     service.child.kill("SIGTERM");
     expect(await service.exited).toBe(0);

@@ -16,7 +16,13 @@ import {
   privatePostgresMissing,
   startPrivatePostgres,
 } from "../helpers/private-postgres.ts";
-import { childEnv, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
+import {
+  childEnv,
+  outputMatching,
+  type ServerProcess,
+  startServer,
+  waitForHealth,
+} from "../helpers/processes.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 let cluster: PrivatePostgres | undefined;
@@ -146,7 +152,7 @@ describe.skipIf(!hasPrivatePostgres)("processes side by side on one host (privat
     }, 60_000);
     expect(statuses.filter((s) => s !== 200 && s !== 0)).toEqual([]);
     expect((await client.get("/health")).status).toBe(200);
-    expect(api.output()).toMatch(/an API process exited \(SIGKILL\); starting another in \d/);
+    await outputMatching(api, /an API process exited \(SIGKILL\); starting another in \d/);
     expect(api.child.exitCode).toBeNull();
     expect((await client.get("/ready")).status).toBe(200);
 
