@@ -59,8 +59,13 @@ export function createPgListener(
   const channels = new Map<string, Set<Subscriber>>();
   /** The advisory locks the session is to hold (their names). */
   const locks = new Set<string>();
-  /** The connection, the channels it LISTENs to and the locks it holds, while it is up. */
-  let live: { client: pg.Client; listening: Set<string>; held: Set<string>; lose: () => void } | undefined;
+  /**
+   * The connection, the channels it LISTENs to and the locks it holds, while it is up. Its
+   * statements go through `run`, one at a time.
+   */
+  let live:
+    | { client: pg.Client; run: Serial; listening: Set<string>; held: Set<string>; lose: () => void }
+    | undefined;
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let down = false;
@@ -90,6 +95,7 @@ export function createPgListener(
       connectionTimeoutMillis: timings.deadlineMs,
       query_timeout: timings.deadlineMs,
     });
+    const run = serial();
     let lost = false;
     let heartbeat: NodeJS.Timeout | undefined;
     const onLost = () => {
@@ -114,17 +120,19 @@ export function createPgListener(
       await client.connect();
       const listening = new Set<string>();
       for (const channel of channels.keys()) {
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        await run(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`));
         listening.add(channel);
       }
       const held = new Set<string>();
-      await takeLocks(client, held);
+      await run(() => takeLocks(client, held));
       if (lost) throw new Error("the LISTEN connection dropped while it was set up");
-      live = { client, listening, held, lose: onLost };
+      live = { client, run, listening, held, lose: onLost };
       const beat = () => {
         heartbeat = setTimeout(() => {
           if (lost || live?.client !== client) return;
-          const proof = held.size < locks.size ? takeLocks(client, held) : client.query("select 1");
+          const proof = run<unknown>(() =>
+            held.size < locks.size ? takeLocks(client, held) : client.query("select 1"),
+          );
           proof.then(beat, onLost);
         }, timings.heartbeatMs);
         heartbeat.unref();
@@ -179,8 +187,8 @@ export function createPgListener(
     if (live && !live.listening.has(channel)) {
       live.listening.add(channel);
       // A failure here is the connection failing (or stalled): lost, and the reconnect LISTENs.
-      const { client, lose } = live;
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch(lose);
+      const { client, run, lose } = live;
+      await run(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(lose);
     }
   };
 
@@ -210,7 +218,8 @@ export function createPgListener(
         channels.delete(channel);
         if (wanted()) {
           if (live?.listening.delete(channel)) {
-            await live.client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+            const { client } = live;
+            await live.run(() => client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`)).catch(() => {});
           }
           return;
         }
@@ -223,8 +232,8 @@ export function createPgListener(
       locks.add(name);
       await ensureOpen();
       if (live && !live.held.has(name)) {
-        const { client, held, lose } = live;
-        await takeLocks(client, held).catch(lose);
+        const { client, run, held, lose } = live;
+        await run(() => takeLocks(client, held)).catch(lose);
       }
       let released = false;
       return async () => {
@@ -232,13 +241,31 @@ export function createPgListener(
         released = true;
         locks.delete(name);
         if (live?.held.delete(name)) {
-          await live.client
-            .query("select pg_advisory_unlock(hashtextextended($1, 0))", [name])
+          const { client } = live;
+          await live
+            .run(() => client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [name]))
             .catch(() => {});
         }
         await closeIfUnwanted();
       };
     },
+  };
+}
+
+type Serial = <T>(statement: () => Promise<T>) => Promise<T>;
+
+/**
+ * Runs a connection's statements one after another, each once the one before has settled. pg
+ * queues a query sent while another runs, but warns that pg@9 will refuse it; and two lock
+ * attempts overlapping (a heartbeat's and holdLock's) would both take the same session lock, which
+ * PostgreSQL then counts twice: the one unlock at release would leave it held.
+ */
+function serial(): Serial {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (statement) => {
+    const next = tail.then(statement, statement);
+    tail = next.catch(() => {});
+    return next;
   };
 }
 
