@@ -177,11 +177,16 @@ describe.skipIf(!pgUrl)("a worker that leaves (PostgreSQL)", () => {
         `mean open from one lease after the kill: ${mean(...afterKill).toFixed(1)}, after the stop: ${mean(...afterStop).toFixed(1)}, ` +
         `over the last 3 s: ${mean(end - 3_000, end).toFixed(1)}`,
     );
-    // Capacity comes back: one lease after each departure the endpoint runs at its cap again, on
-    // average above CAP - 1 open (the gap between one POST's answer and the next is a record and a
-    // claim; the waiting worker is woken by the record, not by its poll).
-    expect(mean(...afterKill)).toBeGreaterThan(CAP - 1);
-    expect(mean(...afterStop)).toBeGreaterThan(CAP - 1);
+    // Capacity comes back: one lease after each departure every slot is in use again (the peak
+    // reaches the cap: a slot still leased to the departed worker would keep it below), and the
+    // endpoint is busy, above half its cap on average (about the departed worker's share). How
+    // close the mean comes to the cap is the machine's speed, not the leases: the gap between one
+    // POST's answer and the next is a record and a claim, and a CI run under load held 4.5-4.9
+    // open on average from the stop to the end, its peak at the cap every second.
+    for (const window of [afterKill, afterStop]) {
+      expect(peak(...window)).toBe(CAP);
+      expect(mean(...window)).toBeGreaterThan(CAP / 2);
+    }
     expect(peak(0, end)).toBeLessThanOrEqual(CAP);
     // Each restarted worker sends within one lease of its start.
     expect(firstFrom("worker-1", restarted1)).toBeLessThan(restarted1 + LEASE_MS);
