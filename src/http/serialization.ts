@@ -7,6 +7,7 @@
 // whose schema refers to shared schemas added with addSchema compiles as Fastify would (none do).
 import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
 import type { FastifyServerOptions } from "fastify";
+import { compiledBySchemaText } from "./compiled-by-schema-text.ts";
 
 type BuildSerializer = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>["buildSerializer"]
@@ -14,24 +15,11 @@ type BuildSerializer = NonNullable<
 
 const compileFresh = SerializerSelector();
 type Serialize = (data: unknown) => string;
-const byObject = new WeakMap<object, Serialize>();
-const byText = new Map<string, Serialize>();
+const compiled = compiledBySchemaText<Serialize>();
 
 export const buildSerializer: BuildSerializer = (externalSchemas, serializerOpts) => {
   const compile = compileFresh(externalSchemas as never, serializerOpts as never);
   const shareable = Object.keys(externalSchemas ?? {}).length === 0 && serializerOpts === undefined;
   if (!shareable) return compile;
-  return (route) => {
-    const schema = route.schema as object;
-    let serialize = byObject.get(schema);
-    if (serialize) return serialize;
-    const text = JSON.stringify(schema);
-    serialize = byText.get(text);
-    if (!serialize) {
-      serialize = compile(route) as Serialize;
-      byText.set(text, serialize);
-    }
-    byObject.set(schema, serialize);
-    return serialize;
-  };
+  return (route) => compiled(route.schema as object, () => compile(route) as Serialize);
 };

@@ -7,6 +7,7 @@ import * as ajvFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { FieldError } from "../errors.ts";
 import { DATE_RULE, DATE_TIME_RULE, parseDate, parseDateTime } from "../lib/instants.ts";
+import { compiledBySchemaText } from "./compiled-by-schema-text.ts";
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = ((ajvFormats as unknown as { default: FormatsPlugin }).default ??
@@ -42,36 +43,18 @@ const textAjv = makeAjv(true);
 type Validate = ReturnType<FastifySchemaCompiler<unknown>>;
 
 /**
- * Validators compiled once per schema text per process, as serializers are (serialization.ts).
- * Ajv reuses a compiled function only for the same schema object, and Fastify hands it new
- * objects: each route's header schema is a copy with its names lowercased, and strict-query.ts
- * gives each route its own query schema. One app compiled ~130 validators of which ~30 differ
- * (most routes take no query, the same Idempotency-Key header, the same :id); every process
- * paid for all of them at start, and every test app again. A compiled validator is a pure
- * function of its schema and its Ajv's options: the same text shares one. Fastify reads its
- * `errors` right after the synchronous call, so routes sharing it never see each other's.
+ * Ajv reuses a compiled function only for the same schema object, and Fastify hands it new ones:
+ * one app compiled ~130 validators of which ~30 differ (most routes take no query, the same
+ * Idempotency-Key header, the same :id), at every process start and in every test app. Fastify
+ * reads a validator's `errors` right after the synchronous call, so routes sharing one never see
+ * each other's. One cache per Ajv: a body is never validated by a coercing validator.
  */
-const compiled = { body: cacheFor(bodyAjv), text: cacheFor(textAjv) };
+const compiled = { body: compiledBySchemaText<Validate>(), text: compiledBySchemaText<Validate>() };
 
-function cacheFor(ajv: Ajv) {
-  const byObject = new WeakMap<object, Validate>();
-  const byText = new Map<string, Validate>();
-  return (schema: object): Validate => {
-    let validate = byObject.get(schema);
-    if (validate) return validate;
-    const text = JSON.stringify(schema);
-    validate = byText.get(text);
-    if (!validate) {
-      validate = ajv.compile(schema) as Validate;
-      byText.set(text, validate);
-    }
-    byObject.set(schema, validate);
-    return validate;
-  };
-}
-
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === "body" ? compiled.body : compiled.text)(schema as object);
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const [ajv, cache] = httpPart === "body" ? [bodyAjv, compiled.body] : [textAjv, compiled.text];
+  return cache(schema as object, () => ajv.compile(schema as object) as Validate);
+};
 
 /** Ajv errors as CONTRACT 2's `errors[]`: a field path and a sentence about it. */
 export function toFieldErrors(errors: ErrorObject[]): FieldError[] {

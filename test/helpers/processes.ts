@@ -11,6 +11,7 @@ import { CHILD_BUILD_DIR, CHILD_NODE_FLAGS, migratedDataDir } from "./child-buil
 import { withPoolerSettings } from "./pooler.ts";
 import { freePort } from "./ports.ts";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.ts";
+import { eventually } from "./webhook-receiver.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -89,13 +90,9 @@ export async function outputMatching(
   pattern: RegExp,
   timeoutMs = 10_000,
 ): Promise<RegExpMatchArray> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const match = server.output().match(pattern);
-    if (match) return match;
-    if (Date.now() > until) throw new Error(`no ${pattern} in the output:\n${server.output().slice(-4_000)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return eventually(async () => server.output().match(pattern) ?? undefined, timeoutMs).catch(() => {
+    throw new Error(`no ${pattern} in the output:\n${server.output().slice(-4_000)}`);
+  });
 }
 
 /** Starts `src/main.ts` with `args` on `port` (logging at info unless env says otherwise). */
