@@ -9,7 +9,12 @@ import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { inviteMember, listInvitations } from "../../src/modules/members/invitations.service.ts";
 import { listTeam } from "../../src/modules/members/members.service.ts";
 import { type Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { createMember, createVendor, createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, signedInBrowser } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -290,10 +295,7 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
         await page.waitForURL(/\/dashboard/);
         for (const path of paths) {
           await page.goto(`${t.url}${path}`);
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - window.innerWidth,
-          );
-          expect(overflow, `${path} scrolls sideways at 390px`).toBeLessThanOrEqual(0);
+          await expectNoSidewaysScroll(page, `${path} at 390px`);
           const name = path
             .replace(/^\//, "")
             .replace(/[^A-Za-z0-9]+/g, "-")

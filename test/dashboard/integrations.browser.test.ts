@@ -9,7 +9,13 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { XSS } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -64,9 +70,7 @@ describe.skipIf(!available)("dashboard integrations in Chromium", () => {
     await screenshot(page, `${name}-desktop`);
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, `${name}-phone`);
-    // The phone layout must not scroll sideways.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} is wider than a 390px phone`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page, `${name} on a 390px phone`);
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 

@@ -6,7 +6,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -170,9 +175,7 @@ describe.skipIf(!available)("orders in the browser", { timeout: 120_000 }, () =>
     ] as const) {
       await page.goto(`${t.url}${path}`);
       await screenshot(page, name);
-      // Nothing overflows the phone's width (the page never scrolls sideways).
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page, path);
     }
 
     await page.getByRole("button", { name: "Sign out" }).click();

@@ -8,7 +8,12 @@ import fs from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -91,18 +96,7 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
       });
       const shot = async (name: string) => {
         // No page scrolls sideways (a phone would show half a table).
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        // On failure, name the elements that stick out.
-        const wide =
-          overflow > 0
-            ? await page.evaluate(() =>
-                [...document.querySelectorAll("body *")]
-                  .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
-                  .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
-                  .join(", "),
-              )
-            : "";
-        expect(overflow, `${page.url()} is wider than ${viewport.width}px: ${wide}`).toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page, `${page.url()} at ${viewport.width}px`);
         await screenshot(page, `shop-${name}-${viewport.name}`);
       };
 

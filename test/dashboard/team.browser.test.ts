@@ -7,7 +7,12 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
@@ -27,11 +32,6 @@ const viewports = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-async function noSidewaysScroll(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
-}
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto(`${t.url}/login`);
@@ -63,7 +63,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
         await expect
           .poll(() => owner.getByRole("status").textContent())
           .toContain(`Invitation sent to ${invitee}`);
-        await noSidewaysScroll(owner, "the team page");
+        await expectNoSidewaysScroll(owner, "the team page");
         await screenshot(owner, `team-${viewport.name}-invited`);
 
         // The invitee reads the mail and joins.
@@ -76,7 +76,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
         await expect
           .poll(() => staff.getByRole("heading").first().textContent())
           .toBe(`Join Atelier ${viewport.name}`);
-        await noSidewaysScroll(staff, "the invitation page");
+        await expectNoSidewaysScroll(staff, "the invitation page");
         await screenshot(staff, `team-${viewport.name}-invitation`);
         await staff.getByLabel("Your name").fill("Rosa Counter");
         await staff.getByLabel("Password").fill("rosa's own passphrase");
@@ -91,7 +91,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
         await expect
           .poll(() => menu.getByRole("link").allTextContents())
           .toEqual(["Orders", "Customers", "Appointments", "Inquiries"]);
-        await noSidewaysScroll(staff, "the staff member's orders page");
+        await expectNoSidewaysScroll(staff, "the staff member's orders page");
         await screenshot(staff, `team-${viewport.name}-staff-orders`);
 
         // Every owner-only page refuses them…
@@ -110,7 +110,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
           const res = await staff.goto(`${t.url}${path}`);
           expect(res?.status(), path).toBe(403);
           await expect.poll(() => staff.getByRole("heading", { level: 1 }).textContent()).toBe("Owners only");
-          await noSidewaysScroll(staff, path);
+          await expectNoSidewaysScroll(staff, path);
         }
         await screenshot(staff, `team-${viewport.name}-staff-refused`);
         for (const path of ["/dashboard/orders/export.csv", "/dashboard/customers/export.csv"]) {

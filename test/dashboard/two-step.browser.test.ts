@@ -6,7 +6,12 @@
 import { generate } from "otplib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -24,11 +29,6 @@ const viewports = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-async function noSidewaysScroll(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
-}
 
 async function passwordStep(page: Page, email: string): Promise<void> {
   await page.goto(`${t.url}/login`);
@@ -52,7 +52,7 @@ describe.skipIf(!available)("two-step sign-in in the browser", () => {
         await page.getByRole("link", { name: "Set up two-step sign-in" }).click();
         await page.waitForURL(`${t.url}/dashboard/account/two-step`);
         await expect.poll(() => page.locator("svg").count()).toBe(1);
-        await noSidewaysScroll(page, "the setup page");
+        await expectNoSidewaysScroll(page, "the setup page");
         await screenshot(page, `two-step-${viewport.name}-setup`);
         const secret = ((await page.locator("code.secret-key").textContent()) ?? "").replace(/\s+/g, "");
         expect(secret.length).toBeGreaterThanOrEqual(16);
@@ -61,7 +61,7 @@ describe.skipIf(!available)("two-step sign-in in the browser", () => {
         await page.waitForURL(`${t.url}/dashboard/account`);
         const codes = ((await page.locator("[data-secret]").textContent()) ?? "").trim().split(/\s+/);
         expect(codes).toHaveLength(10);
-        await noSidewaysScroll(page, "the recovery codes");
+        await expectNoSidewaysScroll(page, "the recovery codes");
         await screenshot(page, `two-step-${viewport.name}-recovery-codes`);
         // Nothing on the page, in the address bar or in a cookie holds the secret now.
         expect(page.url()).not.toContain(secret);
@@ -72,7 +72,7 @@ describe.skipIf(!available)("two-step sign-in in the browser", () => {
         await passwordStep(page, vendor.email);
         await page.waitForURL(/\/login\/two-step\?/);
         await expect.poll(() => page.getByRole("heading").first().textContent()).toBe("Two-step sign-in");
-        await noSidewaysScroll(page, "the code page");
+        await expectNoSidewaysScroll(page, "the code page");
         await screenshot(page, `two-step-${viewport.name}-code`);
         // The code of the next time step: the setup used this step's (a code works once).
         const next = Math.floor(Date.now() / 1000) + 30;

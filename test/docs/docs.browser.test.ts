@@ -2,10 +2,15 @@
 // every request the page makes goes to the service itself (no CDN, no fonts, no analytics), the
 // page breaks no Content-Security-Policy rule, Redoc actually renders the document, and nothing
 // scrolls sideways. With SCREENSHOTS=1, screenshots land in test-artifacts/screenshots/docs-*.png.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDES } from "../../src/docs/page-frame.ts";
-import { chromiumAvailable, launchChromium, screenshot } from "../helpers/chromium.ts";
+import {
+  chromiumAvailable,
+  expectNoSidewaysScroll,
+  launchChromium,
+  screenshot,
+} from "../helpers/chromium.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const available = chromiumAvailable();
@@ -44,10 +49,6 @@ async function visit(width: number, height: number, path: string) {
   return { context, page, requests, violations };
 }
 
-async function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-}
-
 /** Every URL must be our origin, or a blob:/data: URL the page made itself. */
 function foreign(requests: string[], origin: string): string[] {
   return requests.filter((url) => !url.startsWith(`${origin}/`) && !/^(blob|data):/.test(url));
@@ -68,7 +69,7 @@ describe.skipIf(!available).each(widths)(
         expect(foreign(requests, t.url)).toEqual([]);
         expect(violations).toEqual([]);
         expect(await page.title()).toBe("vendor-api reference");
-        expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page, page.url());
         await screenshot(page, `docs-reference-${label}`);
       } finally {
         await context.close();
@@ -86,7 +87,7 @@ describe.skipIf(!available).each(widths)(
           expect(await page.locator("main h1").count()).toBe(1);
           expect(foreign(requests, t.url)).toEqual([]);
           expect(violations).toEqual([]);
-          expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+          await expectNoSidewaysScroll(page, page.url());
           await screenshot(page, `docs-guide-${name}-${label}`);
         } finally {
           await context.close();
@@ -100,7 +101,7 @@ describe.skipIf(!available).each(widths)(
         expect(await page.locator("#invalid_transition").isVisible()).toBe(true);
         expect(await page.locator("#invalid_transition").textContent()).toContain("allowedStatuses");
         expect(foreign(requests, t.url)).toEqual([]);
-        expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+        await expectNoSidewaysScroll(page, page.url());
         await screenshot(page, `docs-errors-${label}`);
       } finally {
         await context.close();

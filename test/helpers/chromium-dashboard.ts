@@ -1,8 +1,7 @@
 // Dashboard pages in Chromium at a given width: a signed-in page (JavaScript off, as the pages must
 // work without it), and a screenshot that also checks nothing scrolls sideways.
 import type { Browser, Page } from "playwright-core";
-import { expect } from "vitest";
-import { screenshot } from "./chromium.ts";
+import { expectNoSidewaysScroll, screenshot } from "./chromium.ts";
 import { TEST_PASSWORD } from "./factories.ts";
 
 /** The widths every page is checked at: a desktop and a phone. */
@@ -35,9 +34,8 @@ export async function signedInPage(chromium: Browser, baseUrl: string, email: st
  * the width.
  */
 export async function shot(page: Page, name: string, width: number): Promise<void> {
+  await expectNoSidewaysScroll(page, `${name} at ${width}px`);
   await screenshot(page, `${name}-${width}`);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} is wider than ${width}px`).toBeLessThanOrEqual(0);
 }
 
 /** The page's path (the URL without origin and query). */

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 import { repoRoot } from "./processes.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -66,4 +67,28 @@ export async function screenshot(page: Page, name: string): Promise<string | und
       clip: { x: 0, y: 0, width, height: SCREENSHOT_MAX_HEIGHT },
     });
   return file;
+}
+
+/**
+ * Fails unless the page fits its viewport's width (a phone never scrolls sideways), naming the
+ * elements that stick out. Measured once the document has loaded: an action that navigates
+ * returns as soon as the new document commits, before its stylesheet applies, and the unstyled
+ * page is wider (a CI run measured the webhooks list 435 px too wide on a phone that way).
+ */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  await page.waitForLoadState("load");
+  const { overflow, wide } = await page.evaluate(() => {
+    const root = document.documentElement;
+    const width = root.clientWidth;
+    return {
+      overflow: root.scrollWidth - width,
+      wide: [...document.querySelectorAll("body *")]
+        .filter((element) => element.getBoundingClientRect().right > width)
+        .slice(0, 5)
+        .map(
+          (element) => `${element.tagName.toLowerCase()}${element.className ? `.${element.className}` : ""}`,
+        ),
+    };
+  });
+  expect(overflow, `${what} scrolls sideways (${wide.join(", ")})`).toBeLessThanOrEqual(0);
 }
