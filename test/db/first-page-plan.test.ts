@@ -1,0 +1,98 @@
+// The first page of the order list (what integrations poll) is planned once per connection, not
+// on every request: after PostgreSQL's five custom plans it keeps a generic plan, and that plan
+// reads the vendor's orders from orders_vendor_updated_idx in order and stops after the page, so
+// it serves a shop with thousands of orders as well as a small one (it never scans the table).
+// A page size other than the default gets its own statement. PostgreSQL only (PGlite plans in
+// the same process for every statement and has no pooler of connections to keep plans in).
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase, queryRows } from "../../src/db/client.ts";
+import { firstOrderPageJson, firstOrderPageVersion } from "../../src/modules/orders/orders.repository.ts";
+import { createVendor } from "../helpers/factories.ts";
+import { directUrlOf } from "../helpers/pooler.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+
+const url = process.env.TEST_DATABASE_URL;
+const BIG = 3_000;
+
+describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
+  let scratch: ScratchDatabase;
+  let t: TestApp;
+  let single: Database;
+  let big: string;
+  let small: string;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(url as string);
+    t = await startTestApp({ databaseUrl: scratch.url });
+    big = (await createVendor(t.ctx, "Big Bridal")).id;
+    small = (await createVendor(t.ctx, "Small Bridal")).id;
+    for (const [vendor, n] of [
+      [big, BIG],
+      [small, 30],
+    ] as const) {
+      await t.database.db.execute(sql`
+        insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
+        select ${vendor} || '-' || g, ${vendor}, 'BRIDAL_DRESS', 'ORDERED', ${vendor} || '-token-' || g,
+               now() - make_interval(secs => g), now() - make_interval(secs => g)
+        from generate_series(1, ${n}::int) g`);
+    }
+    // And 300 shops with 1-10 orders each: beside them the big one is a most common value.
+    await t.database.db.execute(sql`
+      insert into vendors (id, name, email, created_at, updated_at)
+      select 'shop-' || g, 'Shop ' || g, 'shop-' || g || '@example.test', now(), now()
+      from generate_series(1, 300) g`);
+    await t.database.db.execute(sql`
+      insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
+      select 'shop-' || g || '-' || k, 'shop-' || g, 'SUIT', 'ORDERED', 'shop-' || g || '-token-' || k, now(), now()
+      from generate_series(1, 300) g, generate_series(1, 1 + g % 10) k`);
+    await t.database.db.execute(sql`analyze orders`);
+    // One connection straight to PostgreSQL (a pooler in transaction mode prepares nothing), so
+    // the plans counted and explained are those of the statements run.
+    single = await openDatabase({ kind: "pg", url: directUrlOf(scratch.url) }, { poolSize: 1 });
+  }, 60_000);
+  afterAll(async () => {
+    await single?.close();
+    await t?.close();
+    await scratch?.drop();
+  });
+
+  async function plans(name: string) {
+    const [row] = await queryRows<{ generic: number; custom: number }>(
+      single.db,
+      sql`select generic_plans::int as generic, custom_plans::int as custom
+          from pg_prepared_statements where name = ${name}`,
+    );
+    return row;
+  }
+
+  it("at the default size, is planned generically after five runs, and the generic plan reads the index", async () => {
+    for (let i = 0; i < 4; i++) {
+      expect((await firstOrderPageJson(single.db, small, 100)).next).toBeUndefined();
+      expect((await firstOrderPageJson(single.db, big, 100)).next).toBeDefined();
+      await firstOrderPageVersion(single.db, small, 100);
+      await firstOrderPageVersion(single.db, big, 100);
+    }
+    expect(await plans("list_orders_first_page_json")).toEqual({ generic: 3, custom: 5 });
+    expect(await plans("list_orders_first_page_version")).toEqual({ generic: 3, custom: 5 });
+
+    // The cached generic plan, for the vendor with the most orders.
+    for (const name of ["list_orders_first_page_json", "list_orders_first_page_version"]) {
+      const plan = (
+        await queryRows<{ "QUERY PLAN": string }>(single.db, sql.raw(`explain execute ${name}('${big}')`))
+      )
+        .map((r) => r["QUERY PLAN"])
+        .join("\n");
+      expect(plan, plan).toMatch(/Limit[\s\S]*Index Scan using orders_vendor_updated_idx on orders/);
+      expect(plan, plan).not.toMatch(/Seq Scan on orders/);
+    }
+  });
+
+  it("at another size, answers the same rows from a statement of its own", async () => {
+    const page = await firstOrderPageJson(single.db, big, 7);
+    expect(JSON.parse(`[${page.json}]`)).toHaveLength(7);
+    expect(page.next?.id).toBe(`${big}-7`);
+    expect(await plans("list_orders_first_page_any_size_json")).toMatchObject({ custom: 1 });
+  });
+});
