@@ -2,7 +2,7 @@
 // deliveries by more than a second, and an endpoint that keeps failing is backed off (circuit
 // breaker) with its state on the webhook row, so every dispatcher honours it. Real receivers,
 // a real dispatcher, PGlite or the PostgreSQL of TEST_DATABASE_URL.
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import { webhookDeliveries, webhooks } from "../../src/db/schema/index.ts";
@@ -73,7 +73,7 @@ describe("fairness across endpoints", () => {
     const hung = await receiver(() => ({ status: 200, delayMs: 5_000 }));
     const prompt = await receiver();
     const hookA = await register(a.key, hung.url);
-    await register(b.key, prompt.url);
+    const hookB = await register(b.key, prompt.url);
     await queueOrders(a.vendor.id, 1_000);
     // The cap alone must protect B here: the breaker is set never to open.
     const d = await dispatcher({ webhookEndpointConcurrency: 4, webhookBreakerFailures: 1_000_000 });
@@ -105,9 +105,17 @@ describe("fairness across endpoints", () => {
     expect(hung.maxOpen).toBeLessThanOrEqual(4);
     expect(hung.requests.length).toBeGreaterThan(4);
 
+    // Neither endpoint's deliveries may reach the next test's dispatcher, which counts what it
+    // sends: A's backlog, and any of B's whose record the stop's 100 ms grace cut off (leased to a
+    // stopped dispatcher, requeued once its lock is gone, and sent again: a CI run's breaker
+    // test counted 5 sends where its own endpoint had 3). Deleting a webhook deletes its deliveries.
     await d.stop(100);
-    const del = await t.api.delete(`/api/vendor/webhooks/${hookA.id}`, { key: a.key });
-    expect(del.status).toBe(204);
+    for (const [hook, key] of [
+      [hookA, a.key],
+      [hookB, b.key],
+    ] as const) {
+      expect((await t.api.delete(`/api/vendor/webhooks/${hook.id}`, { key })).status).toBe(204);
+    }
   }, 90_000);
 });
 
@@ -125,6 +133,12 @@ describe("circuit breaker per endpoint", () => {
       // loaded host (at 1.5 s a CI run's probe went out before the check: 4 sent, not 3).
       webhookBreakerCooldownMs: 3_000,
     };
+    // The dispatchers below count every POST they send: nothing else may be waiting to go out.
+    const others = await t.database.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.status, "PENDING"), ne(webhookDeliveries.webhookId, hook.id)));
+    expect(others, "deliveries of another test still pending").toEqual([]);
     const first = await dispatcher(policy);
 
     // Three failures in a row open the circuit: once their records commit, a turn sends nothing.
