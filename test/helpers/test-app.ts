@@ -7,6 +7,7 @@
 // on PostgreSQL, and safe for the same reason: every test makes its own vendor. Each file still
 // builds its own app (its own config, clock, rate-limit budgets and sign-in throttle).
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.ts";
@@ -47,7 +48,8 @@ export interface TestAppOptions {
    * deliveries (each with its own retry delays and breaker settings), and a listener hears only
    * its own file's writes; and a file that checks incremental sync is not held back by another
    * file's open transaction (the sync horizon is the oldest one on the database). PGlite files in
-   * one worker never overlap.
+   * one worker never overlap; there the file starts with nothing queued by the files before it
+   * (dropEarlierFilesQueues).
    */
   ownDatabase?: boolean;
   /** Receives every log line the app writes (set LOG_LEVEL in env to see more than errors). */
@@ -88,6 +90,19 @@ function workerPglite(): Promise<PGlite> {
     return client;
   })();
   return shared;
+}
+
+/**
+ * On PGlite a file's "database of its own" is the worker's shared one, with the outbox emptied of
+ * what the files before it left queued: they have ended (a worker runs its files one after
+ * another), but a dispatcher this file starts would send their due deliveries and mails too, and
+ * its events (a claim, an attempt settled) would not be this file's alone. Two CI runs failed on
+ * that: a breaker test counted another file's sends, and a clock-skew test read its own delivery
+ * after another's attempt settled.
+ */
+async function dropEarlierFilesQueues(database: Database): Promise<void> {
+  await database.db.execute(sql`delete from webhook_deliveries where status = 'PENDING'`);
+  await database.db.execute(sql`delete from mails where status = 'PENDING'`);
 }
 
 function leasePglite(client: PGlite): Database {
@@ -134,6 +149,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ? await createScratchDatabase(pgUrl)
       : undefined;
   const database = options.database ?? (await openTestDatabase(scratch?.url ?? options.databaseUrl));
+  if (options.ownDatabase && !pgUrl && !options.database) await dropEarlierFilesQueues(database);
   // PUBLIC_URL (problem types, OAuth issuer) must name the real port, so reserve one first.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
