@@ -13,20 +13,23 @@ const WAITS_ON_PROCESSES =
 
 /**
  * The longest files, longest first, as measured here on a fresh clone (seconds of their tests,
- * 2026-11-26, PGlite): they start before everything else, so the run never ends on one of them
- * alone. The length of a file's text, the fallback below, put the 38 s docs test 20th.
+ * 2026-11-28, PGlite; on PostgreSQL the kill test runs twice, in one process and apart): they
+ * start before everything else, so the run never ends on one of them alone. The length of a
+ * file's text, the fallback below, put the 38 s docs test 20th.
  */
 const LONGEST = [
-  "test/docs/docs.browser.test.ts", // 38
-  "test/webhooks/crash.test.ts", // 25
-  "test/http/idempotency-crash.test.ts", // 23
+  "test/webhooks/kill-at-random.test.ts", // 61
+  "test/webhooks/crash.test.ts", // 29
+  "test/docs/docs.browser.test.ts", // 22
   "test/ops/process.test.ts", // 21
-  "test/fuzz/api.test.ts", // 17
-  "test/http/sigterm-drain.test.ts", // 17
-  "test/dashboard/shop.browser.test.ts", // 16
-  "test/ops/frozen-database.test.ts", // 12
-  "test/ops/cli.test.ts", // 11
-  "test/dashboard/crawl.test.ts", // 10
+  "test/dashboard/confirmations.browser.test.ts", // 20
+  "test/ops/process-supervision.test.ts", // 16
+  "test/dashboard/team.browser.test.ts", // 16
+  "test/http/idempotency-crash.test.ts", // 16
+  "test/ops/listen.test.ts", // 15
+  "test/http/sigterm-drain.test.ts", // 14
+  "test/fuzz/api.test.ts", // 14
+  "test/ops/data-dir-permissions.test.ts", // 13
 ];
 
 function weight(file: string, root: string): number {
