@@ -1,9 +1,12 @@
-// The first page of the order list (what integrations poll) is planned once per connection, not
-// on every request: after PostgreSQL's five custom plans it keeps a generic plan, and that plan
-// reads the vendor's orders from orders_vendor_updated_idx in order and stops after the page, so
-// it serves a shop with thousands of orders as well as a small one (it never scans the table).
-// A page size other than the default gets its own statement. PostgreSQL only (PGlite plans in
-// the same process for every statement and has no pooler of connections to keep plans in).
+// The first page of the order list (what integrations poll) is planned once per connection, and
+// the plan kept serves a shop with thousands of orders beside hundreds of small ones as well as a
+// small one: it reads the shop's orders from orders_vendor_updated_idx in order and stops after the
+// page. The vendor goes in as an InitPlan, so PostgreSQL's custom plans cannot do better than the
+// generic one and it keeps that after five runs; the page size stays a parameter, so the generic
+// plan expects to stop early and reads the index in order. With the size written in (75b28ed), the
+// generic plan was made for the average shop's estimate: a CI run on a new database kept a bitmap
+// scan and a sort (every order of the big shop read and sorted on each poll), its cost within 0.5
+// of the index plan's. PostgreSQL only (PGlite plans in the same process for every statement).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, queryRows } from "../../src/db/client.ts";
@@ -67,32 +70,41 @@ describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
     return row;
   }
 
-  it("at the default size, is planned generically after five runs, and the generic plan reads the index", async () => {
+  /** The plan PostgreSQL runs the prepared statement `name` with, for these values. */
+  async function planOf(name: string, values: Array<string | number>) {
+    const args = values.map((v) => (typeof v === "number" ? String(v) : `'${v}'`)).join(", ");
+    const rows = await queryRows<{ "QUERY PLAN": string }>(
+      single.db,
+      sql.raw(`explain execute ${name}(${args})`),
+    );
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  }
+
+  it("is planned once per connection, and for a shop with thousands of orders the plan reads the index in order and stops after the page", async () => {
+    // Past PostgreSQL's five custom plans, after which it may keep a generic one.
     for (let i = 0; i < 4; i++) {
-      expect((await firstOrderPageJson(single.db, small, 100)).next).toBeUndefined();
-      expect((await firstOrderPageJson(single.db, big, 100)).next).toBeDefined();
-      await firstOrderPageVersion(single.db, small, 100);
-      await firstOrderPageVersion(single.db, big, 100);
+      for (const shop of [small, big]) {
+        await firstOrderPageJson(single.db, shop, 100);
+        await firstOrderPageVersion(single.db, shop, 100);
+      }
     }
     expect(await plans("list_orders_first_page_json")).toEqual({ generic: 3, custom: 5 });
     expect(await plans("list_orders_first_page_version")).toEqual({ generic: 3, custom: 5 });
-
-    // The cached generic plan, for the vendor with the most orders.
-    for (const name of ["list_orders_first_page_json", "list_orders_first_page_version"]) {
-      const plan = (
-        await queryRows<{ "QUERY PLAN": string }>(single.db, sql.raw(`explain execute ${name}('${big}')`))
-      )
-        .map((r) => r["QUERY PLAN"])
-        .join("\n");
+    for (const plan of [
+      await planOf("list_orders_first_page_json", [big, 100, 100, 100, 100]),
+      await planOf("list_orders_first_page_version", [big, 100]),
+    ]) {
       expect(plan, plan).toMatch(/Limit[\s\S]*Index Scan using orders_vendor_updated_idx on orders/);
-      expect(plan, plan).not.toMatch(/Seq Scan on orders/);
+      expect(plan, plan).not.toMatch(/Seq Scan on orders|Bitmap Heap Scan on orders/);
     }
   });
 
-  it("at another size, answers the same rows from a statement of its own", async () => {
+  it("answers every page size from the same statement", async () => {
     const page = await firstOrderPageJson(single.db, big, 7);
     expect(JSON.parse(`[${page.json}]`)).toHaveLength(7);
     expect(page.next?.id).toBe(`${big}-7`);
-    expect(await plans("list_orders_first_page_any_size_json")).toMatchObject({ custom: 1 });
+    const all = await firstOrderPageJson(single.db, small, 100);
+    expect(JSON.parse(`[${all.json}]`)).toHaveLength(30);
+    expect(all.next).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
@@ -61,12 +61,6 @@ export interface OrderJsonPage {
 }
 
 /**
- * The page size the first page's statements are planned for: the API's default (http/common-schemas.ts),
- * which is what integrations that poll the list ask for.
- */
-export const PLANNED_PAGE_SIZE = 100;
-
-/**
  * The first page of the list without filters (what integrations poll): the same statement as
  * listOrderJson, prepared, with PostgreSQL joining the orders' JSON into one text so Node passes
  * it through instead of parsing a row per order.
@@ -76,20 +70,13 @@ export async function firstOrderPageJson(
   vendorId: string,
   limit: number,
 ): Promise<OrderJsonPage> {
-  const [row] = await firstPage(limit).json(db, { vendorId, limit });
+  const [row] = await firstPageJson(db, { vendorId, limit });
   if (!row) throw new Error("first page: no answer");
   return {
     json: row.json,
     next: row.n > limit && row.last_id && row.last_t ? { id: row.last_id, updatedAt: row.last_t } : undefined,
     version: row.version,
   };
-}
-
-/** The first page's version alone: the same rows, no JSON built (a poll that changed nothing). */
-export async function firstOrderPageVersion(db: Executor, vendorId: string, limit: number): Promise<string> {
-  const [row] = await firstPage(limit).version(db, { vendorId, limit });
-  if (!row) throw new Error("first page version: no answer");
-  return row.version;
 }
 
 /**
@@ -100,75 +87,54 @@ export async function firstOrderPageVersion(db: Executor, vendorId: string, limi
  */
 const pageVersionSql = sql`md5(coalesce(string_agg(id || '|' || "updatedAt"::text || '|' || coalesce("customerUpdatedAt"::text, ''), ',' order by rn), ''))`;
 
-/**
- * The first page's two statements, with the vendor and the page size written as given. PostgreSQL
- * plans a prepared statement for each call's values for its first five runs, then keeps one
- * generic plan if that plan looks no dearer than the custom ones did. The first page's generic
- * plan is the right one for every shop: read the vendor's rows from orders_vendor_updated_idx in
- * order, stop after size + 1 (EXPLAIN on a bench database: 2.6-3.9 ms to run for a shop with
- * 48,000 orders beside 3,000 with 2-16, 0.2 ms for a small one). But with the vendor's id in view,
- * a small shop's custom plan looks cheaper than the generic one, and with the size a parameter, a
- * generic plan cannot tell how few rows the LIMIT keeps: every request was planned anew, 0.6-0.9
- * ms of PostgreSQL's CPU per list. So the planned statement gives the vendor as an InitPlan
- * (`(select $1)`, its value unseen by the planner, still an index condition) and the size as a
- * literal: planned once per connection (the bench's list: PostgreSQL CPU per request at the
- * baseline's, bench/README). Hiding a parameter LIMIT as well was tried (2a55483, reverted): the
- * list fell to 0.1x once a shop held tens of thousands of orders. Other sizes keep the statement
- * planned for each request. One lag remains, PostgreSQL's: a connection whose first custom plans
- * were made while the table was nearly empty compares the generic plan with their low average
- * and keeps planning until newer plans raise it (a few hundred runs; seen on a new database).
- */
-function firstPageStatements(
-  name: string,
-  { vendor, size }: Record<"vendor" | "size", (p: Record<string, Placeholder<string>>) => SQL>,
-) {
-  return {
-    json: preparedStatement<{
-      json: string;
-      n: number;
-      last_id: string | null;
-      last_t: string | null;
-      version: string;
-    }>(
-      `${name}_json`,
-      // updated_at is formatted for the one row a cursor is made of, not for every row of the page.
-      (p) => sql`with p as (${listOrderJsonQuery(
-        vendor(p),
-        { limit: sql`${size(p)} + 1` },
-        { updatedAt: "timestamp" },
-      )}),
+// The first page is what integrations poll, so PostgreSQL plans it once per connection: the vendor
+// goes in as an InitPlan, so a custom plan knows no more than the generic one and PostgreSQL keeps
+// the generic plan after its five custom ones (with the vendor in view it re-planned 40-80 % of
+// the runs, 0.5-0.6 ms each). The page size stays a parameter: the generic plan then expects to
+// stop early, and reads orders_vendor_updated_idx in order for a shop with thousands of orders as
+// for a small one. With the size written in, the generic plan was made for the average shop, and
+// could sort every order of a big shop on each poll (test/db/first-page-plan.test.ts).
+const firstPageJson = preparedStatement<{
+  json: string;
+  n: number;
+  last_id: string | null;
+  last_t: string | null;
+  version: string;
+}>(
+  "list_orders_first_page_json",
+  // updated_at is formatted for the one row a cursor is made of, not for every row of the page.
+  (p) => sql`with p as (${listOrderJsonQuery(
+    sql`(select ${p.vendorId}::text)`,
+    { limit: sql`${p.limit}::int + 1` },
+    { updatedAt: "timestamp" },
+  )}),
     r as (select json, id, "updatedAt", "customerUpdatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
-    select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${size(p)}), '') as json,
+    select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${p.limit}::int), '') as json,
            count(*)::int as n,
-           max(id) filter (where rn = ${size(p)}) as last_id,
-           ${isoTimestamp(sql`max("updatedAt") filter (where rn = ${size(p)})`)} as last_t,
+           max(id) filter (where rn = ${p.limit}::int) as last_id,
+           ${isoTimestamp(sql`max("updatedAt") filter (where rn = ${p.limit}::int)`)} as last_t,
            ${pageVersionSql} as version
     from r`,
-    ),
-    version: preparedStatement<{ version: string }>(
-      `${name}_version`,
-      (p) => sql`with r as (
+);
+
+/** The first page's version alone: the same rows, no JSON built (a poll that changed nothing). */
+export async function firstOrderPageVersion(db: Executor, vendorId: string, limit: number): Promise<string> {
+  const [row] = await firstPageVersion(db, { vendorId, limit });
+  if (!row) throw new Error("first page version: no answer");
+  return row.version;
+}
+
+const firstPageVersion = preparedStatement<{ version: string }>(
+  "list_orders_first_page_version",
+  (p) => sql`with r as (
       select o.id, o.updated_at as "updatedAt", c.updated_at as "customerUpdatedAt",
              row_number() over (order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}) as rn
       from orders o left join customers c on c.id = o.customer_id
-      where o.vendor_id = ${vendor(p)}
+      where o.vendor_id = (select ${p.vendorId}::text)
       order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
-      limit ${size(p)} + 1)
+      limit ${p.limit}::int + 1)
     select ${pageVersionSql} as version from r`,
-    ),
-  };
-}
-
-/** The planned page size's statements, and those for any other size. */
-const plannedSizePage = firstPageStatements("list_orders_first_page", {
-  vendor: (p) => sql`(select ${p.vendorId}::text)`,
-  size: () => sql.raw(String(PLANNED_PAGE_SIZE)),
-});
-const anySizePage = firstPageStatements("list_orders_first_page_any_size", {
-  vendor: (p) => sql`${p.vendorId}::text`,
-  size: (p) => sql`${p.limit}::int`,
-});
-const firstPage = (limit: number) => (limit === PLANNED_PAGE_SIZE ? plannedSizePage : anySizePage);
+);
 
 /** The statement behind listOrderJson (a limit given as SQL is the page's limit + 1 already). */
 export function listOrderJsonQuery(

@@ -25,7 +25,6 @@ import {
   moveOrderStatus,
   type OrderDetails,
   type OrderJsonPage,
-  PLANNED_PAGE_SIZE,
   setOrderDetails,
 } from "./orders.repository.ts";
 import type {
@@ -43,8 +42,8 @@ import {
   orderTypes,
 } from "./orders.workflow.ts";
 
-/** A page's length when the request names none; the first page's statements are planned for it. */
-export const DEFAULT_PAGE_SIZE = PLANNED_PAGE_SIZE;
+/** A page's length when the request names none. */
+export const DEFAULT_PAGE_SIZE = 100;
 
 /** The dashboard's search box: text found in the customer's name, e-mail or phone, or the model. */
 export interface OrderSearch {
