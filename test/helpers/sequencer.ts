@@ -20,6 +20,7 @@ const WAITS_ON_PROCESSES =
 const LONGEST = [
   "test/webhooks/kill-at-random.test.ts", // 61
   "test/webhooks/crash.test.ts", // 29
+  "test/webhooks/worker-leaves.test.ts", // 23 on PostgreSQL (skipped on PGlite)
   "test/docs/docs.browser.test.ts", // 22
   "test/ops/process.test.ts", // 21
   "test/dashboard/confirmations.browser.test.ts", // 20
