@@ -96,9 +96,9 @@ function workerPglite(): Promise<PGlite> {
  * On PGlite a file's "database of its own" is the worker's shared one, with the outbox emptied of
  * what the files before it left queued: they have ended (a worker runs its files one after
  * another), but a dispatcher this file starts would send their due deliveries and mails too, and
- * its events (a claim, an attempt settled) would not be this file's alone. Two CI runs failed on
- * that: a breaker test counted another file's sends, and a clock-skew test read its own delivery
- * after another's attempt settled.
+ * its events (a claim, an attempt settled) would not be this file's alone. A breaker test counted
+ * another file's sends (CI), and a clock-skew test read its own delivery after another's attempt
+ * settled (a run under load).
  */
 async function dropEarlierFilesQueues(database: Database): Promise<void> {
   await database.db.execute(sql`delete from webhook_deliveries where status = 'PENDING'`);

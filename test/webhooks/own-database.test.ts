@@ -1,9 +1,9 @@
 // A file that runs a dispatcher asks for a database of its own (useTestApp({ ownDatabase })), and
 // then sees only its own queued work. On PostgreSQL that is a scratch database; on PGlite the
 // worker's shared instance, emptied of what earlier files left queued. Without that, a
-// clock-skew test read its delivery's row after another file's attempt had settled (CI: "expected
-// 8.977 to be greater than 55", the lease still on its row) and a breaker test counted another
-// file's sends.
+// clock-skew test read its delivery's row after another file's attempt had settled (a run under
+// load: "expected 8.977 to be greater than 55", the lease still on its row) and a breaker test
+// counted another file's sends (CI).
 import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
