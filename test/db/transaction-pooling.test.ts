@@ -62,9 +62,12 @@ describe("DATABASE_POOL_MODE and DATABASE_DIRECT_URL", () => {
   });
 });
 
+// Each probe holds its server connection for 20 ms, so the 60 overlap and PgBouncer has to open
+// its second connection: an instant probe let the first connection answer all 60 before the
+// second had logged in (a loaded CI run saw one backend).
 const probe = preparedStatement<{ n: number; backend: number }, "n">(
   "transaction_pooling_probe",
-  (p) => sql`select ${p.n}::int + 1 as n, pg_backend_pid() as backend`,
+  (p) => sql`select ${p.n}::int + 1 as n, pg_backend_pid() as backend from pg_sleep(0.02)`,
 );
 
 describe.skipIf(!testUrl || !fs.existsSync(PGBOUNCER_BINARY))("through PgBouncer in transaction mode", () => {
