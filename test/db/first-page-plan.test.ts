@@ -17,30 +17,90 @@ import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const url = process.env.TEST_DATABASE_URL;
-const BIG = 3_000;
 
-describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
-  let scratch: ScratchDatabase;
-  let t: TestApp;
-  let single: Database;
-  let big: string;
-  let small: string;
+interface Shops {
+  /** One connection straight to PostgreSQL (a pooler in transaction mode prepares nothing), so
+   * the plans counted and explained are those of the statements run. */
+  single: Database;
+  big: string;
+  small: string;
+}
 
+/**
+ * A scratch database for the file's describe block, with a big and a small shop whose orders
+ * `fill` inserts (and whatever else it adds), analyzed. Its fields are set in beforeAll.
+ */
+function useShops(fill: (t: TestApp, big: string, small: string) => Promise<void>): Shops {
+  const shops = {} as Shops;
+  let scratch: ScratchDatabase | undefined;
+  let t: TestApp | undefined;
   beforeAll(async () => {
     scratch = await createScratchDatabase(url as string);
     t = await startTestApp({ databaseUrl: scratch.url });
-    big = (await createVendor(t.ctx, "Big Bridal")).id;
-    small = (await createVendor(t.ctx, "Small Bridal")).id;
-    for (const [vendor, n] of [
-      [big, BIG],
-      [small, 30],
-    ] as const) {
-      await t.database.db.execute(sql`
-        insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
-        select ${vendor} || '-' || g, ${vendor}, 'BRIDAL_DRESS', 'ORDERED', ${vendor} || '-token-' || g,
-               now() - make_interval(secs => g), now() - make_interval(secs => g)
-        from generate_series(1, ${n}::int) g`);
+    shops.big = (await createVendor(t.ctx, "Big Bridal")).id;
+    shops.small = (await createVendor(t.ctx, "Small Bridal")).id;
+    await fill(t, shops.big, shops.small);
+    await t.database.db.execute(sql`analyze orders`);
+    shops.single = await openDatabase({ kind: "pg", url: directUrlOf(scratch.url) }, { poolSize: 1 });
+  }, 60_000);
+  afterAll(async () => {
+    await shops.single?.close();
+    await t?.close();
+    await scratch?.drop();
+  });
+  return shops;
+}
+
+/** `n` orders of `vendor`, updated one second apart (`shuffled`: in no order the table keeps). */
+function insertOrders(t: TestApp, vendor: string, n: number, { shuffled = false } = {}) {
+  const age = shuffled ? sql`make_interval(secs => (g * 7919) % 30000)` : sql`make_interval(secs => g)`;
+  return t.database.db.execute(sql`
+    insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
+    select ${vendor} || '-' || g, ${vendor}, 'BRIDAL_DRESS', 'ORDERED', ${vendor} || '-token-' || g,
+           now() - ${age}, now() - ${age}
+    from generate_series(1, ${n}::int) g`);
+}
+
+/** Both shops' first page and its version, `rounds` times each, on the one connection. */
+async function poll({ single, small, big }: Shops, rounds: number) {
+  for (let i = 0; i < rounds; i++) {
+    for (const shop of [small, big]) {
+      await firstOrderPageJson(single.db, shop, 100);
+      await firstOrderPageVersion(single.db, shop, 100);
     }
+  }
+}
+
+async function plans(db: Database, name: string) {
+  const [row] = await queryRows<{ generic: number; custom: number }>(
+    db.db,
+    sql`select generic_plans::int as generic, custom_plans::int as custom
+        from pg_prepared_statements where name = ${name}`,
+  );
+  return row;
+}
+
+/** The plans PostgreSQL runs the first page's two statements with, for the big shop. */
+async function bigShopPlans({ single, big }: Shops): Promise<string[]> {
+  const plan = async (name: string, args: string) =>
+    (await queryRows<{ "QUERY PLAN": string }>(single.db, sql.raw(`explain execute ${name}(${args})`)))
+      .map((r) => r["QUERY PLAN"])
+      .join("\n");
+  return [
+    await plan("list_orders_first_page_json", `'${big}', 100, 100, 100, 100`),
+    await plan("list_orders_first_page_version", `'${big}', 100`),
+  ];
+}
+
+function expectIndexReadInOrder(plan: string) {
+  expect(plan, plan).toMatch(/Limit[\s\S]*Index Scan using orders_vendor_updated_idx on orders/);
+  expect(plan, plan).not.toMatch(/Seq Scan on orders|Bitmap Heap Scan on orders/);
+}
+
+describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
+  const shops = useShops(async (t, big, small) => {
+    await insertOrders(t, big, 3_000);
+    await insertOrders(t, small, 30);
     // And 300 shops with 1-10 orders each: beside them the big one is a most common value.
     await t.database.db.execute(sql`
       insert into vendors (id, name, email, created_at, updated_at)
@@ -50,60 +110,21 @@ describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
       insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
       select 'shop-' || g || '-' || k, 'shop-' || g, 'SUIT', 'ORDERED', 'shop-' || g || '-token-' || k, now(), now()
       from generate_series(1, 300) g, generate_series(1, 1 + g % 10) k`);
-    await t.database.db.execute(sql`analyze orders`);
-    // One connection straight to PostgreSQL (a pooler in transaction mode prepares nothing), so
-    // the plans counted and explained are those of the statements run.
-    single = await openDatabase({ kind: "pg", url: directUrlOf(scratch.url) }, { poolSize: 1 });
-  }, 60_000);
-  afterAll(async () => {
-    await single?.close();
-    await t?.close();
-    await scratch?.drop();
   });
-
-  async function plans(name: string) {
-    const [row] = await queryRows<{ generic: number; custom: number }>(
-      single.db,
-      sql`select generic_plans::int as generic, custom_plans::int as custom
-          from pg_prepared_statements where name = ${name}`,
-    );
-    return row;
-  }
-
-  /** The plan PostgreSQL runs the prepared statement `name` with, for these values. */
-  async function planOf(name: string, values: Array<string | number>) {
-    const args = values.map((v) => (typeof v === "number" ? String(v) : `'${v}'`)).join(", ");
-    const rows = await queryRows<{ "QUERY PLAN": string }>(
-      single.db,
-      sql.raw(`explain execute ${name}(${args})`),
-    );
-    return rows.map((r) => r["QUERY PLAN"]).join("\n");
-  }
 
   it("is planned once per connection, and for a shop with thousands of orders the plan reads the index in order and stops after the page", async () => {
     // Past PostgreSQL's five custom plans, after which it may keep a generic one.
-    for (let i = 0; i < 4; i++) {
-      for (const shop of [small, big]) {
-        await firstOrderPageJson(single.db, shop, 100);
-        await firstOrderPageVersion(single.db, shop, 100);
-      }
-    }
-    expect(await plans("list_orders_first_page_json")).toEqual({ generic: 3, custom: 5 });
-    expect(await plans("list_orders_first_page_version")).toEqual({ generic: 3, custom: 5 });
-    for (const plan of [
-      await planOf("list_orders_first_page_json", [big, 100, 100, 100, 100]),
-      await planOf("list_orders_first_page_version", [big, 100]),
-    ]) {
-      expect(plan, plan).toMatch(/Limit[\s\S]*Index Scan using orders_vendor_updated_idx on orders/);
-      expect(plan, plan).not.toMatch(/Seq Scan on orders|Bitmap Heap Scan on orders/);
-    }
+    await poll(shops, 4);
+    expect(await plans(shops.single, "list_orders_first_page_json")).toEqual({ generic: 3, custom: 5 });
+    expect(await plans(shops.single, "list_orders_first_page_version")).toEqual({ generic: 3, custom: 5 });
+    for (const plan of await bigShopPlans(shops)) expectIndexReadInOrder(plan);
   });
 
   it("answers every page size from the same statement", async () => {
-    const page = await firstOrderPageJson(single.db, big, 7);
+    const page = await firstOrderPageJson(shops.single.db, shops.big, 7);
     expect(JSON.parse(`[${page.json}]`)).toHaveLength(7);
-    expect(page.next?.id).toBe(`${big}-7`);
-    const all = await firstOrderPageJson(single.db, small, 100);
+    expect(page.next?.id).toBe(`${shops.big}-7`);
+    const all = await firstOrderPageJson(shops.single.db, shops.small, 100);
     expect(JSON.parse(`[${all.json}]`)).toHaveLength(30);
     expect(all.next).toBeUndefined();
   });
@@ -116,67 +137,17 @@ describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
 // plans). With the size in view, the custom plans stop after the page and look cheaper, so
 // PostgreSQL plans each request for its values, and reads the big shop's page from the index.
 describe.skipIf(!url)("the first page of the order list, in a database of few shops", () => {
-  let scratch: ScratchDatabase;
-  let t: TestApp;
-  let single: Database;
-  let big: string;
-  let small: string;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(url as string);
-    t = await startTestApp({ databaseUrl: scratch.url });
-    big = (await createVendor(t.ctx, "Big Bridal")).id;
-    small = (await createVendor(t.ctx, "Small Bridal")).id;
-    for (const [vendor, n] of [
-      [big, 30_000],
-      [small, 100],
-    ] as const) {
-      // Updated in no particular order, as orders are: the table is not in the index's order.
-      await t.database.db.execute(sql`
-        insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
-        select ${vendor} || '-' || g, ${vendor}, 'SUIT', 'ORDERED', ${vendor} || '-token-' || g,
-               now() - make_interval(secs => (g * 7919) % 30000), now() - make_interval(secs => (g * 7919) % 30000)
-        from generate_series(1, ${n}::int) g`);
-    }
-    await t.database.db.execute(sql`analyze orders`);
-    single = await openDatabase({ kind: "pg", url: directUrlOf(scratch.url) }, { poolSize: 1 });
-  }, 60_000);
-  afterAll(async () => {
-    await single?.close();
-    await t?.close();
-    await scratch?.drop();
+  const shops = useShops(async (t, big, small) => {
+    // Updated in no particular order, as orders are: the table is not in the index's order.
+    await insertOrders(t, big, 30_000, { shuffled: true });
+    await insertOrders(t, small, 100, { shuffled: true });
   });
 
   it("is planned for each request's values, and reads the big shop's page from the index, never the whole table", async () => {
-    for (let i = 0; i < 5; i++) {
-      for (const shop of [small, big]) {
-        await firstOrderPageJson(single.db, shop, 100);
-        await firstOrderPageVersion(single.db, shop, 100);
-      }
-    }
+    await poll(shops, 5);
     for (const name of ["list_orders_first_page_json", "list_orders_first_page_version"]) {
-      const [row] = await queryRows<{ generic: number }>(
-        single.db,
-        sql`select generic_plans::int as generic from pg_prepared_statements where name = ${name}`,
-      );
-      expect(row?.generic, name).toBe(0);
+      expect((await plans(shops.single, name))?.generic, name).toBe(0);
     }
-    for (const [name, values] of [
-      ["list_orders_first_page_json", [big, 100, 100, 100, 100]],
-      ["list_orders_first_page_version", [big, 100]],
-    ] as const) {
-      const plan = (
-        await queryRows<{ "QUERY PLAN": string }>(
-          single.db,
-          sql.raw(
-            `explain execute ${name}(${values.map((v) => (typeof v === "number" ? v : `'${v}'`)).join(", ")})`,
-          ),
-        )
-      )
-        .map((r) => r["QUERY PLAN"])
-        .join("\n");
-      expect(plan, plan).toMatch(/Limit[\s\S]*Index Scan using orders_vendor_updated_idx on orders/);
-      expect(plan, plan).not.toMatch(/Seq Scan on orders|Bitmap Heap Scan on orders/);
-    }
+    for (const plan of await bigShopPlans(shops)) expectIndexReadInOrder(plan);
   });
 });
