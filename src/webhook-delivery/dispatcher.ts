@@ -55,7 +55,7 @@ export interface DispatcherDeps {
  * that found nothing to send and sleeps, an attempt whose record committed (or was stale).
  */
 export type DispatcherEvent =
-  | { type: "claimed"; sent: number; reserved: number; endpoints: string[] }
+  | { type: "claimed"; sent: number; reserved: number }
   | { type: "idle" }
   | { type: "settled"; deliveryId: string; outcome: AttemptReport["outcome"] };
 
@@ -179,12 +179,7 @@ class WebhookSender implements OutboxSender {
       breakerFailures: this.deps.config.webhookBreakerFailures,
     });
     if (result.claims.length + result.reserve.length > 0) {
-      this.deps.observe?.({
-        type: "claimed",
-        sent: result.claims.length,
-        reserved: result.reserve.length,
-        endpoints: result.claims.map((c) => c.webhookId),
-      });
+      this.deps.observe?.({ type: "claimed", sent: result.claims.length, reserved: result.reserve.length });
     }
     void this.runner.act(this.scheduler.claimed(result, policy.limit, claimedAt.getTime()));
     if (policy.limit > 0 && result.claims.length === policy.limit) return true;

@@ -20,8 +20,8 @@ export interface DispatcherEvents {
    * nothing more to send.
    */
   aWholeTurn(dispatcher: Dispatcher): Promise<void>;
-  /** POSTs its claims started (`sent`), from the `from`-th event on; to `webhookId` only if given. */
-  sent(from?: number, webhookId?: string): number;
+  /** POSTs its claims started (`sent`), from the `from`-th event on. */
+  sent(from?: number): number;
 }
 
 export function dispatcherEvents(): DispatcherEvents {
@@ -55,19 +55,8 @@ export function dispatcherEvents(): DispatcherEvents {
       dispatcher.wake();
       await events.count(2, (e) => e.type === "idle", from);
     },
-    sent(from = 0, webhookId?: string) {
-      return seen
-        .slice(from)
-        .reduce(
-          (sum, e) =>
-            sum +
-            (e.type !== "claimed"
-              ? 0
-              : webhookId
-                ? e.endpoints.filter((id) => id === webhookId).length
-                : e.sent),
-          0,
-        );
+    sent(from = 0) {
+      return seen.slice(from).reduce((sum, e) => sum + (e.type === "claimed" ? e.sent : 0), 0);
     },
   };
   return events;
