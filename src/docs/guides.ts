@@ -1,4 +1,4 @@
-// The guides: markdown kept in the repo (docs/guides/*.md), rendered once at start with `marked`.
+// The guides: markdown kept in the repo (docs/guides/*.md), rendered once per process with `marked`.
 // Raw HTML in the markdown is not trusted: it is escaped and shown as text. The errors guide
 // gets its list of codes generated from the error catalog, and is also the page that problem
 // `type` URIs point at (/docs/errors#<code>).
@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { Marked } from "marked";
 import { type ErrorCode, errorCatalog } from "../errors.ts";
 import { errorRemedies } from "./error-remedies.ts";
-import { GUIDES, guideNav, pageFrame } from "./page-frame.ts";
+import { GUIDES, type GuideEntry, guideNav, pageFrame } from "./page-frame.ts";
 
 const guidesDir = new URL("../../docs/guides/", import.meta.url);
 const changelogFile = new URL("../../CHANGELOG.md", import.meta.url);
@@ -94,30 +94,30 @@ function changelogBody(): string {
  * each of its ~180 files.
  */
 const guidePages = new Map<string, string>();
-function guidePage(name: string): string {
-  let html = guidePages.get(name);
+function guidePage(guide: GuideEntry): string {
+  let html = guidePages.get(guide.name);
   if (html === undefined) {
     html = pageFrame({
-      title: `${GUIDES.find((g) => g.name === name)?.title} · vendor-api guides`,
-      nav: guideNav(name),
+      title: `${guide.title} · vendor-api guides`,
+      nav: guideNav(guide.name),
       bodyClass: "guide",
-      main: guideBody(name),
+      main: guideBody(guide.name),
     });
-    guidePages.set(name, html);
+    guidePages.set(guide.name, html);
   }
   return html;
 }
 
 export function registerGuides(app: FastifyInstance): void {
-  const send = (name: string) => (_request: unknown, reply: import("fastify").FastifyReply) =>
+  const send = (guide: GuideEntry) => (_request: unknown, reply: import("fastify").FastifyReply) =>
     reply
       .type("text/html; charset=utf-8")
       .header("content-security-policy", GUIDE_CSP)
       .header("cache-control", "no-cache")
-      .send(guidePage(name));
+      .send(guidePage(guide));
   for (const guide of GUIDES) {
-    app.get(`/docs/guides/${guide.name}`, { schema: { hide: true } }, send(guide.name));
+    app.get(`/docs/guides/${guide.name}`, { schema: { hide: true } }, send(guide));
+    // The page problem `type` URIs point at: the errors guide, one anchor per code.
+    if (guide.name === "errors") app.get("/docs/errors", { schema: { hide: true } }, send(guide));
   }
-  // The page problem `type` URIs point at: the errors guide, one anchor per code.
-  app.get("/docs/errors", { schema: { hide: true } }, send("errors"));
 }
