@@ -134,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Only JSON bodies under /api (CONTRACT 1): drop Fastify's default text/plain parser.
   app.removeContentTypeParser("text/plain");
   // Hooks that never wait take a callback: an async hook costs every request a promise and a
-  // microtask turn for nothing (bench/README.md).
+  // microtask turn for nothing (bench/history/2026-11.md).
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();

@@ -118,7 +118,7 @@ export async function openDatabase(
      * plans: the worker's (the dispatcher's claim is ~5 ms to plan, and a short drain over new
      * pooled connections spent 20 % of its PostgreSQL CPU planning). Not the API's: with it
      * pool-wide, the order list fell to 0.13× the baseline in the last two of six rounds of
-     * `npm run bench`, after the writes of the rounds before (bench/README.md).
+     * `npm run bench`, after the writes of the rounds before (bench/history/2026-11.md).
      */
     genericPlans?: boolean;
     /** PGlite in a DATA_DIR: free bytes under which writes are refused (DISK_MIN_FREE_MB); 0: never. */

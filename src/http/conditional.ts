@@ -8,7 +8,7 @@
 // except the order list's first page, the page integrations poll: its ETag is weak
 // (`W/"…"`), made by PostgreSQL from each row's version stamps (orders.repository.ts), so a
 // poll whose page has not changed is answered 304 from a statement that reads the page's stamps
-// and builds no JSON (a third of the full answer's CPU at most; bench/README.md). Weak, because
+// and builds no JSON (a third of the full answer's CPU at most; bench/history/2026-11.md). Weak, because
 // equal stamps mean the same data, not the same bytes (a new release may format it differently).
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";

@@ -38,7 +38,7 @@ export async function launchChromium(): Promise<Browser> {
 export const SCREENSHOT_MAX_HEIGHT = 10_000;
 
 /**
- * Whether `screenshot` saves anything: only when the run asks, with SCREENSHOTS=1 (README:
+ * Whether `screenshot` saves anything: only when the run asks, with SCREENSHOTS=1 (docs/dashboard.md:
  * Dashboard). A full-page screenshot re-lays the page out at its whole height and encodes it:
  * measured here, the 219 the browser tests take cost ~76 s of the suite's CPU (the 11 browser
  * files took 198 s with them and 160 s without, two workers), for images a passing run's reader

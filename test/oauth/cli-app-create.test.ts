@@ -66,7 +66,7 @@ describe("cli app create", () => {
       "http://pos.example/cb",
     );
     // A bad argument is a usage error, refused before the database opens: exit 2, as for any
-    // argument the CLI refuses (README, CLI).
+    // argument the CLI refuses (docs/operating.md, the CLI).
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining("must use https") });
   }, 120_000);
 });

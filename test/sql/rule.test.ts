@@ -1,4 +1,4 @@
-// One rule for SQL (README, Layout): the Drizzle query builder by default, raw `sql` templates
+// One rule for SQL (docs/architecture.md): the Drizzle query builder by default, raw `sql` templates
 // only inside repositories (`*.repository.ts`) and src/db/; services, presenters, pages, routes
 // and the platform's other files call repositories and hold no SQL. This test reads every other
 // file of src/ and fails naming each one that builds or runs SQL. `npm run check:layers`
@@ -53,7 +53,7 @@ describe("one rule for SQL: only repositories and src/db/ hold SQL", () => {
       });
     expect(
       offenders,
-      "move these queries into the module's *.repository.ts (README, Layout: One rule for SQL)",
+      "move these queries into the module's *.repository.ts (docs/architecture.md: One rule for SQL)",
     ).toEqual([]);
   });
 

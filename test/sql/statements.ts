@@ -1,5 +1,5 @@
 // The hot statements, as the code builds them: every prepared statement (src/db/prepared.ts), which
-// the SQL rule keeps for the measured hot paths (README, Layout). Importing the repositories that
+// the SQL rule keeps for the measured hot paths (docs/architecture.md). Importing the repositories that
 // define them registers them. `npm run sql:snapshots` writes each to test/sql/<name>.sql;
 // test/sql/snapshots.test.ts fails, naming the statement, when the code builds another text.
 import fs from "node:fs";

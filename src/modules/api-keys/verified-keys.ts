@@ -1,6 +1,6 @@
 // API keys verified recently, held in this process so an authenticated request costs the
 // database one round trip (its own statement) instead of two: the key lookup was a third of what
-// an order create sent to PostgreSQL (bench/README.md).
+// an order create sent to PostgreSQL (bench/history/2026-11.md).
 //
 // A key's row changes only when it is revoked, or deleted with its vendor. The api_key_changes
 // trigger (migrations/0007_api_key_changes.sql) NOTIFYs every process of such a change on commit,
