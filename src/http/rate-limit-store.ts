@@ -1,4 +1,4 @@
-// Where rate-limit counters live, counted by rate-limiter-flexible (docs/decisions/0002): our
+// Where rate-limit counters live, counted by rate-limiter-flexible (docs/decisions/0009): our
 // policies, keys and headers (rate-limit.ts) sit on top, this file only says which counter
 // answers a request.
 //
