@@ -1,4 +1,4 @@
-// Who is making a change, for the activity log (issue 29 item 3): a person signed in to the
+// Who is making a change, for the activity log (CONTRACT 10, "Members"): a person signed in to the
 // dashboard, an API key or an OAuth application acting for the shop, the operator's CLI, or the
 // service itself (the worker). Set once per request by the layer that authenticated it (the
 // API's authentication hook, the dashboard's session hook, the CLI) and read by services where
@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Principal } from "./principal.ts";
 
 export type Actor =
-  /** A person signed in to the dashboard: the member's id (issue 29.1, members.ts). */
+  /** A person signed in to the dashboard: the member's id (db/schema/members.ts). */
   | { kind: "person"; id: string }
   /** An integration authenticated with an API key (the key's id). */
   | { kind: "api_key"; id: string }

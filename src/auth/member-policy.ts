@@ -1,4 +1,4 @@
-// What a member of a shop may do in the dashboard, by role (issue 29.1): the one place this is
+// What a member of a shop may do in the dashboard, by role (CONTRACT 10, "Members"): the one place this is
 // decided. Dashboard pages and their form POSTs both ask `may` (through dashboard/permission.ts),
 // and so does the OAuth consent page, so a page and its form can never disagree.
 //

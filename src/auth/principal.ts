@@ -8,6 +8,6 @@ export interface Principal {
   vendorId: string;
   scopes: ReadonlySet<Scope>;
   credential: { kind: "api_key"; id: string } | { kind: "oauth"; grantId: string; clientId: string };
-  /** False for a test key (`vk_test_…`): `vendorId` is then the shop's sandbox (issue 28.5). */
+  /** False for a test key (`vk_test_…`): `vendorId` is then the shop's sandbox (CONTRACT 11). */
   livemode: boolean;
 }

@@ -1,4 +1,4 @@
-// The shop's activity log (issue 29 item 3): who did what, and when, newest first, in the shop's
+// The shop's activity log (CONTRACT 10, "Members"): who did what, and when, newest first, in the shop's
 // time zone; filtered by who (a person, an API key, an application, the CLI) and by the kind of
 // record, with a GET form that works without JavaScript; paged by keyset (db/keyset.ts).
 import type { FastifyInstance } from "fastify";

@@ -1,4 +1,4 @@
-// Nothing irreversible in one click (issue 29.4), and the confirmation works without JavaScript:
+// Nothing irreversible in one click, and the confirmation works without JavaScript:
 // the button of an irreversible action is a link to a confirmation page (a GET, which changes
 // nothing) at the action's own path; that page's form posts `confirmed=yes` there. A post without
 // it (an old page still open, a hand-made form) is sent to the confirmation page, never acted on.

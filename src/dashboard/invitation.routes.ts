@@ -1,4 +1,4 @@
-// Accepting an invitation to a shop (issue 29.1): `/invitation?token=…` from the mailed link shows
+// Accepting an invitation to a shop (CONTRACT 10, "Members"): `/invitation?token=…` from the mailed link shows
 // the shop, the address and the role, and asks for the person's name and a password; the POST
 // makes the member, uses the link up and signs them in. Registered in the sign-in pages' scope:
 // same per-address rate limit, CSRF, 303 after a POST. The token travels in the link's query
@@ -101,7 +101,7 @@ export async function invitationRoutes(
           invitationPage({ csrf: csrfToken(reply), token, name, ...invitation, error: error ?? err.message }),
         );
       }
-      // A shop that requires two-step sign-in (issue 29.2) has its new member set it up first.
+      // A shop that requires two-step sign-in has its new member set it up first.
       const secondStep = await secondStepDue(ctx, member);
       await startSession(ctx, config, request, reply, member, secondStep ? { secondStep } : {});
       rotateCsrfSecret(reply, config);

@@ -46,7 +46,7 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
       await throttle.recordFailure(request.ip, email);
       return again(401, "The e-mail or password is not correct.");
     }
-    // Two-step sign-in (issue 29.2): the password alone opens only the second step's page, and
+    // Two-step sign-in: the password alone opens only the second step's page, and
     // clears no failures: the count is forgotten only when the whole sign-in succeeds, so signing
     // in again with a known password buys no more guesses at the code.
     const secondStep = await secondStepDue(ctx, member);

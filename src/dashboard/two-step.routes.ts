@@ -1,4 +1,4 @@
-// The second step of signing in (issue 29.2), after a right password: `/login/two-step` asks for
+// The second step of signing in (TOTP, RFC 6238), after a right password: `/login/two-step` asks for
 // the authenticator's code (or a recovery code); `/login/two-step/setup` is where a member of a
 // shop that requires two-step sign-in sets it up before going on. Registered in the sign-in
 // pages' scope (rate limit, CSRF, 303 after a POST); wrong codes count against the address and

@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import { deleteExpiredCredentials } from "./housekeeping.repository.ts";
 
 const CODE_GRACE_MS = 24 * 60 * 60 * 1000;
-/** The activity log keeps a year (issue 29 item 3). */
+/** The activity log keeps a year (CONTRACT 10, "Members"). */
 export const ACTIVITY_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
 export const HOUSEKEEPING_EVERY_MS = 10 * 60 * 1000;
 

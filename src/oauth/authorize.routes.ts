@@ -112,7 +112,7 @@ export async function authorizeRoutes(
     return reply.code(status).header("location", location).send();
   }
 
-  // Only an owner gives an application access to the shop (issue 29.1, src/auth/member-policy.ts):
+  // Only an owner gives an application access to the shop (CONTRACT 10, src/auth/member-policy.ts):
   // a staff member is told so, and the application hears nothing (no redirect, no code).
   const ownersOnly = (reply: FastifyReply) =>
     sendPage(

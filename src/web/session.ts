@@ -46,7 +46,7 @@ export async function startSession(
   reply: FastifyReply,
   member: { id: string; vendorId: string },
   options: {
-    /** The password was right; this second step is still due (issue 29.2). */
+    /** The password was right; this second step (two-step sign-in) is still due. */
     secondStep?: "code" | "setup";
     /** A one-time secret for the new session's next page (recovery codes made at sign-in). */
     keepForNextPage?: string;

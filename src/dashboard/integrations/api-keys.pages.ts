@@ -1,6 +1,6 @@
 // Integrations → API keys: create (name, optional scope restriction, live or test; the key is shown
 // once in the flash), list with prefix, scopes, created and last use, revoke. Test keys (the
-// sandbox's, issue 28.5) are listed and revoked here with the shop's own, marked "Test".
+// sandbox's, CONTRACT 11) are listed and revoked here with the shop's own, marked "Test".
 
 import type { FastifyInstance } from "fastify";
 import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";

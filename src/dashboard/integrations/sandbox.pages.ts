@@ -1,4 +1,4 @@
-// Integrations → Sandbox (issue 28.5): the shop's test data, read-only under a "Test data" banner,
+// Integrations → Sandbox (CONTRACT 11): the shop's test data, read-only under a "Test data" banner,
 // one kind of record at a time (orders, customers, appointments, inquiries, webhooks), and "Reset
 // sandbox data" behind a confirmation step. Every read names the signed-in shop's own sandbox
 // (looked up by the shop's id), so no URL can reach another shop's.

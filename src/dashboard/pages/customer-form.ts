@@ -1,6 +1,6 @@
 // The customer edit form: rendered from the customer, or re-rendered from what was posted with
 // the errors next to their fields. Measurements and preferences (free-form JSON objects in the
-// API, spec 2) are edited as labelled rows, a name and a value each (issue 29 item 5): the rows
+// API, spec 2) are edited as labelled rows, a name and a value each, not as raw JSON: the rows
 // the customer has plus a few empty ones, and "Add rows" posts the form back with more, so it
 // works without JavaScript. A value that reads as a number is stored as a number; a nested value
 // (an object, a list, true/false) is shown and read back as JSON; anything else is text.

@@ -230,7 +230,8 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        // Nothing is preselected: a message alone never moves the order (issue 29.4).
+        // Nothing is preselected, so a message alone never moves the order: the status is
+        // chosen, never defaulted.
         if (field(form, "status") === "") {
           throw new AppError(
             "validation_failed",

@@ -3,7 +3,7 @@ import { id, ts } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
 /**
- * The shop's activity log (issue 29 item 3): who changed what, and when, one row per change,
+ * The shop's activity log (CONTRACT 10, "Members"): who changed what, and when, one row per change,
  * written in the change's own transaction. It names records by id only, never by a customer's
  * name or e-mail, and an erasure clears the customer's id from it (customers.service eraseCustomer),
  * so the log keeps no personal data of an erased customer. Kept one year (maintenance/housekeeping).

@@ -4,7 +4,7 @@ import { createdAt, id, ts, updatedAt } from "./columns.ts";
 import { vendors } from "./vendors.ts";
 
 /**
- * The people of a shop (issue 29.1): each signs in with their own e-mail and password and has
+ * The people of a shop (CONTRACT 10, "Members"): each signs in with their own e-mail and password and has
  * their own sessions. `role` is "owner" or "staff"; what each may do is src/auth/member-policy.ts.
  * An e-mail belongs to one member of one shop (sign-in finds the member by it).
  */
@@ -21,7 +21,7 @@ export const members = pgTable(
     passwordHash: text("password_hash").notNull(),
     role: text("role").$type<"owner" | "staff">().notNull(),
     /**
-     * Two-step sign-in (issue 29.2): the TOTP secret, sealed (AES-256-GCM, key from SESSION_SECRET:
+     * Two-step sign-in: the TOTP secret, sealed (AES-256-GCM, key from SESSION_SECRET:
      * modules/members/two-step.service.ts); never shown again after setup, never in a log, URL or
      * cookie. `totpPending` is the secret being set up until its first code is confirmed.
      */
@@ -40,7 +40,7 @@ export const members = pgTable(
 );
 
 /**
- * An owner's invitation to join the shop (issue 29.1): a one-time link valid 7 days, mailed to
+ * An owner's invitation to join the shop: a one-time link valid 7 days, mailed to
  * `email`; only the SHA-256 of its token is kept. Accepting it makes the member and deletes the row.
  */
 export const memberInvitations = pgTable(
@@ -64,7 +64,7 @@ export const memberInvitations = pgTable(
   ],
 );
 
-/** Two-step recovery codes (issue 29.2): shown once, kept as SHA-256, each usable once. */
+/** Two-step recovery codes: shown once, kept as SHA-256, each usable once. */
 export const memberRecoveryCodes = pgTable(
   "member_recovery_codes",
   {

@@ -129,7 +129,7 @@ export const dashboardSessions = pgTable(
       .notNull()
       .references(() => members.id, { onDelete: "cascade" }),
     /**
-     * Set while the password was right but the second step is still due (issue 29.2): "code" (a
+     * Set while the password was right but the second step is still due: "code" (a
      * TOTP or recovery code) or "setup" (the shop requires two-step sign-in and the member has
      * none yet). Such a session opens no page but that step's.
      */

@@ -14,7 +14,7 @@ export const passwordResets = pgTable(
     vendorId: text("vendor_id")
       .notNull()
       .references(() => vendors.id, { onDelete: "cascade" }),
-    /** The member whose password the link sets (issue 29.1: a reset is per member). */
+    /** The member whose password the link sets (a reset is per member, not per shop). */
     memberId: text("member_id")
       .notNull()
       .references(() => members.id, { onDelete: "cascade" }),

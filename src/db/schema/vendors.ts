@@ -15,12 +15,12 @@ export const vendors = pgTable(
     timeZone: text("time_zone").notNull().default("UTC"),
     /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */
     customerMail: boolean("customer_mail").notNull().default(false),
-    /** Team setting (issue 29.2): every member signs in with a second step (TOTP); set up at next sign-in. */
+    /** Team setting: every member signs in with a second step (TOTP); set up at next sign-in. */
     requireTwoStep: boolean("require_two_step").notNull().default(false),
     /** Shop setting: the shop's own website; its inquiry form may send the visitor back there. */
     website: text("website"),
     /**
-     * Set on a shop's sandbox (issue 28.5): the shop it is the test copy of. A sandbox is a tenant
+     * Set on a shop's sandbox (CONTRACT 11): the shop it is the test copy of. A sandbox is a tenant
      * of its own (its keys are `vk_test_…`), so every vendor-scoped query isolates it; it cannot
      * sign in, sends no mail, and goes with its shop (cascade). At most one per shop.
      */

@@ -1,4 +1,4 @@
-// Mail to a person an owner invited to the shop's dashboard (issue 29.1). The link's token is the
+// Mail to a person an owner invited to the shop's dashboard (CONTRACT 10, "Members"). The link's token is the
 // row's secret: one use, seven days; the invitee chooses their name and password on its page.
 import { html } from "../../lib/html.ts";
 import { defineMail } from "../template.ts";

@@ -1,4 +1,4 @@
-// What the activity log records (issue 29 item 3), as data: each action's words for the
+// What the activity log records (CONTRACT 10, "Members"), as data: each action's words for the
 // dashboard, grouped by the kind of record it is about (the action's first part), which the
 // Activity page filters by. An action names the record by id only (activity.repository.ts).
 

@@ -18,7 +18,7 @@ import {
 import { forgetApiKey, type VerifiedKeys } from "./verified-keys.ts";
 
 export const API_KEY_PREFIX = "vk_";
-/** A test key's prefix: it acts for the shop's sandbox (issue 28.5), never for live data. */
+/** A test key's prefix: it acts for the shop's sandbox (CONTRACT 11), never for live data. */
 export const TEST_API_KEY_PREFIX = "vk_test_";
 // Recording every use would turn each read into a write; once a minute is enough to show it.
 const LAST_USED_RESOLUTION_MS = 60_000;

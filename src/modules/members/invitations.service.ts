@@ -1,4 +1,4 @@
-// Inviting people to a shop (issue 29.1). An owner names an e-mail and a role; the address gets a
+// Inviting people to a shop (CONTRACT 10, "Members"). An owner names an e-mail and a role; the address gets a
 // one-time link (random 256 bits, only its SHA-256 stored, valid seven days) through the mail
 // outbox, written in the invitation's transaction. The invitee opens it, chooses their name and
 // password, and is a member. Whether the address already has an account anywhere is found out

@@ -1,4 +1,4 @@
-// The people of a shop (issue 29.1): signing in as one of them, their passwords, and the team an
+// The people of a shop (CONTRACT 10, "Members"): signing in as one of them, their passwords, and the team an
 // owner manages (roles, removal). What each role may do is src/auth/member-policy.ts.
 //
 // Rules kept here:
@@ -41,7 +41,7 @@ export interface Member {
   email: string;
   name: string;
   role: Role;
-  /** Whether the member signs in with a second step (issue 29.2); never the secret. */
+  /** Whether the member signs in with a second step (TOTP); never the secret. */
   twoStep: boolean;
   createdAt: Date;
 }

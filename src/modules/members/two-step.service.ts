@@ -1,4 +1,4 @@
-// Two-step sign-in (issue 29.2): a TOTP authenticator (RFC 6238, otplib) any member may turn on,
+// Two-step sign-in: a TOTP authenticator (RFC 6238, otplib) any member may turn on,
 // with ten recovery codes, and a shop setting owners use to require it of every member.
 //
 // Rules kept here:

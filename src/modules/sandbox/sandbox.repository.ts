@@ -1,4 +1,4 @@
-// A shop's sandbox (issue 28.5) is a vendors row of its own with `sandbox_of` naming the shop:
+// A shop's sandbox (CONTRACT 11) is a vendors row of its own with `sandbox_of` naming the shop:
 // every vendor-scoped query then isolates it with no change of its own. Made on the first test key.
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";

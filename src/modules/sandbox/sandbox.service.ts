@@ -1,4 +1,4 @@
-// A sandbox per shop (issue 28.5, docs/contract.md section 11): test keys (`vk_test_…`) act for
+// A sandbox per shop (CONTRACT 11): test keys (`vk_test_…`) act for
 // the shop's sandbox, a tenant of its own made on the first test key. Everything the API keeps is
 // scoped by tenant, so a test key never sees live data and a live key never sees test data, and
 // sandbox webhooks hear only sandbox events, with no code of their own. The sandbox cannot sign

@@ -31,7 +31,7 @@ export interface DashboardSession {
   member: SessionMember;
 }
 
-/** A sign-in whose password was right and whose second step (issue 29.2) is still due. */
+/** A sign-in whose password was right and whose second step (two-step sign-in, TOTP) is still due. */
 export interface PendingSignIn extends DashboardSession {
   secondStep: "code" | "setup";
 }

@@ -2,7 +2,7 @@
 // reset-password`) and gives it to the shop, or the shop asks for it by mail at /forgot-password
 // (forgot-password.service.ts). The link's token is
 // random (256 bits), stored only as its SHA-256, valid for one hour and for one use; a newer
-// link voids older ones. A link is one member's (issue 29.1): using it sets that member's password
+// link voids older ones. A link is one member's (a shop has several): using it sets that member's password
 // and ends their sessions, as a password change does (members.service.ts, CONTRACT 6).
 import type { ServiceContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
