@@ -42,7 +42,7 @@ export async function insertEventWithDeliveries(
 export function eventCtes(source: SQL): SQL {
   // Delivery ids are made in SQL (the endpoints are found there): a letter and 24 random hex
   // digits, a valid CUID2 shape (CONTRACT 1) like every other id. Due at once on the database's
-  // clock, which dispatchers go by (issue 25 item 6): a writer whose clock runs ahead would
+  // clock, which dispatchers go by (db/database-clock.ts): a writer whose clock runs ahead would
   // otherwise queue its deliveries in the future.
   return sql`ev as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)

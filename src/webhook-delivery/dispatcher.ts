@@ -66,7 +66,7 @@ export interface Dispatcher {
 }
 
 export async function startDispatcher(deps: DispatcherDeps): Promise<Dispatcher> {
-  // Every due time, lease and retry on the database's clock (issue 25 item 6): `now` is the
+  // Every due time, lease and retry on the database's clock (README.md, "One clock"): `now` is the
   // process clock corrected by the offset measured at start and every CLOCK_SYNC_MS.
   // The first turn measures the clock before it claims: a database that stops answering just
   // after the process started fails that turn (retried after the poll), not the process.
@@ -146,8 +146,8 @@ class WebhookSender implements OutboxSender {
       this.lastClockSync = Date.now();
     }
     // Leases of a dispatcher that died (its lock gone, or the lease ended unrecorded) go back to
-    // their place in the queue before a claim reads it (issue 31): looked for once per poll
-    // interval, a read of leases only.
+    // their place in the queue before a claim reads it (CONTRACT 7: a crash loses no event),
+    // looked for once per poll interval, a read of leases only.
     if (Date.now() - this.lastRequeue >= POLL_MS) {
       this.lastRequeue = Date.now();
       await requeueAbandoned(this.db, this.now());

@@ -1,5 +1,5 @@
 // The dispatcher's queries. Each function is one short transaction or statement: nothing here is
-// ever held open across a POST (STACK-NOTES: PGlite serializes every caller on one thread).
+// ever held open across a POST: PGlite runs in the main thread and serializes every caller.
 import { eq, lt, type Placeholder, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
@@ -45,7 +45,7 @@ export interface ClaimResult {
    */
   heldBack: boolean;
   /**
-   * The endpoints this claim locked where another dispatcher waits for a slot (issue 25 item 4):
+   * The endpoints this claim locked where another dispatcher waits for a slot (docs/decisions/0008):
    * this one got no reserve there, and gives back what it holds and hands no slot on, so the
    * slots of its POSTs that end go to the one waiting.
    */
@@ -241,7 +241,7 @@ export const claimStatement = preparedStatement<
       ) one
     ), locked as (
       select w.id, w.consecutive_failures, w.circuit_open_until, random() as k,
-        -- Another dispatcher waits for a slot here (issue 25 item 4): see free.
+        -- Another dispatcher waits for a slot here: see free.
         coalesce(w.claim_waiting_until > ${p.at}::timestamptz
                  and w.claim_waiting_by is distinct from ${p.holder}::text, false) as contended
       from due join webhooks w on w.id = due.webhook_id
@@ -346,7 +346,7 @@ export const claimStatement = preparedStatement<
  * Gives leased deliveries back to the queue, due at once at their place in it (their creation, as
  * `requeueAbandoned` does; `at` if earlier): a dispatcher's reserve that it will not send (a POST
  * to the endpoint failed, the dispatcher stops, or the lease is too near its end to start a POST).
- * Due at `at`, they went behind everything queued for the endpoint since their claim (issue 31).
+ * Due at `at`, they would go behind everything queued for the endpoint since their claim.
  * Only rows its own claims still own are touched. Wakes the dispatchers when any
  * came back. Returns how many did.
  */
@@ -394,7 +394,7 @@ export const LOCKED_HOLDER_PREFIX = "locked:";
 
 /**
  * Puts back at their place in the queue (due at their creation, where the claim found them) the
- * deliveries leased by a dispatcher that is gone, and returns how many (issue 31):
+ * deliveries leased by a dispatcher that is gone, and returns how many (CONTRACT 7):
  * - leases whose holder's lock is no longer held: its process died (SIGKILL, a lost host), and
  *   PostgreSQL ended its session; found at the next poll instead of a lease later (25 s by
  *   default), during which the dead process's leases held its endpoints' slots and nothing of

@@ -120,7 +120,7 @@ export class DeliveryScheduler {
     this.heldBack = result.heldBack || this.capacityBound;
     this.contended = result.contended;
     // Another dispatcher waits for a slot where this one holds a reserve: it goes back now, and
-    // the slots of this one's POSTs that end are not handed on (issue 25 item 4).
+    // the slots of this one's POSTs that end are not handed on (docs/decisions/0008).
     for (const webhookId of this.contended) {
       if (!result.allowed.has(webhookId)) this.releaseReserve(webhookId, actions);
     }
