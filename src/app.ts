@@ -75,7 +75,7 @@ declare module "fastify" {
 /**
  * TRUST_PROXY as Fastify takes it. A hop count becomes "the N addresses nearest to us are
  * proxies": Fastify 5.12.8 turns a bare number into "trust nobody" (it cannot check the peer), so
- * behind a proxy every client had the proxy's address and shared one budget (issue 24 item 5).
+ * behind a proxy every client would have the proxy's address and share one budget (CONTRACT 8).
  */
 function fastifyTrustProxy(
   trustProxy: Config["trustProxy"],

@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   const metrics = createMetrics(database, { processMetrics: true });
   const app = await buildApp({ config, database, metrics });
   const stoppers: Array<() => Promise<void>> = [];
-  // A host clock off by more than a second is logged (issue 25 item 6); a dispatcher checks its own.
+  // A host clock off by more than a second is logged (db/database-clock.ts); a dispatcher checks its own.
   if (role === "api") {
     await databaseClock(database.db, { log: app.log })
       .sync()

@@ -1,4 +1,4 @@
-// `vendor-api listen` (CONTRACT 10, issue 28 item 4), like `stripe listen`: follows a shop's live
+// `vendor-api listen` (CONTRACT 10), like `stripe listen`: follows a shop's live
 // event stream (GET /api/vendor/events/stream) over HTTP with an API key and forwards each event to
 // a local URL as a webhook delivery would arrive: the same body and headers, built by the one
 // builder the dispatcher uses (webhook-delivery/delivery-request.ts), signed with a secret made for

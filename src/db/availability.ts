@@ -1,6 +1,6 @@
 // Whether the database is reachable, as far as this process has seen: so that an outage is one
 // "database unreachable" line when it begins and one "database back" line when it ends, instead
-// of a stack per refused request (issue 25: 5 MB of log for a 30 s outage). Told by the callers
+// of a stack per refused request (5 MB of log for a 30 s outage). Told by the callers
 // that see it: a request that failed for want of the database (`lost`), a new pooled connection
 // or a readiness ping that succeeded (`answered`).
 import { performance } from "node:perf_hooks";

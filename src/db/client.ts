@@ -195,7 +195,7 @@ export async function openDatabase(
   if (target.dataDir) {
     // 0700/0600 whatever the umask: the files hold every shop's data (data-dir-permissions.ts).
     restrictDataDir(target.dataDir);
-    // Two processes on one PGlite directory corrupt it silently (STACK-NOTES): refuse instead.
+    // Two processes can open one PGlite directory with no error and corrupt it: refuse instead.
     lock = acquireDirectoryLock(target.dataDir);
     try {
       client = await PGlite.create(path.join(target.dataDir, "pglite"));

@@ -1,8 +1,8 @@
-// The database's clock, as a process reads it (issue 25 item 6). Due times, leases and retries are
+// The database's clock, as a process reads it. Due times, leases and retries are
 // instants every dispatcher compares with every other's, so they are read on one clock, the
-// database's, never on each host's own: a worker whose clock ran 5 minutes ahead saw the other
-// workers' leases as ended (it sent their deliveries again, over the endpoint's cap), retried
-// after 1 s instead of 60 s, and left leases 5 minutes too long when it died. The process learns
+// database's, never on each host's own: a worker whose clock ran 5 minutes ahead would see the other
+// workers' leases as ended (and send their deliveries again, over the endpoint's cap), retry
+// after 1 s instead of 60 s, and leave leases 5 minutes too long if it died. The process learns
 // the offset of the database's clock from its own (half a round trip's precision) and adds it;
 // it says so in the log when the two differ by more than a second.
 import { sql } from "drizzle-orm";

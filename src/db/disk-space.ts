@@ -1,7 +1,7 @@
-// The free space under PGlite's DATA_DIR, watched so writes stop before the disk fills (issue 25
-// item 3). PGlite meeting a full disk does not fail a statement: it spins at 100% CPU in
-// XLogFlush, answers nothing, ignores SIGTERM and stays that way after space is freed; only
-// SIGKILL ends it (docs/upstream/pglite-full-disk.md). So below DISK_MIN_FREE_MB free, the HTTP
+// The free space under PGlite's DATA_DIR, watched so writes stop before the disk fills. PGlite
+// meeting a full disk does not fail a statement: it spins at 100% CPU in XLogFlush, answers
+// nothing, ignores SIGTERM and stays that way after space is freed; only SIGKILL ends it
+// (docs/upstream/pglite-full-disk.md). So below DISK_MIN_FREE_MB free, the HTTP
 // layer refuses writes with 503 and Retry-After (reads go on), /ready says why, and the log says
 // so once each way. The space is looked at every second, off the request path (a request reads a
 // boolean): the threshold must cover a second of writes plus a WAL segment (16 MB).

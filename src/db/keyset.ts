@@ -21,7 +21,8 @@ export function afterCursor(
 
 /**
  * The list's ORDER BY. Descending is spelled DESC NULLS LAST, as the indexes are declared
- * (Drizzle's `.desc()`), so PostgreSQL reads the index in order instead of sorting (STACK-NOTES).
+ * (Drizzle's `.desc()`), so PostgreSQL reads the index in order instead of sorting: the query builder's
+ * `desc()` is DESC NULLS FIRST, which makes it sort (check with EXPLAIN).
  */
 export function keysetOrder(sort: SQLWrapper, id: SQLWrapper, direction: KeysetDirection): SQL[] {
   return direction === "desc"

@@ -2,12 +2,11 @@
 //
 // drizzle-orm 0.45.4 (node-postgres/session.js) checks a client out and sends BEGIN *before* the
 // try/finally that releases it (upstream issues #6023 and #6114, open): every BEGIN that fails
-// (a restarting server, a dropped connection, our read deadline) leaked one client. Fifteen
-// PostgreSQL restarts under load leaked the whole pool and the API answered 503 with the
-// database up until it was restarted (issue 25). So the pool-level transaction is replaced: the
-// client is checked out here, drizzle runs the transaction on that one client (a session over a
-// client, not a pool, neither checks out nor releases), and the finally below releases it
-// whatever failed. Savepoints (a service's nested transaction) are drizzle's, unchanged.
+// (a restarting server, a dropped connection, our read deadline) leaks one client, and once
+// the pool is gone the API answers 503 with the database up. So the pool-level transaction is
+// replaced: the client is checked out here, drizzle runs the transaction on that one client (a
+// session over a client, not a pool, neither checks out nor releases), and the finally below
+// releases it whatever failed. Savepoints (a service's nested transaction) are drizzle's, unchanged.
 //
 // When BEGIN, COMMIT or ROLLBACK itself failed, the connection is in no state we know (a
 // transaction may still be open on it): it is released with the error, so the pool destroys it

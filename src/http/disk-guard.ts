@@ -1,4 +1,4 @@
-// Writes refused while PGlite's disk is nearly full (db/disk-space.ts, issue 25 item 3): every
+// Writes refused while PGlite's disk is nearly full (db/disk-space.ts): every
 // request but GET, HEAD and OPTIONS answers 503 `unavailable` with Retry-After until space is
 // freed, each scope in its own shape (problem+json, a page, an OAuth error). Reads go on. The
 // log says so once when writes stop and once when they resume; /ready says it meanwhile.

@@ -1,4 +1,4 @@
-// What a request or an error looks like in the log (issue 11: no secret reaches the log).
+// What a request or an error looks like in the log. The rule: no secret reaches the log.
 // - URLs are logged without their query string: a refused `?access_token=vat_…` or an
 //   authorization request's `state` must not be written down with it;
 // - paths that carry a credential in a segment (`/track/{token}`: the customer's only key to

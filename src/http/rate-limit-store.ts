@@ -25,7 +25,7 @@ import {
   RLWrapperTimeouts,
 } from "rate-limiter-flexible";
 
-/** The longest a request waits for Redis before memory counts it (issue 25 item 2); REDIS_WAIT_MS. */
+/** The longest a request waits for Redis before memory counts it (CONTRACT 10); REDIS_WAIT_MS. */
 export const DEFAULT_SHARED_WAIT_MS = 100;
 /** While the shared counters are unreachable, how often they are tried again. */
 const PROBE_INTERVAL_MS = 1_000;

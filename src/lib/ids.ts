@@ -4,7 +4,7 @@ import { secureRandomByte } from "./random.ts";
 // Ids have the CUID2 shape (CONTRACT 1): a lowercase letter, then 23 lowercase letters or digits,
 // 24 characters like cuid2's default. They are drawn straight from the CSPRNG (about 120 bits, so
 // unguessable and collision-free in practice) instead of through cuid2's SHA-3 mixing, which
-// measured ~28 µs an id: an order create needs four (issue 12).
+// measured ~28 µs an id: an order create needs four.
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
 /** A uniform integer in [0, n) (n <= 256), rejecting the bytes that would bias the modulo. */

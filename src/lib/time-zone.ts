@@ -5,7 +5,7 @@
 // Node ships); the wall clock is the instant plus that offset. What stays ours is one rule, for a
 // typed wall-clock time the zone skipped or repeated (fromLocalInput): the library's wall-clock
 // constructor (`TZDate`) resolves the repeated hour differently depending on the host's own time
-// zone (date-fns/tz issue 40, open), so a server in UTC and one in Lisbon would read "01:30" on the
+// zone (date-fns/tz#40 on GitHub, open), so a server in UTC and one in Lisbon would read "01:30" on the
 // last Sunday of October an hour apart. test/lib/time-zone.test.ts checks the rule at the DST edges
 // the library finds (`tzScan`) against Intl's own reading, and agreement with `TZDate` elsewhere.
 import { tzOffset } from "@date-fns/tz";

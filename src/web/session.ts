@@ -82,11 +82,12 @@ export async function endSession(
   reply.clearCookie(request.pageCookies.session, cookieOptions(config));
 }
 
-// One-time secrets (issue 11): a new API key, client secret or webhook secret must reach the next
-// page (Post/Redirect/Get) without travelling in a cookie, which is written to the browser
-// profile and sent back with every request. It waits in the session's row instead, sealed
-// (AES-256-GCM) with a key derived from the session cookie's value: the table holds only that
-// value's hash, so the row is unreadable at rest; only this browser's next page can open it, once.
+// One-time secrets (shown once: CONTRACT 3, 6 and 7): a new API key, client secret or webhook
+// secret must reach the next page (Post/Redirect/Get) without travelling in a cookie, which is
+// written to the browser profile and sent back with every request. It waits in the session's row
+// instead, sealed (AES-256-GCM) with a key derived from the session cookie's value: the table
+// holds only that value's hash, so the row is unreadable at rest; only this browser's next page
+// can open it, once.
 
 function sealingKey(sessionToken: string): Buffer {
   return createHmac("sha256", sessionToken).update("vendor-api one-time secret").digest();

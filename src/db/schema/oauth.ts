@@ -5,7 +5,7 @@ import { vendors } from "./vendors.ts";
 
 /**
  * An OAuth client (CONTRACT 6), registered by one vendor. Only that vendor may authorize it
- * unless it is marked public (issue 28 item 7): a shop's own integration is not offered to others.
+ * unless it is marked public: a shop's own integration is not offered to others.
  * Secrets, codes and tokens are stored only as SHA-256 hashes: they carry 256 random bits.
  */
 export const applications = pgTable(

@@ -27,7 +27,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * When this process last recorded each key's use (key id → ms), bounded. The row read for a
  * request does not show a use whose write is still in flight (or, with API_KEY_CACHE_SECONDS=0,
  * one recorded a moment ago by this process), so without it every request until that write
- * commits recorded the use again: more writes exactly when the database is slow (issue 24 item 13).
+ * commits recorded the use again: more writes exactly when the database is slow.
  */
 const recordedUse = new Map<string, number>();
 const MAX_RECORDED_USES = 10_000;

@@ -28,7 +28,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 export interface CreateApplicationInput {
   name: string;
   redirectUris: string[];
-  /** Any shop may authorize it; by default only the registering shop (issue 28 item 7). */
+  /** Any shop may authorize it; by default only the registering shop (its own integration). */
   public?: boolean | undefined;
 }
 

@@ -1,4 +1,4 @@
-// The live event stream (CONTRACT 10, issue 28 item 3): what each open stream reads. A stream is a
+// The live event stream (CONTRACT 10): what each open stream reads. A stream is a
 // cursor over the vendor's events in (createdAt, id) order, read by polling the events table, so
 // it works the same whichever API process wrote an event (no process-local bus to miss one).
 //

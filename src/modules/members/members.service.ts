@@ -110,7 +110,7 @@ export async function changeMemberPassword(
 
 /**
  * The new password hash, and in the same transaction: the member's outstanding reset links voided
- * (a link mailed before the change must not undo it, issue 24), every session of theirs but
+ * (a link mailed before the change must not undo it), every session of theirs but
  * `keepSessionId` ended, and, for an owner, every OAuth grant (so every access and refresh token)
  * and unused code of the shop revoked (CONTRACT 6). A password change and a reset both end here.
  */

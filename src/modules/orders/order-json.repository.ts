@@ -1,6 +1,6 @@
 // Where an order becomes JSON. It is SQL because the order list is the hottest read:
 // PostgreSQL builds each order's JSON (history included) and Node passes the text through, which
-// measured ~2x faster than mapping rows in JS (STACK-NOTES). API responses and the order event
+// measured ~2x faster than mapping rows in JS (docs/decisions/0001). API responses and the order event
 // payloads all come from this fragment, so they cannot disagree. It expects the order aliased `o`
 // left-joined to its customer aliased `c` (an erased customer leaves the order without one).
 // The text is compact and its keys come in OrderSchema's order; orders.presenter.ts parses it
