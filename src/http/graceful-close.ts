@@ -5,13 +5,13 @@
 // (and PGlite, which runs on the event loop, makes that window long): destroying such a socket
 // resets a request the client has already sent. So idle connections are closed in two steps:
 // a sweep marks the idle ones, and only a sweep at least `shutdownIdleCloseMs` (default 1 s)
-// later destroys those that stayed idle all along. A client that keeps the connection busy sends its next request
-// within that time (it was 50 ms, one sweep: a client process slowed by a loaded machine took
-// longer, wrote its request as the socket closed and saw ECONNRESET); that request is answered,
-// while closing, with 503 and `Connection: close` (a problem+json `unavailable` with Retry-After:
-// another instance can take it at once), and answers of requests still running carry
-// `Connection: close` too. Only a connection idle for that long is
-// closed under a client, the race every HTTP/1.1 server has with keep-alive. (At 0, the second
+// later destroys those that stayed idle all along. A client that keeps the connection busy sends
+// its next request within that time, even slowed by a loaded machine (a window as short as one
+// sweep lets a request arrive as the socket closes, and the client gets ECONNRESET); that
+// request is answered, while closing, with 503 and `Connection: close` (a problem+json
+// `unavailable` with Retry-After: another instance can take it at once), and answers of requests
+// still running carry `Connection: close` too. Only a connection idle for that long is closed
+// under a client, the race every HTTP/1.1 server has with keep-alive. (At 0, the second
 // sweep closes it: the test apps' setting, whose own clients are done when they close.)
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
