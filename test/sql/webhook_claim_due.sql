@@ -17,7 +17,7 @@ with recursive pending(webhook_id) as (
       ) one
     ), locked as (
       select w.id, w.consecutive_failures, w.circuit_open_until, random() as k,
-        -- Another dispatcher waits for a slot here (issue 25 item 4): see free.
+        -- Another dispatcher waits for a slot here: see free.
         coalesce(w.claim_waiting_until > $2::timestamptz
                  and w.claim_waiting_by is distinct from $3::text, false) as contended
       from due join webhooks w on w.id = due.webhook_id

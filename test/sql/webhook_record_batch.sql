@@ -46,7 +46,7 @@ with r as (
         ), waited as (
           -- A slot of an endpoint another dispatcher waits for (outbox.repository.ts, contended) is
           -- free now: the dispatchers are woken, so the waiting one claims it at once rather than
-          -- at its next poll (issue 25 item 4).
+          -- at its next poll (docs/decisions/0008).
           select 1 from webhooks wh
           where wh.id = any(array(select distinct r.webhook from r join d on d.id = r.id))
             and wh.claim_waiting_until > now()
