@@ -1,4 +1,4 @@
-// The activity log (issue 29 item 3): every change names who made it (the person signed in to
+// The activity log (CONTRACT 10): every change names who made it (the person signed in to
 // the dashboard, the API key or OAuth application by name, the operator's CLI), what was done and
 // to which record, and is written in the change's own transaction, so a refused change leaves no
 // entry. An erasure leaves no id of the erased customer in it; entries older than a year go.

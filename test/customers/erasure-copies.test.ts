@@ -1,4 +1,4 @@
-// Erasure reaches every copy (issue 24 item 3): after DELETE /customers/{id} none of her values
+// Erasure reaches every copy: after DELETE /customers/{id} none of her values
 // is left anywhere in the database (every table, searched as text) nor in the log, and the
 // stored Idempotency-Key answer no longer replays her. Her copies: the idempotent answer of her
 // creation, an inquiry from the e-mail she had before she changed it, and webhook attempt logs

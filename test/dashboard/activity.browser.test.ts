@@ -1,4 +1,4 @@
-// In Chromium at 1280 and 390 px, JavaScript off (issue 29 items 3 and 5): the owner enters
+// In Chromium at 1280 and 390 px, JavaScript off (CONTRACT 10): the owner enters
 // measurements and preferences as labelled rows (adding rows posts the form back; Enter saves),
 // an API key and an OAuth application write through the API, a staff member moves an order in
 // their own browser (and is refused the Activity page), and the owner's Activity page names each

@@ -1,4 +1,4 @@
-// The Activity page (issue 29 item 3): the shop's log, newest first, in the shop's time zone,
+// The Activity page (CONTRACT 10): the shop's log, newest first, in the shop's time zone,
 // naming the person, the API key and the OAuth application; filtered by who and by kind of record
 // with a plain GET form; paged by keyset, the filters kept from page to page.
 import { describe, expect, it } from "vitest";

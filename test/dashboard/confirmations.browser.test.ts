@@ -1,4 +1,4 @@
-// Nothing irreversible in one click (issue 29 item 4), in Chromium at 1280 and 390 px with
+// Nothing irreversible in one click, in Chromium at 1280 and 390 px with
 // JavaScript off: each irreversible button opens a confirmation page (never a browser dialog);
 // "Keep it, go back" changes nothing; the confirming button does it. Cancel an appointment,
 // rotate and delete a webhook's secret and the webhook, revoke an API key, rotate an

@@ -1,4 +1,4 @@
-// Nothing irreversible in one click (issue 29.4): each irreversible action's form post without
+// Nothing irreversible in one click: each irreversible action's form post without
 // the confirmation step lands on the confirmation page and changes nothing; the confirmation page
 // (a GET) changes nothing either; its form (no JavaScript) acts. The status form preselects no
 // status, so a message alone never moves an order.

@@ -88,7 +88,7 @@ beforeAll(async () => {
     { key },
   );
   const apiKey = await createApiKey(t.ctx, { vendorId: a.vendor.id, name: `${MARK} key` });
-  // A's sandbox (issue 28.5), with test data carrying the marker too.
+  // A's sandbox (CONTRACT 11), with test data carrying the marker too.
   const testKey = await createApiKey(t.ctx, { vendorId: a.vendor.id, name: `${MARK} test key`, test: true });
   const testOrder = await api.post(
     "/api/vendor/orders",

@@ -1,4 +1,4 @@
-// CSRF tokens are bound to the session (issue 11): a CSRF secret cookie minted anonymously
+// CSRF tokens are bound to the session: a CSRF secret cookie minted anonymously
 // (GET /login) and planted in a victim's browser forges nothing; a token-bearing POST from
 // another origin or site is refused as a second line.
 import { describe, expect, it } from "vitest";

@@ -36,7 +36,7 @@ const PAGES = [
   "/dashboard/account",
 ];
 
-/** The confirmation pages an irreversible action's button leads to (issue 29 item 4). */
+/** The confirmation pages an irreversible action's button leads to. */
 function confirmationLinks(text: string): string[] {
   return [...text.matchAll(/<a class="button danger" href="([^"]+)"/g)].map((m) =>
     decodeEntities(m[1] ?? ""),

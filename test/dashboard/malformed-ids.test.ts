@@ -1,5 +1,5 @@
 // An id in a dashboard URL that cannot be an id (a CR/LF, a character above U+00FF) is the
-// dashboard's 404 page on every route, GET and POST alike (issue 24, item 6): such an id once
+// dashboard's 404 page on every route, GET and POST alike: such an id once
 // reached a redirect's Location header and answered a bare JSON 500.
 import { describe, expect, it } from "vitest";
 import { csrfOf, signedInVendor } from "../helpers/dashboard.ts";

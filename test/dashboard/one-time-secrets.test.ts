@@ -1,4 +1,4 @@
-// One-time secrets never travel in a cookie (issue 11): a new API key, client secret or webhook
+// One-time secrets never travel in a cookie: a new API key, client secret or webhook
 // secret waits sealed in the session for the next page, is shown there once, and is gone after.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

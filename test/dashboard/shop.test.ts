@@ -1,4 +1,4 @@
-// The shop owner's daily work in the dashboard (issue 15), over real HTTP: navigation with an
+// The shop owner's daily work in the dashboard, over real HTTP: navigation with an
 // Integrations landing page, shop settings and their time zone, creating and editing through the
 // API's services (same webhooks), search, filters, CSV, inquiries, webhook health, HTML 404s and
 // remembered OAuth consent. The Chromium flows are in shop.browser.test.ts.

@@ -1,4 +1,4 @@
-// A shop is a team (issue 29.1): owners invite people by e-mail (a one-time link valid 7 days,
+// A shop is a team (CONTRACT 10): owners invite people by e-mail (a one-time link valid 7 days,
 // stored only as its hash, read here from a real SMTP server), change roles and remove members
 // (signed out at once); the last owner stays; staff do the shop's daily work and nothing else,
 // and every owner-only page and its form POST refuse them alike.

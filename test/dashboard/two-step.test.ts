@@ -1,4 +1,4 @@
-// Two-step sign-in (issue 29.2): any member turns on a TOTP authenticator (the code generated
+// Two-step sign-in: any member turns on a TOTP authenticator (the code generated
 // here with otplib, as the phone would) and gets ten recovery codes shown once; sign-in then asks
 // for a code after the password, and the password alone opens nothing; a code works once; an
 // owner can require two-step sign-in of everyone, and a member without it sets it up at their

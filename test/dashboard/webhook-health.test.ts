@@ -1,4 +1,4 @@
-// A webhook's health on the dashboard follows what the dispatcher really saw (issue 24, item 11):
+// A webhook's health on the dashboard follows what the dispatcher really saw:
 // after three deliveries in a row answered 500, the webhook's page and the Integrations overview
 // say it is failing with three failures in a row, and a success clears the streak. A real
 // dispatcher sends to a real receiver; retries wait an hour, so the three first attempts are all

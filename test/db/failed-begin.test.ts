@@ -1,4 +1,4 @@
-// A transaction whose BEGIN fails gives its pooled client back (issue 25, item 1). drizzle-orm
+// A transaction whose BEGIN fails gives its pooled client back. drizzle-orm
 // 0.45.4 sent BEGIN before the try/finally that releases the client, so every failed BEGIN leaked
 // one, until the pool was empty and every request waited for a connection that never came. The
 // BEGIN is made to fail on a private cluster frozen with SIGSTOP: the read deadline drops the

@@ -1,4 +1,4 @@
-// Migration 0021 (issue 26 item 1) on events written before fan-out moved into enqueueEvent
+// Migration 0021 on events written before fan-out moved into enqueueEvent
 // (dispatched_at null): each gets the deliveries the retired dispatcher fan-out gave it, once,
 // and is marked dispatched, so no dispatcher needs to look for such events again.
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Migration 0017 (issue 29.1) on a shop made before members existed: the shop's e-mail and
+// Migration 0017 (CONTRACT 10) on a shop made before members existed: the shop's e-mail and
 // password become its first owner member, and its dashboard sessions and reset links become that
 // member's, so the owner stays signed in and signs in as before. PGlite, or PostgreSQL when
 // TEST_DATABASE_URL is set (a scratch database of the file's own).
@@ -28,7 +28,7 @@ it("a shop made before members signs in as its first owner, with its sessions an
             ('shopotheraaaaaaaaaaaaaaa', 'Other Shop', 'other@old.example', $1, $2, $2)`,
     [hash, at],
   );
-  // A sandbox (issue 28.5) never signed in: it gets no member.
+  // A sandbox (CONTRACT 11) never signed in: it gets no member.
   await db.query(
     `insert into vendors (id, name, email, password_hash, sandbox_of, created_at, updated_at)
      values ('sandboxaaaaaaaaaaaaaaaaa', 'Old Shop', 'sandbox@x.invalid', 'sandbox:no-password', 'shopoldaaaaaaaaaaaaaaaaa', $1, $1)`,

@@ -1,4 +1,4 @@
-// DATABASE_URL through a transaction pooler (issue 30): a private PgBouncer 1.18 in transaction
+// DATABASE_URL through a transaction pooler: a private PgBouncer 1.18 in transaction
 // mode with a pool of 2 in front of the run's PostgreSQL, where each transaction may land on
 // another server connection. The pool must send no named prepared statement and no startup
 // settings, and what needs a session (LISTEN, the migrations' advisory lock) goes to the direct

@@ -1,6 +1,6 @@
 // Answers die young. Under load, the rows of a statement's answer (an 80 KB order list) must be
 // garbage once the caller is done with them, not promoted to V8's old generation: promoted
-// answers cost the order list about a third of its throughput (issue 12). pg's own
+// answers cost the order list about a third of its throughput. pg's own
 // query_timeout, which wraps every statement's callback in a closure with a timer, made ~65 KB of
 // each 80 KB answer survive scavenges; the pool's read deadlines must not. The loop runs in a child
 // process started with --trace-gc-nvp, which reports the bytes each scavenge promoted.

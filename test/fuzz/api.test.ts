@@ -1,4 +1,4 @@
-// Our own fuzzer (issue 10): property-based (fast-check), driven by the service's own
+// Our own fuzzer: property-based (fast-check), driven by the service's own
 // /openapi.json. For every operation it sends valid requests generated from the document's
 // schemas and mutations of them (see cases.ts), over real HTTP to the real app, and holds every
 // answer to the contract (see oracle.ts); /health must answer at once throughout.

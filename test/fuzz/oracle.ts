@@ -115,7 +115,7 @@ export function check(op: Operation, target: string, res: RawResponse): string[]
     if (!/^(:|id: )/.test(res.body.toString("utf8"))) problems.push("event stream does not start with SSE");
     return problems;
   }
-  // Every status is one the document lists for the operation (issue 24 item 9), except what the
+  // Every status is one the document lists for the operation, except what the
   // HTTP parser answers before any route exists (431).
   if (res.status !== 431 && !(String(res.status) in op.responses))
     problems.push(`undocumented status ${res.status}`);

@@ -1,4 +1,4 @@
-// Running the code samples of the README and the guides as a reader would (issue 28 item 8):
+// Running the code samples of the README and the guides as a reader would:
 // shell blocks with bash, one terminal per document (variables a step exports reach the next
 // steps), and TypeScript blocks as modules. Under a command, `# …` lines are the answer the
 // document shows, and at the end of a TypeScript block `// …` lines are what it prints: the real

@@ -1,4 +1,4 @@
-// Runs through a transaction pooler (issue 30): .ci/run's PgBouncer step sets TEST_DATABASE_URL
+// Runs through a transaction pooler: .ci/run's PgBouncer step sets TEST_DATABASE_URL
 // to the pooler, TEST_DATABASE_DIRECT_URL to PostgreSQL itself and TEST_DATABASE_POOL_MODE to
 // `transaction`. Every database a test opens or a child process is given then goes through the
 // pooler, with its direct twin (the same database on the direct server) for LISTEN, migrations

@@ -169,7 +169,7 @@ function concretePath(url: string, credentials: HygieneCredentials): string {
 }
 
 /**
- * For every route the app registered (CONTRACT 1 and 8, issue 11): every answer, errors included,
+ * For every route the app registered (CONTRACT 1 and 8): every answer, errors included,
  * carries RateLimit-Limit, -Remaining, -Reset, RateLimit-Policy and RateLimit,
  * `X-Content-Type-Options: nosniff` and `Cache-Control: no-store`; and a U+0000 in the query
  * string and in the body is answered 4xx (or the page, for pages that ignore the field), never 5xx.

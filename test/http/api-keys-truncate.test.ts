@@ -1,5 +1,5 @@
-// TRUNCATE api_keys (an operator's reset) reaches every process's verified-key cache (issue 24
-// item 6): a row trigger never fires for it, so a statement-level trigger notifies. On a database
+// TRUNCATE api_keys (an operator's reset) reaches every process's verified-key cache
+// (docs/decisions/0006): a row trigger never fires for it, so a statement-level trigger notifies. On a database
 // of the file's own, since the table is emptied: a scratch PostgreSQL database, or a PGlite made
 // from the run's migrated template.
 import { PGlite } from "@electric-sql/pglite";

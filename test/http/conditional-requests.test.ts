@@ -1,4 +1,4 @@
-// Conditional requests (CONTRACT 10, issue 30 item 3): an ETag on every single resource and list
+// Conditional requests (CONTRACT 10): an ETag on every single resource and list
 // page, If-None-Match → 304 with no body, If-Match on an update → 412 precondition_failed when
 // stale. The order list's first page (what integrations poll) has a weak ETag from its rows'
 // version stamps, and a poll that changed nothing reads only those.

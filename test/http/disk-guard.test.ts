@@ -1,4 +1,4 @@
-// Writes refused while the disk under DATA_DIR is nearly full (issue 25 item 3), with the free
+// Writes refused while the disk under DATA_DIR is nearly full, with the free
 // space measured by a probe the test controls (the fault hook; full-disk.test.ts fills a real
 // tmpfs). Below the threshold: every write answers 503 unavailable with Retry-After in its
 // scope's shape, reads go on, /ready says why, the log says so once each way.

@@ -1,4 +1,4 @@
-// A frozen Redis (issue 25 item 2): a private redis-server this file starts, stopped with SIGSTOP.
+// A frozen Redis: a private redis-server this file starts, stopped with SIGSTOP.
 // A rate-limited request waits for it at most a bounded time, then is counted in the process's
 // memory with its RateLimit headers; /ready says degraded; one "unreachable" log line, and one
 // "back" line once SIGCONT lets Redis answer again, after which Redis counts again.

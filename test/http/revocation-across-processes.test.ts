@@ -1,7 +1,7 @@
 // A key revoked anywhere is refused by every API process at once (CONTRACT 8), not after
 // API_KEY_CACHE_SECONDS: two `--role api` processes on one PostgreSQL database each hold the key
 // in memory, the CLI revokes it, and both refuse it within the notification's way. In CI this
-// file also runs through PgBouncer in transaction mode (issue 30), where LISTEN must go to the
+// file also runs through PgBouncer in transaction mode, where LISTEN must go to the
 // direct URL: through the pooler it would hear nothing and the processes trust the key for a minute.
 // PostgreSQL only (PGlite serves one process).
 import { describe, expect, it } from "vitest";

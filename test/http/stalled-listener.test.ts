@@ -1,4 +1,4 @@
-// The API-key cache behind a LISTEN connection that stalls without dropping (issue 24, item 6):
+// The API-key cache behind a LISTEN connection that stalls without dropping:
 // the connection goes through a TCP proxy in this test that, on command, stops forwarding on the
 // connections it holds (no error, no FIN: a peer that stopped answering, a forgetful NAT). A key
 // revoked meanwhile by someone else (an operator's SQL: its notification is lost in the stall)

@@ -1,4 +1,4 @@
-// TRUST_PROXY through real proxies (issue 24 item 5). Each proxy is an HTTP server that forwards
+// TRUST_PROXY through real proxies. Each proxy is an HTTP server that forwards
 // to the next hop and appends its peer's address to X-Forwarded-For, as nginx's
 // $proxy_add_x_forwarded_for does. Clients and proxies speak from their own loopback addresses
 // (127.0.0.0/8 all reach this host), so the app can tell them apart; every client also sends a

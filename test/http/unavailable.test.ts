@@ -40,7 +40,7 @@ function sqlState(code: string, message: string): Error {
   return error;
 }
 const faults: Record<string, () => Error> = {
-  // pg, for a statement on a client whose connection broke (a restart, issue 25 item 5).
+  // pg, for a statement on a client whose connection broke (a restart).
   "not-queryable": () => new Error("Client has encountered a connection error and is not queryable"),
   "closed-client": () => new Error("Client was closed and is not queryable"),
   "pool-ended": () => new Error("Cannot use a pool after calling end on the pool"),

@@ -99,7 +99,7 @@ describe("API_KEY_CACHE_SECONDS=0", () => {
     await uncached.api.get("/api/vendor/profile", { key });
     // The first request records the key's use off the request path. Until that write commits,
     // every read finds no recorded use and records it again: a third statement, which a loaded
-    // PostgreSQL made visible (issue 24 item 13). Counted from the recorded use on, as usedKey does.
+    // PostgreSQL made visible. Counted from the recorded use on, as usedKey does.
     await eventually(async () => {
       const [row] = await uncached.ctx.db.select().from(apiKeys).where(eq(apiKeys.vendorId, vendor.id));
       return row?.lastUsedAt != null;

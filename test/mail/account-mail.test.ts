@@ -1,4 +1,4 @@
-// Mail that gets a shop into its account (issue 27 item 2), read back from a real SMTP server:
+// Mail that gets a shop into its account (CONTRACT 10), read back from a real SMTP server:
 // "Forgot password?" mails a one-time link and answers the same for known and unknown addresses,
 // limited per client address and per account; sign-up confirms the address by a mailed link and
 // answers the same, in similar time, whether or not the address is registered.

@@ -1,4 +1,4 @@
-// Customers kept informed (issue 27 item 4), read back from a real SMTP server: behind the shop's
+// Customers kept informed (CONTRACT 10), read back from a real SMTP server: behind the shop's
 // setting (off by default), a status change with a message mails the customer the message and
 // the tracking link, a confirmed appointment a calendar invitation (METHOD:REQUEST) and a
 // cancelled one METHOD:CANCEL with the same UID; every customer mail has one-click unsubscribe

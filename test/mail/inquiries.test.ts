@@ -1,4 +1,4 @@
-// Inquiries from the shop's own website (issue 27 item 3), over real HTTP: CORS for any origin
+// Inquiries from the shop's own website (CONTRACT 10), over real HTTP: CORS for any origin
 // (preflight included), a plain HTML form post answered 303, the honeypot, the return address
 // only on the shop's registered website, the hosted page, the Settings snippet, and every new
 // inquiry mailed to the shop (read back from a real SMTP server).

@@ -1,4 +1,4 @@
-// The mail outbox (issue 27 item 1): a mail is a row written in its cause's transaction, sent by
+// The mail outbox (CONTRACT 10): a mail is a row written in its cause's transaction, sent by
 // the worker's mail sender over real SMTP (smtp-server, read back with mailparser), recorded on the
 // row, retried through an SMTP outage without loss, and never sent for a rolled-back change.
 import fs from "node:fs";

@@ -53,7 +53,7 @@ describe("POST /api/oauth/revoke (RFC 7009, CONTRACT 6)", () => {
     ["vat_unknown", "vat_unknown"],
     ["vrt_unknown", "vrt_unknown"],
     ["5,000 x", "x".repeat(5000)],
-    // Longer than any other OAuth parameter may be (issue 24 item 10): still 200.
+    // Longer than any other OAuth parameter may be: still 200.
     ["10 KiB of x", "x".repeat(10_240)],
     ["vat_ and 10 KiB", `vat_${"x".repeat(10_240)}`],
   ])("an unknown or garbage token (%s) answers 200", async (_label, token) => {

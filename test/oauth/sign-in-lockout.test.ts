@@ -1,5 +1,5 @@
-// Five wrong passwords from anywhere must not lock a vendor out of the dashboard and OAuth consent
-// (issue 11): failures count per account *and* address. TRUST_PROXY lets the test speak from
+// Five wrong passwords from anywhere must not lock a vendor out of the dashboard and OAuth consent:
+// failures count per account *and* address. TRUST_PROXY lets the test speak from
 // several client addresses through X-Forwarded-For.
 import { describe, expect, it } from "vitest";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";

@@ -143,7 +143,7 @@ describe("vendor sign-in at /login (CONTRACT 6 and 9)", () => {
     ["/\\evil.example", "/dashboard"],
     ["https://evil.example/", "/dashboard"],
     ["javascript:alert(1)", "/dashboard"],
-    // Dot segments the URL parser removes would leave a protocol-relative "//host" (issue 24).
+    // Dot segments the URL parser removes would leave a protocol-relative "//host".
     ["/.//evil.example", "/dashboard"],
     ["/%2e//evil.example/x", "/dashboard"],
     ["/a/..//evil.example", "/dashboard"],

@@ -1,4 +1,4 @@
-// Every status the server answers is in the document for that operation (issue 24, item 9): a
+// Every status the server answers is in the document for that operation: a
 // DELETE refuses a body (400 for JSON, 415 for another type, 413 over the limit), and the OAuth
 // endpoints answer 429 past their per-address budget. Each answer is provoked for real and
 // checked against the served document (status, headers, body schema).

@@ -1,4 +1,4 @@
-// The document and the server agree on which request bodies may be left out (issue 24, item 8):
+// The document and the server agree on which request bodies may be left out:
 // an operation whose body is `required: true` refuses a request without one (400 naming
 // `(body)`), and one whose body is optional accepts it. Every operation of the served document
 // with a JSON body is sent once with no body at all, as a client that follows the document would.

@@ -1,4 +1,4 @@
-// API_PROCESSES=N without Redis (issue 24 item 6): the forked API processes count one budget
+// API_PROCESSES=N without Redis: the forked API processes count one budget
 // (in the primary, over node:cluster's IPC), not N budgets of the full size. PostgreSQL only:
 // PGlite serves one process.
 import { describe, expect, it } from "vitest";

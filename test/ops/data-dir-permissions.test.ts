@@ -1,4 +1,4 @@
-// The embedded database's files are this account's alone (issue 24 item 1): after a real start
+// The embedded database's files are this account's alone: after a real start
 // under the usual umask 022, every path under DATA_DIR is a 0700 directory or a 0600 file, on a
 // first run and on a directory an older version left open to everyone.
 import fs from "node:fs";

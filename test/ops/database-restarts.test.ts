@@ -1,4 +1,4 @@
-// PostgreSQL restarted again and again under keyed writers (issue 25 items 1, 5 and 8). Before the
+// PostgreSQL restarted again and again under keyed writers. Before the
 // fix every BEGIN that failed during a restart leaked a pooled connection: after 15 restarts under
 // 40 writers the whole pool had leaked, the API answered 503 for minutes with PostgreSQL up, and
 // SIGTERM ended in "drain timed out" (exit 1); restarts also answered 500 ("Client has

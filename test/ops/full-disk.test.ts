@@ -1,4 +1,4 @@
-// A nearly full disk under PGlite's DATA_DIR (issue 25 item 3). Without a guard, writes filled the
+// A nearly full disk under PGlite's DATA_DIR. Without a guard, writes filled the
 // WAL and PGlite spun at 100% CPU in XLogFlush: no answer, SIGTERM ignored, freeing space did not
 // help. Here DATA_DIR is on a small tmpfs of the test's own (mounted as root; the test skips
 // otherwise, and disk-space.test.ts covers the guard with a probe of its own): keyed writes

@@ -1,4 +1,4 @@
-// `vendor-api listen` (issue 28 item 4) as an operator runs it: a real service process, the CLI as
+// `vendor-api listen` (CONTRACT 10) as an operator runs it: a real service process, the CLI as
 // its own process following the event stream over HTTP, and a real receiver that checks every
 // request with the client package's verifyWebhook and the secret the CLI printed. The CLI reaches
 // the API through a TCP proxy, so the test can cut its connection (and refuse new ones meanwhile)

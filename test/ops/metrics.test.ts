@@ -103,7 +103,7 @@ describe("metrics and logs after real traffic", { timeout: 240_000 }, () => {
     expect((await fetch(`${api.url}/api/vendor/orders/nope`, { headers })).status).toBe(404);
     await receiver.waitFor(2, 60_000);
     // Without PUBLIC_URL the User-Agent names no URL: a worker knows no address the API serves
-    // (issue 24 item 12: it advertised port 3000).
+    // (port 3000 would be a guess).
     expect(receiver.requests[0]?.headers["user-agent"]).toBe("vendor-api-webhooks/1.0");
 
     const apiMetrics = await scrape(api.url);

@@ -1,4 +1,4 @@
-// Processes on one host (issue 25 item 7), on a PostgreSQL cluster of the test's own (stopped for
+// Processes on one host, on a PostgreSQL cluster of the test's own (stopped for
 // the start-up case): a second `--role worker` starts with the defaults (WORKER_PORT 3001 taken:
 // its probes move to a free port); API_PROCESSES=2 starts next to a worker holding WORKER_PORT
 // (forked API processes no longer check it); an API process killed is replaced while the other

@@ -1,4 +1,4 @@
-// The code samples of the README and the guides, run as a reader would (issue 28 item 8) against
+// The code samples of the README and the guides, run as a reader would against
 // one fresh server that is never stopped: the README's walk-through first (its shell blocks, with
 // bash), then its other runnable samples, then every guide in the order a newcomer reads them,
 // starting with the quick start, which defines every variable the others use ($BASE_URL, $KEY,

@@ -1,4 +1,4 @@
-// The event stream and `vendor-api listen` with two API processes (issue 28 items 3 and 4): two
+// The event stream and `vendor-api listen` with two API processes (CONTRACT 10): two
 // `--role api` processes on one PostgreSQL database, each on its own port. An event written
 // through one arrives on a stream held open on the other (both ways); and `listen`, reaching the
 // API through a TCP proxy, follows one process, which is then SIGKILLed: the proxy moves to the

@@ -1,4 +1,4 @@
-// The hot writes are one statement of work each (issue 12): an order create, a status move and a
+// The hot writes are one statement of work each: an order create, a status move and a
 // customer create send ONE statement (the rows, their outbox events, the deliveries fan-out and
 // the NOTIFY; the API key, verified by an earlier request, is held in memory:
 // modules/api-keys/verified-keys.ts), with no BEGIN and COMMIT around it (db/sql.ts

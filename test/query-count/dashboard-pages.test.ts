@@ -45,7 +45,7 @@ const order: Seed = (s, i) =>
     { key: s.key },
   );
 
-/** An order in the vendor's sandbox (issue 28.5), through a test key made once per vendor. */
+/** An order in the vendor's sandbox (CONTRACT 11), through a test key made once per vendor. */
 const testKeys = new Map<string, string>();
 const sandboxOrder: Seed = async (s, i) => {
   let key = testKeys.get(s.vendorId);

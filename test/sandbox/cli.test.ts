@@ -1,4 +1,4 @@
-// `vendor-api api-key create --test` (issue 28.5) run as an operator would: the CLI as its own
+// `vendor-api api-key create --test` (CONTRACT 11) run as an operator would: the CLI as its own
 // process on a real database (PGlite in a temporary data directory, or the PostgreSQL of
 // TEST_DATABASE_URL). How the key then behaves over HTTP: test/sandbox/isolation.test.ts.
 import { rm } from "node:fs/promises";

@@ -149,7 +149,7 @@ describe("a sandbox", () => {
     const shop = await createVendor(t.ctx);
     await testKey(shop.id);
     const sandboxId = await sandboxIdOf(shop.id);
-    // Sign-in knows only members (issue 29.1), and a sandbox has none.
+    // Sign-in knows only members (CONTRACT 10), and a sandbox has none.
     const members = await queryRows<{ id: string }>(
       t.ctx.db,
       sql`select id from members where vendor_id = ${sandboxId}`,

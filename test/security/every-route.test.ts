@@ -1,5 +1,5 @@
 // Every route the app registers, the OAuth, sign-in, public and page routes included, held to the
-// same answer hygiene: RateLimit headers, nosniff, no-store, and no 5xx for a NUL (issue 11).
+// same answer hygiene: RateLimit headers, nosniff, no-store, and no 5xx for a NUL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";

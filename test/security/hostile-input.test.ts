@@ -1,4 +1,4 @@
-// Input that once gave a 500 outside /api/vendor (issue 11): non-Latin-1 characters in return_to,
+// Input that once gave a 500 outside /api/vendor: non-Latin-1 characters in return_to,
 // U+0000 and over-long values at the OAuth endpoints, the authorization page and sign-in. Each
 // is refused (or re-serialised) before any query: a 4xx, never a 500.
 import { describe, expect, it } from "vitest";

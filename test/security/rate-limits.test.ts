@@ -1,4 +1,4 @@
-// Limits that cannot be dodged (issue 11, CONTRACT 8). TRUST_PROXY lets the test speak from many
+// Limits that cannot be dodged (CONTRACT 8). TRUST_PROXY lets the test speak from many
 // client addresses (X-Forwarded-For), as clients behind a reverse proxy do.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";

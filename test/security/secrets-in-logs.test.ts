@@ -1,4 +1,4 @@
-// No secret reaches the log (issue 11, CONTRACT 3): the app's whole pino output during a run that
+// No secret reaches the log (CONTRACT 3): the app's whole pino output during a run that
 // creates and uses every kind of credential is captured and searched for each one: 0 hits.
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";

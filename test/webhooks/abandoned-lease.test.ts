@@ -1,5 +1,5 @@
 // A delivery whose dispatcher died with it leased goes back to its place in the queue when the
-// lease ends, not behind every delivery queued meanwhile (issue 31). The outside crash test's 16
+// lease ends, not behind every delivery queued meanwhile. The outside crash test's 16
 // events, leased by a dispatcher it SIGKILLed, became due at the lease's end and were sent after
 // the whole backlog to a slow endpoint that had built up since (minutes later): here an endpoint
 // with one slot, three deliveries leased by a dispatcher that is gone, and ten queued after them.

@@ -1,4 +1,4 @@
-// The event catalog drives every payload (issue 16 item 2): each event a receiver gets matches its
+// The event catalog drives every payload: each event a receiver gets matches its
 // catalog schema, every catalog event is delivered here, and a wrong payload does not compile.
 import { Ajv } from "ajv";
 import * as ajvFormats from "ajv-formats";

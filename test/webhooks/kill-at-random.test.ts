@@ -1,4 +1,4 @@
-// No delivery is recorded as delivered unless its receiver got it (issue 31, CONTRACT 7): the
+// No delivery is recorded as delivered unless its receiver got it (CONTRACT 7): the
 // service is SIGKILLed at random moments (as a slow receiver's POSTs arrive, as their answers go
 // out, so between an answer and its record and in the middle of a handoff, and right after a
 // write is acknowledged) while writers keep writing, and restarted each time. Then, for every
