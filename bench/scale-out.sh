@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale-out (issue 30 item 4): N = 1, 2, 4 API processes (`--role api` with API_PROCESSES=N, plus
+# Scale-out: N = 1, 2, 4 API processes (`--role api` with API_PROCESSES=N, plus
 # one `--role worker`), direct to PostgreSQL and through PgBouncer in transaction mode with 8 and
 # 16 server connections; order creates and full order lists; the app alone (no baseline). Each run
 # prints req/s, Node (+ PgBouncer) and PostgreSQL CPU per request and the PostgreSQL connections
