@@ -1,21 +1,52 @@
 import { defineConfig } from "vitest/config";
 import SlowFirstSequencer from "./test/helpers/sequencer.ts";
 
+/**
+ * Files that need no database, no server and no child process: the `unit` project runs them with
+ * no global setup (no child build, no migrated PGlite), so `npx vitest run --project unit` answers
+ * in a few seconds. A file belongs here only if it imports nothing that opens a database.
+ */
+const UNIT = [
+  "test/lib/**/*.test.ts",
+  "test/orders/workflow.test.ts",
+  "test/appointments/workflow.test.ts",
+  "test/webhooks/retry-policy.test.ts",
+  "test/webhooks/delivery-decisions.test.ts",
+  "test/webhooks/scheduler.test.ts",
+  "test/ops/cli-grammar.test.ts",
+  "test/ops/config.test.ts",
+  "test/http/schema-compilers.test.ts",
+  "test/sql/snapshots.test.ts",
+  "test/sql/rule.test.ts",
+  "test/unit/**/*.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Two workers suit this 2-core machine. isolate: false keeps a worker's modules loaded from one
     // file to the next: the app's imports are paid once per worker instead of once per file, and
     // the worker's one migrated PGlite (test/helpers/test-app.ts) serves all its files.
     pool: "forks",
     maxWorkers: 2,
     isolate: false,
-    // Compiles src/ once for the tests that start the service or CLI as child processes.
-    globalSetup: ["test/helpers/child-build.ts"],
-    setupFiles: ["test/helpers/setup.ts"],
     sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: "test" },
+    reporters: ["default", "./test/helpers/skipped-groups.ts"],
+    projects: [
+      { extends: true, test: { name: "unit", include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: UNIT,
+          // Compiles src/ once for the tests that start the service or CLI as child processes.
+          globalSetup: ["test/helpers/child-build.ts"],
+          setupFiles: ["test/helpers/setup.ts"],
+        },
+      },
+    ],
   },
 });
