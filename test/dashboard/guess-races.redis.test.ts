@@ -1,0 +1,95 @@
+// Throttles that cannot be raced, with the counters in Redis (a private redis-server this file
+// starts). Parallel wrong passwords are checked at most up to the account's budget; and a Redis
+// that does not answer (stopped with SIGSTOP, then let go) loses no count: an attempt it does not
+// count in time is refused unchecked (503 with Retry-After), never checked and counted in memory.
+// Before: 40 of 40 parallel wrong passwords were checked, and 46 of 47 counts were lost to a slow
+// Redis.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rateLimitStoreReady } from "../../src/http/rate-limit.ts";
+import { Browser } from "../helpers/browser.ts";
+import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
+import { parallelWrongPasswords, tally, WRONG_PASSWORD_TEXT } from "../helpers/guesses.ts";
+import { freePort } from "../helpers/ports.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
+import { startTestApp, type TestApp } from "../helpers/test-app.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
+
+const PER_ACCOUNT = 5; // the default SIGN_IN_FAILURES_PER_ACCOUNT
+let dir: string;
+let server: ChildProcess;
+let redis: Redis;
+let t: TestApp;
+
+beforeAll(async () => {
+  dir = tempDir("guess-races-redis");
+  const port = await freePort();
+  const out = fs.openSync(path.join(dir, "redis.log"), "w");
+  server = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: ["ignore", out, out] },
+  );
+  redis = new Redis({ port, host: "127.0.0.1", retryStrategy: () => 50 });
+  redis.on("error", () => {}); // refused until the server listens
+  await eventually(async () => (await redis.ping().catch(() => undefined)) === "PONG");
+  t = await startTestApp({
+    env: { REDIS_URL: `redis://127.0.0.1:${port}` },
+    config: { signInRateLimitPerMinute: 100_000, signInFailuresPerAddress: 1_000, logLevel: "silent" },
+  });
+  await rateLimitStoreReady(t.app.rateLimitStore);
+});
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill("SIGCONT");
+    server.kill("SIGKILL");
+  }
+  redis?.disconnect();
+  await t?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const ready = async () => (await (await fetch(`${t.url}/ready`)).json()).status === "ok";
+
+describe("sign-in with the counters in Redis", { timeout: 60_000 }, () => {
+  it("40 parallel wrong passwords: at most 5 are checked, the others answer 429", async () => {
+    const vendor = await createVendor(t.ctx);
+    const answers = await parallelWrongPasswords(t, vendor.email, 40);
+    const { checked, statuses } = tally(answers, WRONG_PASSWORD_TEXT);
+    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(PER_ACCOUNT);
+    expect(statuses[429] ?? 0).toBeGreaterThanOrEqual(40 - PER_ACCOUNT);
+  });
+
+  it("a Redis that does not answer loses no count: attempts it does not count are refused unchecked with 503 and Retry-After; once it answers, the budget holds", async () => {
+    await eventually(ready);
+    const vendor = await createVendor(t.ctx);
+    server.kill("SIGSTOP");
+    let frozen: Awaited<ReturnType<typeof parallelWrongPasswords>>;
+    try {
+      frozen = await parallelWrongPasswords(t, vendor.email, 10);
+    } finally {
+      server.kill("SIGCONT");
+    }
+    const during = tally(frozen, WRONG_PASSWORD_TEXT);
+    expect(during.checked, JSON.stringify(during.statuses)).toBe(0);
+    for (const a of frozen) {
+      expect([503, 429]).toContain(a.status);
+      expect(Number(a.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    await eventually(ready);
+    const after = await parallelWrongPasswords(t, vendor.email, 40);
+    const total = during.checked + tally(after, WRONG_PASSWORD_TEXT).checked;
+    expect(total).toBeLessThanOrEqual(PER_ACCOUNT);
+    // Redis answers again: another account signs in.
+    const other = await createVendor(t.ctx);
+    const browser = new Browser(t.url);
+    const res = await browser.submit(await browser.get("/login"), {
+      email: other.email,
+      password: TEST_PASSWORD,
+    });
+    expect(res.status).toBe(303);
+  });
+});
