@@ -17,8 +17,9 @@
 //
 // Guess counters (sign-in, two-step codes, current passwords) fail closed instead (`reserve`): an
 // attempt is counted by the shared counters before its secret is checked, or not made at all
-// (CountersUnavailable). Memory standing in for Redis would let every process, and every
-// stretch of a slow Redis, grant the budget afresh, and its counts vanish when Redis answers.
+// (CountersUnavailable, after 10 x REDIS_WAIT_MS). Memory standing in for Redis would let every
+// process, and every stretch of a slow Redis, grant the budget afresh, and its counts vanish when
+// Redis answers.
 import cluster from "node:cluster";
 import { Redis } from "ioredis";
 import {
@@ -183,7 +184,10 @@ export function openRateLimitStore(
     const { shared, memory } = limitersFor(budget, windowMs);
     return shared && state === "up" ? shared : memory;
   };
-  const strictWaitMs = redis ? waitMs : CLUSTER_WAIT_MS;
+  // A reservation may wait longer than a request's count: it is refused, not let through, when
+  // no answer comes, and it precedes a slow password hash anyway. The bound is the one each
+  // Redis command has (commandTimeout), and the cluster limiter's own.
+  const strictWaitMs = redis ? waitMs * 10 : CLUSTER_WAIT_MS * 2;
   /** The counter that reserves: the shared one, tried even while marked unreachable, else memory. */
   const strictOf = (budget: Budget, windowMs: number): { limiter: RateLimiterAbstract; bounded: boolean } => {
     const { strict, memory } = limitersFor(budget, windowMs);

@@ -10,6 +10,7 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitStoreReady } from "../../src/http/rate-limit.ts";
+import { DEFAULT_SHARED_WAIT_MS as SHARED_WAIT_MS } from "../../src/http/rate-limit-store.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { parallelWrongPasswords, tally, WRONG_PASSWORD_TEXT } from "../helpers/guesses.ts";
@@ -55,12 +56,19 @@ afterAll(async () => {
 const ready = async () => (await (await fetch(`${t.url}/ready`)).json()).status === "ok";
 
 describe("sign-in with the counters in Redis", { timeout: 60_000 }, () => {
-  it("40 parallel wrong passwords: at most 5 are checked, the others answer 429", async () => {
+  it("40 parallel wrong passwords: at most 5 are checked, the others are refused unchecked (429)", async () => {
     const vendor = await createVendor(t.ctx);
     const answers = await parallelWrongPasswords(t, vendor.email, 40);
     const { checked, statuses } = tally(answers, WRONG_PASSWORD_TEXT);
     expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(PER_ACCOUNT);
-    expect(statuses[429] ?? 0).toBeGreaterThanOrEqual(40 - PER_ACCOUNT);
+    // The others were refused unchecked: past the budget (429), or, on a loaded machine, with
+    // Redis slower than its bound (503); both say when to try again.
+    const refused = answers.filter((a) => !a.text.includes(WRONG_PASSWORD_TEXT));
+    expect(refused.length).toBeGreaterThanOrEqual(40 - PER_ACCOUNT);
+    for (const a of refused) {
+      expect([429, 503]).toContain(a.status);
+      expect(Number(a.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
   });
 
   it("a Redis that does not answer loses no count: attempts it does not count are refused unchecked with 503 and Retry-After; once it answers, the budget holds", async () => {
@@ -68,11 +76,16 @@ describe("sign-in with the counters in Redis", { timeout: 60_000 }, () => {
     const vendor = await createVendor(t.ctx);
     server.kill("SIGSTOP");
     let frozen: Awaited<ReturnType<typeof parallelWrongPasswords>>;
+    const started = performance.now();
     try {
       frozen = await parallelWrongPasswords(t, vendor.email, 10);
     } finally {
       server.kill("SIGCONT");
     }
+    // A bounded wait (CONTRACT 10): the page's own request count waits SHARED_WAIT_MS, the
+    // reservation 10 x SHARED_WAIT_MS; the margin is the sign-in pages' own time on a loaded
+    // machine (the freeze would hold them as long as it lasts).
+    expect(performance.now() - started).toBeLessThan(11 * SHARED_WAIT_MS + 3_000);
     const during = tally(frozen, WRONG_PASSWORD_TEXT);
     expect(during.checked, JSON.stringify(during.statuses)).toBe(0);
     for (const a of frozen) {

@@ -29,14 +29,17 @@ const t = useTestApp({
 });
 
 describe("sign-in", () => {
-  it("40 parallel wrong passwords: at most 5 are checked, the others answer 429; then even the right one is refused", async () => {
+  it("40 parallel wrong passwords: at most 5 are checked, the others are refused unchecked (429); then even the right one is refused", async () => {
     const vendor = await createVendor(t.ctx);
     const answers = await parallelWrongPasswords(t, vendor.email, 40);
     const { checked, statuses } = tally(answers, WRONG_PASSWORD_TEXT);
     expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(PER_ACCOUNT);
-    expect(statuses[429] ?? 0).toBeGreaterThanOrEqual(40 - PER_ACCOUNT);
-    expect((statuses[401] ?? 0) + (statuses[429] ?? 0)).toBe(40);
-    for (const a of answers.filter((a) => a.status === 429)) {
+    // The others were refused unchecked: past the budget (429), or, on a loaded machine, with
+    // Redis slower than its bound (503); both say when to try again.
+    const refused = answers.filter((a) => !a.text.includes(WRONG_PASSWORD_TEXT));
+    expect(refused.length).toBeGreaterThanOrEqual(40 - PER_ACCOUNT);
+    for (const a of refused) {
+      expect([429, 503]).toContain(a.status);
       expect(Number(a.headers.get("retry-after"))).toBeGreaterThan(0);
     }
     const browser = new Browser(t.url);
@@ -182,6 +185,23 @@ describe("forms behind a session that check the password", () => {
       "198.51.100.9",
     );
     expect(signIn.status).toBe(303);
+  });
+
+  it("30 parallel wrong passwords on the turn-off-two-step form: at most 5 are checked", async () => {
+    const { browser } = await vendorWithTwoStep(t);
+    const csrf = csrfOf(await browser.get("/dashboard/account"));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        postAs(browser, "/dashboard/account/two-step/off", { _csrf: csrf, password: `wrong ${i}` }),
+      ),
+    );
+    const checked = answers.filter((a) => flashSet(a).includes("is not your password")).length;
+    const throttled = answers.filter((a) => flashSet(a).includes("Too many wrong passwords")).length;
+    expect(checked).toBeLessThanOrEqual(PER_ACCOUNT);
+    expect(checked + throttled).toBe(30);
+    expect((await browser.get("/dashboard/account")).text).toContain(
+      "Two-step sign-in is <strong>on</strong>",
+    );
   });
 
   it("a right current password gives its attempt back: the password changes after a few wrong ones", async () => {

@@ -64,7 +64,7 @@ export const codeNow = (secret: string) => generate({ secret });
  */
 export const codeNext = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
-/** A vendor whose owner turned two-step sign-in on: the secret and the ten recovery codes. */
+/** A vendor whose owner turned two-step sign-in on: the secret, the ten recovery codes, and the owner's signed-in browser. */
 export async function vendorWithTwoStep(t: TestApp) {
   const vendor = await createVendor(t.ctx);
   const browser = await signedInBrowser(t, vendor.email);
@@ -80,7 +80,7 @@ export async function vendorWithTwoStep(t: TestApp) {
   );
   const codes = flashOf(done)?.secret?.split(/\s+/) ?? [];
   expect(codes).toHaveLength(10);
-  return { vendor, secret, codes };
+  return { vendor, secret, codes, browser };
 }
 
 /** A browser whose password was right, owing the second step (signed in from `address`). */
