@@ -10,8 +10,9 @@
 // when REDIS_URL is set (or through the primary with API_PROCESSES), else in this process. (The
 // per-address request limit on the sign-in pages is a separate budget.)
 //
-// Races (CONTRACT 8, guesses bounded whatever their concurrency): an attempt is reserved (counted
-// as a failure, atomically) before its secret is checked, and given back when it proves right.
+// Races: a throttle bounds the guesses checked, whatever their concurrency. An attempt is reserved
+// (counted as a failure, atomically) before its secret is checked, and given back when it proves
+// right.
 // Checking the count, verifying, then recording the failure let every parallel guess read the
 // same count below the limit: 40 of 40 were checked against a limit of 5. A reservation past
 // the limit is given back and refused, so the counts hold the attempts that were checked.
