@@ -13,7 +13,16 @@ import { rateLimitStoreReady } from "../../src/http/rate-limit.ts";
 import { DEFAULT_SHARED_WAIT_MS as SHARED_WAIT_MS } from "../../src/http/rate-limit-store.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
-import { parallelWrongPasswords, tally, WRONG_PASSWORD_TEXT } from "../helpers/guesses.ts";
+import {
+  addresses,
+  parallelCodes,
+  parallelWrongPasswords,
+  pendingSecondStep,
+  tally,
+  vendorWithTwoStep,
+  WRONG_CODE_TEXT,
+  WRONG_PASSWORD_TEXT,
+} from "../helpers/guesses.ts";
 import { freePort } from "../helpers/ports.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -39,7 +48,12 @@ beforeAll(async () => {
   await eventually(async () => (await redis.ping().catch(() => undefined)) === "PONG");
   t = await startTestApp({
     env: { REDIS_URL: `redis://127.0.0.1:${port}` },
-    config: { signInRateLimitPerMinute: 100_000, signInFailuresPerAddress: 1_000, logLevel: "silent" },
+    config: {
+      signInRateLimitPerMinute: 100_000,
+      signInFailuresPerAddress: 1_000,
+      trustProxy: true, // X-Forwarded-For names the client, as behind a reverse proxy
+      logLevel: "silent",
+    },
   });
   await rateLimitStoreReady(t.app.rateLimitStore);
 });
@@ -69,6 +83,14 @@ describe("sign-in with the counters in Redis", { timeout: 60_000 }, () => {
       expect([429, 503]).toContain(a.status);
       expect(Number(a.headers.get("retry-after"))).toBeGreaterThan(0);
     }
+  });
+
+  it("one pending sign-in takes at most 5 wrong codes, even from 12 addresses at once", async () => {
+    const { vendor } = await vendorWithTwoStep(t);
+    const pending = await pendingSecondStep(t, vendor.email, "198.51.100.1");
+    const wrong = Array.from({ length: 60 }, (_, i) => String(100_000 + i));
+    const { checked, statuses } = tally(await parallelCodes(pending, wrong, addresses(12)), WRONG_CODE_TEXT);
+    expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(PER_ACCOUNT);
   });
 
   it("a Redis that does not answer loses no count: attempts it does not count are refused unchecked with 503 and Retry-After; once it answers, the budget holds", async () => {

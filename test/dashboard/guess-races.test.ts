@@ -10,7 +10,9 @@ import { Browser, hiddenFields } from "../helpers/browser.ts";
 import { csrfOf, signedInVendor } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import {
+  addresses,
   codeNext,
+  parallelCodes,
   parallelWrongPasswords,
   pendingSecondStep,
   postAs,
@@ -78,16 +80,8 @@ describe("two-step sign-in", () => {
   it("one pending sign-in takes at most 5 wrong codes, even from 12 addresses at once; then it is void and the password is asked again", async () => {
     const { vendor, secret } = await vendorWithTwoStep(t);
     const { browser, csrf } = await pendingSecondStep(t, vendor.email, "198.51.100.1");
-    const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        postAs(
-          browser,
-          "/login/two-step",
-          { _csrf: csrf, return_to: "/dashboard", code: String(100_000 + i) },
-          `203.0.113.${1 + (i % 12)}`,
-        ),
-      ),
-    );
+    const wrong = Array.from({ length: 60 }, (_, i) => String(100_000 + i));
+    const answers = await parallelCodes({ browser, csrf }, wrong, addresses(12));
     const { checked, statuses } = tally(answers, WRONG_CODE_TEXT);
     expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(PER_ACCOUNT);
     // The others were asked for the password again (or sent to sign in, the sign-in gone).
@@ -124,16 +118,8 @@ describe("two-step sign-in", () => {
     const unused = (codes[0] ?? "").replace(/[0-9a-f]/g, (c) =>
       ((Number.parseInt(c, 16) + 1) % 16).toString(16),
     );
-    const answers = await Promise.all(
-      Array.from({ length: 36 }, (_, i) =>
-        postAs(
-          browser,
-          "/login/two-step",
-          { _csrf: csrf, return_to: "/dashboard", code: `${unused.slice(0, -2)}${(i + 16).toString(16)}` },
-          `192.0.2.${1 + (i % 6)}`,
-        ),
-      ),
-    );
+    const wrong = Array.from({ length: 36 }, (_, i) => `${unused.slice(0, -2)}${(i + 16).toString(16)}`);
+    const answers = await parallelCodes({ browser, csrf }, wrong, addresses(6, "192.0.2"));
     const { checked, statuses } = tally(answers, WRONG_CODE_TEXT);
     expect(checked, JSON.stringify(statuses)).toBeLessThanOrEqual(PER_ACCOUNT);
     // A recovery code still works, in a new sign-in.

@@ -104,3 +104,25 @@ export async function pendingSecondStep(t: TestApp, email: string, address?: str
   expect(codePage.status).toBe(200);
   return { browser, csrf: csrfOf(codePage) };
 }
+
+/** Posts each of `codes` at once to the second step of `pending`, the i-th from `addresses[i % n]`. */
+export function parallelCodes(
+  pending: { browser: Browser; csrf: string },
+  codes: string[],
+  addresses: string[],
+): Promise<PageResponse[]> {
+  return Promise.all(
+    codes.map((code, i) =>
+      postAs(
+        pending.browser,
+        "/login/two-step",
+        { _csrf: pending.csrf, return_to: "/dashboard", code },
+        addresses[i % addresses.length],
+      ),
+    ),
+  );
+}
+
+/** `n` addresses of one documentation range (RFC 5737), as many clients. */
+export const addresses = (n: number, prefix = "203.0.113") =>
+  Array.from({ length: n }, (_, i) => `${prefix}.${i + 1}`);
