@@ -12,12 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitStoreReady } from "../../src/http/rate-limit.ts";
 import { DEFAULT_SHARED_WAIT_MS as SHARED_WAIT_MS } from "../../src/http/rate-limit-store.ts";
 import { Browser } from "../helpers/browser.ts";
+import { csrfOf, signedInVendor } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import {
   addresses,
   parallelCodes,
   parallelWrongPasswords,
   pendingSecondStep,
+  postAs,
   tally,
   vendorWithTwoStep,
   WRONG_CODE_TEXT,
@@ -126,5 +128,36 @@ describe("sign-in with the counters in Redis", { timeout: 60_000 }, () => {
       password: TEST_PASSWORD,
     });
     expect(res.status).toBe(303);
+  });
+
+  it("a Redis that does not answer: the change-password form refuses with 503 and Retry-After, the current password unchecked", async () => {
+    await eventually(ready);
+    const { browser } = await signedInVendor(t);
+    const csrf = csrfOf(await browser.get("/dashboard/account"));
+    const form = (current: string) => ({
+      _csrf: csrf,
+      currentPassword: current,
+      newPassword: "a brand new password",
+      confirmPassword: "a brand new password",
+    });
+    server.kill("SIGSTOP");
+    let answers: Awaited<ReturnType<typeof postAs>>[];
+    try {
+      answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          postAs(browser, "/dashboard/account/password", form(`wrong ${i}`)),
+        ),
+      );
+    } finally {
+      server.kill("SIGCONT");
+    }
+    for (const a of answers) {
+      expect(a.status, a.text.slice(0, 200)).toBe(503);
+      expect(Number(a.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(decodeURIComponent(a.headers.getSetCookie().join("\n"))).not.toContain(
+        "not the current password",
+      );
+    }
+    await eventually(ready);
   });
 });
