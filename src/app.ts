@@ -265,7 +265,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await authorize.register(authorizeRoutes, { ctx, config });
     });
-    await pages.register(dashboardRoutes, { ctx, config });
+    await pages.register(dashboardRoutes, { ctx, config, throttle });
   });
   // OAuth token, revocation and metadata endpoints: form bodies, RFC 6749 5.2 errors.
   await app.register(oauthRoutes, { ctx, config });

@@ -19,11 +19,15 @@ import { html } from "../web/html.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
+import { withThrottledSecret } from "./throttled-check.ts";
 import { qrSvg, setupInstructions } from "./two-step.routes.ts";
 
 const BASE = "/dashboard/account";
 
-export async function accountPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function accountPages(
+  app: FastifyInstance,
+  { ctx, config, throttle }: DashboardDeps,
+): Promise<void> {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
     const me = memberOf(request);
@@ -102,7 +106,10 @@ ${twoStepSection}
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
-        await turnOffTwoStep(ctx, vendorIdOf(request), memberOf(request).id, field(form, "password"));
+        const me = memberOf(request);
+        await withThrottledSecret(throttle, { address: request.ip, account: me.email }, "password", () =>
+          turnOffTwoStep(ctx, vendorIdOf(request), me.id, field(form, "password")),
+        );
         return { kind: "success", message: "Two-step sign-in is off." };
       }),
   );
@@ -128,12 +135,15 @@ ${twoStepSection}
         if (newPassword !== field(form, "confirmPassword")) {
           throw fieldError("validation_failed", "confirmPassword", "does not match the new password");
         }
-        await changeMemberPassword(
-          ctx,
-          session.vendorId,
-          session.member.id,
-          { currentPassword: field(form, "currentPassword"), newPassword },
-          { keepSessionId: session.sessionId },
+        const who = { address: request.ip, account: session.member.email };
+        await withThrottledSecret(throttle, who, "currentPassword", () =>
+          changeMemberPassword(
+            ctx,
+            session.vendorId,
+            session.member.id,
+            { currentPassword: field(form, "currentPassword"), newPassword },
+            { keepSessionId: session.sessionId },
+          ),
         );
         return {
           kind: "success",

@@ -9,9 +9,20 @@
 // The counts live in the rate-limit store: shared by every process and instance through Redis
 // when REDIS_URL is set (or through the primary with API_PROCESSES), else in this process. (The
 // per-address request limit on the sign-in pages is a separate budget.)
+//
+// Races: a throttle bounds the guesses checked, whatever their concurrency. An attempt is reserved
+// (counted as a failure, atomically) before its secret is checked, and given back when it proves
+// right.
+// Checking the count, verifying, then recording the failure let every parallel guess read the
+// same count below the limit: 40 of 40 were checked against a limit of 5. A reservation past
+// the limit is given back and refused, so the counts hold the attempts that were checked.
+// The counters fail closed: when the shared counters do not count a reservation in time, the
+// attempt is refused (503, Retry-After) rather than checked uncounted.
+// The same throttle guards every form that checks a member's secret: the password and two-step
+// code at sign-in (recovery codes too), the current password to change it or to turn two-step off.
 
 import { clientAddressKey } from "../http/client-address.ts";
-import type { Budget, RateLimitStore } from "../http/rate-limit-store.ts";
+import { type Budget, CountersUnavailable, type RateLimitStore } from "../http/rate-limit-store.ts";
 import { hashSecret } from "../lib/crypto.ts";
 
 export interface ThrottleLimits {
@@ -21,6 +32,22 @@ export interface ThrottleLimits {
 }
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { perAddress: 20, perAccount: 5, windowMs: 15 * 60 * 1000 };
+
+/** How long to tell a client to wait when the counters did not answer: they are usually back soon. */
+export const UNAVAILABLE_RETRY_S = 5;
+
+/** A reserved attempt: counted as a failure until it is settled otherwise. */
+export interface Attempt {
+  /** The secret was right but the sign-in is not complete (a second step is due): given back. */
+  refund(): Promise<void>;
+  /** The whole sign-in (or the checked action) succeeded: given back, and the account's failures from that address forgotten. */
+  succeeded(): Promise<void>;
+}
+
+export type Reservation =
+  | { ok: true; attempt: Attempt }
+  /** Refused unchecked: past a limit ("throttled", 429) or the counters did not answer ("unavailable", 503). */
+  | { ok: false; reason: "throttled" | "unavailable"; retryAfterS: number };
 
 export class SignInThrottle {
   private readonly address: Budget;
@@ -34,30 +61,53 @@ export class SignInThrottle {
     this.account = { policy: "sign-in-account-failures", max: limits.perAccount, windowMs: limits.windowMs };
   }
 
-  /** Seconds until the caller may try again, or 0 when the attempt may proceed. */
-  async retryAfter(address: string, account: string): Promise<number> {
-    const [byAddress, byAccount] = await Promise.all([
-      this.store.peek(this.address, this.limits.windowMs, addressKey(address)),
-      this.store.peek(this.account, this.limits.windowMs, accountKey(address, account)),
-    ]);
-    const blockedFor = (count: { count: number; ttlMs: number }, limit: number) =>
-      count.count >= limit ? Math.max(1, Math.ceil(count.ttlMs / 1000)) : 0;
-    return Math.max(
-      blockedFor(byAddress, this.limits.perAddress),
-      blockedFor(byAccount, this.limits.perAccount),
+  /**
+   * Reserves one attempt at `account`'s secret from `address`, before the secret is checked. A
+   * failure needs nothing more: the reservation is the count.
+   */
+  async reserve(address: string, account: string): Promise<Reservation> {
+    const windowMs = this.limits.windowMs;
+    const counters = [
+      { budget: this.address, key: addressKey(address) },
+      { budget: this.account, key: accountKey(address, account) },
+    ];
+    const counted = await Promise.allSettled(
+      counters.map((c) => this.store.reserve(c.budget, windowMs, c.key)),
     );
-  }
-
-  async recordFailure(address: string, account: string): Promise<void> {
-    await Promise.all([
-      this.store.hit(this.address, this.limits.windowMs, addressKey(address)),
-      this.store.hit(this.account, this.limits.windowMs, accountKey(address, account)),
-    ]);
-  }
-
-  /** A successful sign-in clears the account's failures from that address (not the address's). */
-  async recordSuccess(address: string, account: string): Promise<void> {
-    await this.store.forget(this.account, this.limits.windowMs, accountKey(address, account));
+    const refundAll = () =>
+      Promise.all(
+        counters.map((c, i) =>
+          counted[i]?.status === "fulfilled" ? this.store.refund(c.budget, windowMs, c.key) : undefined,
+        ),
+      );
+    if (counted.some((c) => c.status === "rejected")) {
+      await refundAll();
+      const failure = counted.find((c) => c.status === "rejected")?.reason;
+      if (!(failure instanceof CountersUnavailable)) throw failure;
+      return { ok: false, reason: "unavailable", retryAfterS: UNAVAILABLE_RETRY_S };
+    }
+    let retryAfterS = 0;
+    counters.forEach((c, i) => {
+      const result = counted[i];
+      if (result?.status !== "fulfilled" || result.value.count <= c.budget.max) return;
+      retryAfterS = Math.max(retryAfterS, Math.max(1, Math.ceil(result.value.ttlMs / 1000)));
+    });
+    if (retryAfterS > 0) {
+      await refundAll();
+      return { ok: false, reason: "throttled", retryAfterS };
+    }
+    return {
+      ok: true,
+      attempt: {
+        refund: async () => {
+          await refundAll();
+        },
+        succeeded: async () => {
+          await this.store.refund(this.address, windowMs, addressKey(address));
+          await this.store.forget(this.account, windowMs, accountKey(address, account));
+        },
+      },
+    };
   }
 }
 

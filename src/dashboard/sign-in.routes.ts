@@ -36,21 +36,23 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
     const again = (status: number, error: string) =>
       sendPage(reply, status, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
 
-    const wait = await throttle.retryAfter(request.ip, email);
-    if (wait > 0) {
-      reply.header("retry-after", String(wait));
-      return again(429, "Too many failed sign-in attempts. Please wait a few minutes and try again.");
+    // Reserved before the password is checked, so parallel guesses cannot share one count.
+    const reservation = await throttle.reserve(request.ip, email);
+    if (!reservation.ok) {
+      reply.header("retry-after", String(reservation.retryAfterS));
+      return reservation.reason === "throttled"
+        ? again(429, "Too many failed sign-in attempts. Please wait a few minutes and try again.")
+        : again(503, "Signing in is briefly unavailable. Please try again in a few seconds.");
     }
     const member = await verifyMemberCredentials(ctx, email, password);
-    if (!member) {
-      await throttle.recordFailure(request.ip, email);
-      return again(401, "The e-mail or password is not correct.");
-    }
+    // A wrong password: the reservation stays, counted as the failure.
+    if (!member) return again(401, "The e-mail or password is not correct.");
     // Two-step sign-in: the password alone opens only the second step's page, and
     // clears no failures: the count is forgotten only when the whole sign-in succeeds, so signing
     // in again with a known password buys no more guesses at the code.
     const secondStep = await secondStepDue(ctx, member);
-    if (!secondStep) await throttle.recordSuccess(request.ip, email);
+    if (secondStep) await reservation.attempt.refund();
+    else await reservation.attempt.succeeded();
     await startSession(ctx, config, request, reply, member, secondStep ? { secondStep } : {});
     rotateCsrfSecret(reply, config);
     if (secondStep) {

@@ -2,8 +2,10 @@
 // the authenticator's code (or a recovery code); `/login/two-step/setup` is where a member of a
 // shop that requires two-step sign-in sets it up before going on. Registered in the sign-in
 // pages' scope (rate limit, CSRF, 303 after a POST); wrong codes count against the address and
-// the account in the sign-in throttle, as wrong passwords do. Success starts a new session (a new
-// id, no second step due) and goes where the sign-in was going.
+// the account in the sign-in throttle, as wrong passwords do, and against the pending sign-in
+// itself: it takes SECOND_STEP_GUESSES codes, from whatever addresses, then the password is asked
+// again. Both counts are taken before the code is checked, so parallel guesses cannot share one.
+// Success starts a new session (a new id, no second step due) and goes where the sign-in was going.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import QRCode from "qrcode";
 import type { Config } from "../config.ts";
@@ -15,12 +17,14 @@ import {
   twoStepKey,
   verifySecondStep,
 } from "../modules/members/two-step.service.ts";
+import { reserveSecondStepGuess } from "../modules/sessions/sessions.service.ts";
 import { CSRF_FIELD, csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { setFlash } from "../web/flash.ts";
 import { type Form, field } from "../web/form.ts";
 import { html, layout, SafeHtml } from "../web/html.ts";
 import { safeReturnTo } from "../web/return-to.ts";
 import { endSession, pendingSignIn, startSession } from "../web/session.ts";
+import { signInPage } from "./sign-in.page.ts";
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 
 export const TWO_STEP_PATH = "/login/two-step";
@@ -100,18 +104,34 @@ export async function twoStepRoutes(
       const form = (request.body ?? {}) as Form;
       const returnTo = safeReturnTo(field(form, "return_to"));
       const email = pending.member.email;
-      const wait = await throttle.retryAfter(request.ip, email);
-      if (wait > 0) {
-        reply.header("retry-after", String(wait));
-        const error = "Too many wrong codes. Please wait a few minutes and try again.";
-        return sendPage(reply, 429, codePage({ csrf: csrfToken(reply), returnTo, error }));
+      const reservation = await throttle.reserve(request.ip, email);
+      if (!reservation.ok) {
+        reply.header("retry-after", String(reservation.retryAfterS));
+        const error =
+          reservation.reason === "throttled"
+            ? "Too many wrong codes. Please wait a few minutes and try again."
+            : "Signing in is briefly unavailable. Please try again in a few seconds.";
+        const status = reservation.reason === "throttled" ? 429 : 503;
+        return sendPage(reply, status, codePage({ csrf: csrfToken(reply), returnTo, error }));
+      }
+      // The pending sign-in's own count: the guesses it has are spent, then it is void.
+      const passwordAgain = async () => {
+        await endSession(ctx, config, request, reply);
+        const error = "Too many wrong codes. Please sign in with your password again.";
+        return sendPage(reply, 401, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
+      };
+      const guess = await reserveSecondStepGuess(ctx, pending);
+      if (!guess) {
+        await reservation.attempt.refund(); // no code was checked
+        return passwordAgain();
       }
       if (!(await verifySecondStep(ctx, key, pending.vendorId, pending.member.id, field(form, "code")))) {
-        await throttle.recordFailure(request.ip, email);
+        // Both reservations stay, counted as this failure.
+        if (guess.left === 0) return passwordAgain();
         const error = "That code is not right, or was used already. Try the next one your app shows.";
         return sendPage(reply, 401, codePage({ csrf: csrfToken(reply), returnTo, error }));
       }
-      await throttle.recordSuccess(request.ip, email);
+      await reservation.attempt.succeeded();
       await startSession(ctx, config, request, reply, { id: pending.member.id, vendorId: pending.vendorId });
       rotateCsrfSecret(reply, config);
       return reply.code(303).header("location", returnTo).send();

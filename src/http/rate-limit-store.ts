@@ -14,6 +14,12 @@
 // the same headers. The first such failure marks the shared counters unreachable: one log line,
 // /ready says "degraded", and requests go straight to memory (no wait at all) while a probe pings
 // Redis every PROBE_INTERVAL_MS; its first answer brings them back, with one log line.
+//
+// Guess counters (sign-in, two-step codes, current passwords) fail closed instead (`reserve`): an
+// attempt is counted by the shared counters before its secret is checked, or not made at all
+// (CountersUnavailable, after 10 x REDIS_WAIT_MS). Memory standing in for Redis would let every
+// process, and every stretch of a slow Redis, grant the budget afresh, and its counts vanish when
+// Redis answers.
 import cluster from "node:cluster";
 import { Redis } from "ioredis";
 import {
@@ -48,9 +54,26 @@ export interface Count {
 
 export type SharedState = "none" | "up" | "unreachable";
 
+/** The shared counters did not count a reservation (no answer within the wait, or an error). */
+export class CountersUnavailable extends Error {
+  constructor(reason: string) {
+    super(`rate-limit counters unavailable: ${reason}`);
+    this.name = "CountersUnavailable";
+  }
+}
+
 export interface RateLimitStore {
   /** Counts one request against `budget` under `key`. Never fails: memory counts when shared counters cannot. */
   hit(budget: Budget, windowMs: number, key: string): Promise<Count>;
+  /**
+   * Counts one attempt under `key` in one atomic step, on the shared counters when there are any
+   * (never memory in their place): rejects with CountersUnavailable when they do not count it
+   * within the wait. The count it answers includes this attempt, so of N parallel reservations
+   * exactly those numbered up to the budget are within it.
+   */
+  reserve(budget: Budget, windowMs: number, key: string): Promise<Count>;
+  /** Gives one reserved attempt back (a success, or a reservation refused); best effort. */
+  refund(budget: Budget, windowMs: number, key: string): Promise<void>;
   /** The current count without counting (0 when none). */
   peek(budget: Budget, windowMs: number, key: string): Promise<Count>;
   /** Forgets the key's count (a successful sign-in clears its failures). */
@@ -72,6 +95,8 @@ interface Log {
 interface Limiters {
   /** Counts while the shared counters answer (insured by `memory`); undefined without them. */
   shared: RateLimiterAbstract | undefined;
+  /** The shared counters alone, uninsured (reservations); undefined without them. */
+  strict: RateLimiterAbstract | undefined;
   memory: RateLimiterMemory;
 }
 
@@ -135,26 +160,38 @@ export function openRateLimitStore(
       unreachable(`no answer within ${redis ? waitMs : CLUSTER_WAIT_MS} ms`),
     );
     let shared: RateLimiterAbstract | undefined;
+    let strict: RateLimiterAbstract | undefined;
     if (redis) {
+      strict = new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true });
       shared = new RLWrapperTimeouts({
-        limiter: new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }),
+        limiter: strict,
         timeoutMs: waitMs,
         insuranceLimiter: insurance,
       }) as unknown as RateLimiterAbstract;
     } else if (viaPrimary) {
+      strict = new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_WAIT_MS * 2 });
       shared = new RLWrapperTimeouts({
-        limiter: new RateLimiterCluster({ ...options, timeoutMs: CLUSTER_WAIT_MS * 2 }),
+        limiter: strict,
         timeoutMs: CLUSTER_WAIT_MS,
         insuranceLimiter: insurance,
       }) as unknown as RateLimiterAbstract;
     }
-    found = { shared, memory };
+    found = { shared, strict, memory };
     limiters.set(id, found);
     return found;
   };
   const limiterOf = (budget: Budget, windowMs: number): RateLimiterAbstract => {
     const { shared, memory } = limitersFor(budget, windowMs);
     return shared && state === "up" ? shared : memory;
+  };
+  // A reservation may wait longer than a request's count: it is refused, not let through, when
+  // no answer comes, and it precedes a slow password hash anyway. The bound is the one each
+  // Redis command has (commandTimeout), and the cluster limiter's own.
+  const strictWaitMs = redis ? waitMs * 10 : CLUSTER_WAIT_MS * 2;
+  /** The counter that reserves: the shared one, tried even while marked unreachable, else memory. */
+  const strictOf = (budget: Budget, windowMs: number): { limiter: RateLimiterAbstract; bounded: boolean } => {
+    const { strict, memory } = limitersFor(budget, windowMs);
+    return strict ? { limiter: strict, bounded: true } : { limiter: memory, bounded: false };
   };
 
   return {
@@ -168,6 +205,30 @@ export function openRateLimitStore(
         res = err;
       }
       return toCount(res, windowMs);
+    },
+    async reserve(budget, windowMs, key) {
+      const { limiter, bounded } = strictOf(budget, windowMs);
+      let res: RateLimiterRes;
+      try {
+        const counting = limiter.consume(key);
+        res = await (bounded ? withTimeout(counting, strictWaitMs) : counting);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) {
+          res = err;
+        } else {
+          // A late answer may still count this attempt: the budget errs against the guesser.
+          const reason = err instanceof Error ? err.message : String(err);
+          if (bounded) unreachable(reason);
+          throw new CountersUnavailable(reason);
+        }
+      }
+      return toCount(res, windowMs);
+    },
+    async refund(budget, windowMs, key) {
+      const { limiter, bounded } = strictOf(budget, windowMs);
+      const giving = limiter.reward(key, 1);
+      // Not given back, the attempt stays counted: the error errs against the guesser.
+      await (bounded ? withTimeout(giving, strictWaitMs) : giving).catch(() => {});
     },
     async peek(budget, windowMs, key) {
       const res = await limiterOf(budget, windowMs).get(key);

@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 import { members } from "./members.ts";
 import { vendors } from "./vendors.ts";
@@ -134,6 +134,12 @@ export const dashboardSessions = pgTable(
      * none yet). Such a session opens no page but that step's.
      */
     secondStep: text("second_step").$type<"code" | "setup">(),
+    /**
+     * Codes tried at this pending sign-in's second step, each counted before it is checked: a
+     * pending sign-in takes a bounded number of guesses, from whatever addresses, then the
+     * password is asked again.
+     */
+    secondStepAttempts: integer("second_step_attempts").notNull().default(0),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
     /**

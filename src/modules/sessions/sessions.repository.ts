@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNotNull, lt, ne, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { dashboardSessions, members } from "../../db/schema/index.ts";
 
@@ -92,4 +92,31 @@ export async function takePendingSecret(
     .where(and(session, eq(dashboardSessions.pendingSecret, row.sealed)))
     .returning({ id: dashboardSessions.id });
   return taken.length > 0 ? row.sealed : undefined;
+}
+
+/**
+ * Counts one guess at a pending sign-in's second step in one statement, if fewer than `max` were
+ * counted: the new count, or undefined when the guesses are spent (or the sign-in is gone).
+ */
+export async function countSecondStepGuess(
+  db: Executor,
+  vendorId: string,
+  sessionId: string,
+  max: number,
+  now: Date,
+): Promise<number | undefined> {
+  const [row] = await db
+    .update(dashboardSessions)
+    .set({ secondStepAttempts: sql`${dashboardSessions.secondStepAttempts} + 1` })
+    .where(
+      and(
+        eq(dashboardSessions.vendorId, vendorId),
+        eq(dashboardSessions.id, sessionId),
+        isNotNull(dashboardSessions.secondStep),
+        gt(dashboardSessions.expiresAt, now),
+        lt(dashboardSessions.secondStepAttempts, max),
+      ),
+    )
+    .returning({ attempts: dashboardSessions.secondStepAttempts });
+  return row?.attempts;
 }

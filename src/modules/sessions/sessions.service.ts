@@ -5,6 +5,7 @@ import type { ServiceContext } from "../../context.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { newId } from "../../lib/ids.ts";
 import {
+  countSecondStepGuess,
   deleteSessionRow,
   findLiveSession,
   insertSession,
@@ -38,6 +39,30 @@ export interface PendingSignIn extends DashboardSession {
 
 /** A pending sign-in lasts this long: the second step is typed within minutes. */
 export const PENDING_SIGN_IN_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * Codes one pending sign-in may try (TOTP or recovery), whatever addresses they come from; then
+ * the password is asked again. Per sign-in, not per address: 12 addresses took 60 guesses at one.
+ */
+export const SECOND_STEP_GUESSES = 5;
+
+/**
+ * Reserves one guess at the pending sign-in's second step before the code is checked: how many
+ * are left after this one, or undefined when they are spent (the sign-in is then void).
+ */
+export async function reserveSecondStepGuess(
+  ctx: ServiceContext,
+  pending: PendingSignIn,
+): Promise<{ left: number } | undefined> {
+  const count = await countSecondStepGuess(
+    ctx.db,
+    pending.vendorId,
+    pending.sessionId,
+    SECOND_STEP_GUESSES,
+    ctx.now(),
+  );
+  return count === undefined ? undefined : { left: SECOND_STEP_GUESSES - count };
+}
 
 export async function createSession(
   ctx: ServiceContext,

@@ -1,0 +1,1 @@
+ALTER TABLE "dashboard_sessions" ADD COLUMN "second_step_attempts" integer DEFAULT 0 NOT NULL;
