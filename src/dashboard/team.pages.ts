@@ -30,13 +30,14 @@ function leavingNote(effects: LeavingEffects): string {
   const revoked = effects.invitationsRevoked;
   return [
     revoked > 0
-      ? ` ${revoked === 1 ? "The invitation" : `The ${revoked} invitations`} they sent no longer work.`
+      ? ` ${revoked === 1 ? "The invitation they sent no longer works." : `The ${revoked} invitations they sent no longer work.`}`
       : "",
     effects.notificationEmailMovedTo
       ? ` The shop's notifications now go to ${effects.notificationEmailMovedTo} (Settings).`
       : "",
   ].join("");
 }
+
 const roleOptions = ROLES.map((r) => [r, roleLabels[r]] as const);
 
 export async function teamPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
