@@ -65,6 +65,9 @@ function subjectHref(action: ActivityAction, id: string): string | undefined {
         : "/dashboard/integrations/applications";
     case "member":
       return "/dashboard/settings/team";
+    case "settings":
+      // The owner the shop's notifications moved to.
+      return action === "settings.notification_email_moved" ? "/dashboard/settings/team" : undefined;
     default:
       return undefined;
   }

@@ -159,7 +159,7 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
       return {
         section: "team",
         title: `Remove ${displayName(m)} from the shop?`,
-        consequence: `${displayName(m)} (${m.email}) is signed out at once and can no longer sign in to this shop. Invite them again to give them access back.`,
+        consequence: `${displayName(m)} (${m.email}) is signed out at once and can no longer sign in to this shop; the invitations they sent stop working, and if the shop's notifications go to their address they move to another owner. Invite them again to give them access back.`,
         button: "Remove member",
         back: TEAM,
       };
