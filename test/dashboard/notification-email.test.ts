@@ -145,6 +145,17 @@ describe("where new inquiries are mailed", () => {
     expect(activity.text).toContain("the member they went to is no longer an owner");
   });
 
+  it("an address the removed owner had confirmed moves too: they cannot keep the mail through a private inbox", async () => {
+    const { vendor, founder, second, secondBrowser } = await shopWithTwoOwners();
+    const privateInbox = address("olga-private");
+    await postFrom(secondBrowser, SETTINGS, CHANGE, { notificationEmail: privateInbox });
+    expect((await followLink(await confirmationLink(privateInbox))).status).toBe(303);
+    expect(shownAddress(await founder.get(SETTINGS))).toBe(privateInbox);
+    await follow(founder, await confirmThrough(founder, `${TEAM}/${second.id}/remove`));
+    await deliveredOnlyTo(vendor.email, await inquire(vendor.id));
+    expect(shownAddress(await founder.get(SETTINGS))).toBe(vendor.email);
+  });
+
   it("removing a member whose address it is not leaves it where it is", async () => {
     const { vendor, founder, second } = await shopWithTwoOwners();
     const done = await follow(founder, await confirmThrough(founder, `${TEAM}/${second.id}/remove`));

@@ -210,6 +210,8 @@ export async function removeMember(
     const now = ctx.now();
     // Before the member goes: the foreign key would only set invited_by null.
     const invitationsRevoked = await deleteInvitationsSentBy(tx, vendorId, memberId);
+    // Also before: which address the member confirmed is read from rows that go with them.
+    const movedTo = await moveNotificationEmailOff(tx, vendor, member, "removed", now);
     await deleteMember(tx, vendorId, memberId);
     await recordActivity(tx, {
       vendorId,
@@ -218,7 +220,6 @@ export async function removeMember(
       at: now,
       ...(invitationsRevoked > 0 ? { detail: { invitationsRevoked } } : {}),
     });
-    const movedTo = await moveNotificationEmailOff(tx, vendor, member, "removed", now);
     return {
       ...presentMember(member),
       invitationsRevoked,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { members, notificationEmailChanges, vendors } from "../../db/schema/index.ts";
 
@@ -114,6 +114,27 @@ export async function updateNotificationEmail(
     .update(vendors)
     .set({ notificationEmail: email, notificationEmailMovedAt: movedAt, updatedAt: at })
     .where(eq(vendors.id, vendorId));
+}
+
+/** Who asked for the confirmed change that made `email` the shop's address, if a member did. */
+export async function findRequesterOfAddress(
+  db: Executor,
+  vendorId: string,
+  email: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ requestedBy: notificationEmailChanges.requestedBy })
+    .from(notificationEmailChanges)
+    .where(
+      and(
+        eq(notificationEmailChanges.vendorId, vendorId),
+        isNotNull(notificationEmailChanges.usedAt),
+        sql`lower(${notificationEmailChanges.email}) = lower(${email})`,
+      ),
+    )
+    .orderBy(desc(notificationEmailChanges.usedAt))
+    .limit(1);
+  return row?.requestedBy;
 }
 
 /** The shop's first owner other than `memberId` (by seniority), or undefined. */

@@ -6,8 +6,8 @@
 //   the address in force, and a typo or somebody else's address never receives the shop's mail;
 // - a request dies with its requester's removal or demotion (checked again when the link is
 //   followed), so nobody who lost the shop can finish one;
-// - when the member whose address it is is removed or demoted, it moves to a remaining owner's
-//   sign-in e-mail in the same transaction, is recorded in the activity log, the new recipient is
+// - when the member whose address it is (their sign-in e-mail, or an address they confirmed) is
+//   removed or demoted, it moves to a remaining owner's sign-in e-mail in the same transaction, is recorded in the activity log, the new recipient is
 //   mailed and Settings tells the owners: mail about prospects never follows a person out.
 import { runAsActor } from "../../auth/actor.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -24,6 +24,7 @@ import {
   findLiveNotificationEmailChange,
   findOtherOwner,
   findPendingNotificationEmailChange,
+  findRequesterOfAddress,
   insertNotificationEmailChange,
   updateNotificationEmail,
 } from "./notification-email.repository.ts";
@@ -161,9 +162,28 @@ export async function confirmNotificationEmailChange(
 }
 
 /**
- * Called in the transaction that removes or demotes `member` (the vendor row locked): voids the
- * member's pending requests and, when the shop's mail goes to the member's address, moves it to
- * the first remaining owner. Returns the new address, or undefined when nothing moved.
+ * Whether the shop's mail goes to the member: to their sign-in e-mail, or to an address they had
+ * confirmed (else an owner could route it to a private address before leaving and keep reading it;
+ * a shared mailbox such as info@ moves too, and an owner who reads it confirms it again).
+ */
+async function isMembersAddress(
+  tx: Executor,
+  vendor: VendorRow,
+  member: { id: string; email: string },
+): Promise<boolean> {
+  const address = notificationAddress(vendor);
+  if (address.toLowerCase() === member.email.toLowerCase()) return true;
+  return (
+    vendor.notificationEmail !== null &&
+    (await findRequesterOfAddress(tx, vendor.id, vendor.notificationEmail)) === member.id
+  );
+}
+
+/**
+ * Called in the transaction that removes or demotes `member` (the vendor row locked; for a removal,
+ * before the member row goes, as the changes they confirmed go with it): voids the member's
+ * pending requests and, when the shop's mail goes to the member's address, moves it to the first
+ * remaining owner. Returns the new address, or undefined when nothing moved.
  */
 export async function moveNotificationEmailOff(
   tx: Executor,
@@ -173,7 +193,7 @@ export async function moveNotificationEmailOff(
   now: Date,
 ): Promise<string | undefined> {
   await deleteNotificationEmailChangesBy(tx, vendor.id, member.id);
-  if (notificationAddress(vendor).toLowerCase() !== member.email.toLowerCase()) return undefined;
+  if (!(await isMembersAddress(tx, vendor, member))) return undefined;
   const owner = await findOtherOwner(tx, vendor.id, member.id);
   // The last owner can be neither removed nor demoted (members.service.ts): there is always one.
   if (!owner) return undefined;
