@@ -9,6 +9,7 @@ import { accountAccessRoutes } from "./dashboard/account-access.routes.ts";
 import { dashboardRoutes } from "./dashboard/dashboard.routes.ts";
 import { forgotPasswordRoutes } from "./dashboard/forgot-password.routes.ts";
 import { invitationRoutes } from "./dashboard/invitation.routes.ts";
+import { notificationEmailRoutes } from "./dashboard/notification-email.routes.ts";
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { twoStepRoutes } from "./dashboard/two-step.routes.ts";
@@ -254,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await signIn.register(signInRoutes, { ctx, config, throttle });
       await signIn.register(accountAccessRoutes, { ctx, config });
       await signIn.register(invitationRoutes, { ctx, config });
+      await signIn.register(notificationEmailRoutes, { ctx, config });
       await signIn.register(twoStepRoutes, { ctx, config, throttle });
       await signIn.register(forgotPasswordRoutes, { ctx });
     });

@@ -65,6 +65,9 @@ function subjectHref(action: ActivityAction, id: string): string | undefined {
         : "/dashboard/integrations/applications";
     case "member":
       return "/dashboard/settings/team";
+    case "settings":
+      // The owner the shop's notifications moved to.
+      return action === "settings.notification_email_moved" ? "/dashboard/settings/team" : undefined;
     default:
       return undefined;
   }
@@ -86,6 +89,10 @@ function detailText(row: ActivityRow): string {
   if (Array.isArray(d.scopes)) parts.push(`scopes: ${d.scopes.join(" ")}`);
   if (typeof d.public === "boolean") parts.push(d.public ? "public" : "private");
   if (typeof d.status === "string") parts.push(d.status);
+  if (d.reason === "removed") parts.push("the member they went to was removed");
+  if (d.reason === "demoted") parts.push("the member they went to is no longer an owner");
+  if (typeof d.invitationsRevoked === "number" && d.invitationsRevoked > 0)
+    parts.push(`${d.invitationsRevoked} of their invitations revoked`);
   if (typeof d.eventId === "string") parts.push(`event ${d.eventId}`);
   if (typeof d.count === "number") parts.push(`${d.count} ${d.count === 1 ? "delivery" : "deliveries"}`);
   return parts.join("; ");

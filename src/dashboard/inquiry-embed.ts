@@ -20,7 +20,12 @@ export function embedSnippet(vendorId: string, publicUrl: string, website: strin
 </form>`;
 }
 
-export function inquiryEmbed(shop: ShopSettings, vendorId: string, publicUrl: string): SafeHtml {
+export function inquiryEmbed(
+  shop: ShopSettings,
+  vendorId: string,
+  publicUrl: string,
+  notificationAddress: string,
+): SafeHtml {
   const hosted = `${publicUrl}/inquiry/${vendorId}`;
   return html`<h2>Inquiries from your website</h2>
 <p>Your shop's id: <code id="shop-id">${vendorId}</code></p>
@@ -28,6 +33,6 @@ export function inquiryEmbed(shop: ShopSettings, vendorId: string, publicUrl: st
 <label for="embed-snippet">Or paste this form into your website</label>
 <div class="copy-row"><textarea id="embed-snippet" readonly rows="12">${embedSnippet(vendorId, publicUrl, shop.website)}</textarea>
 <button type="button" data-copy-from="embed-snippet" hidden>Copy</button></div>
-<p class="muted">Each inquiry appears under Inquiries and is mailed to ${shop.contactEmail ?? "your sign-in e-mail"}. Scripts may also post JSON to <code>/api/public/vendors/${vendorId}/inquiries</code> from any origin.</p>
+<p class="muted">Each inquiry appears under Inquiries and is mailed to <a href="#notifications">${notificationAddress}</a>. Scripts may also post JSON to <code>/api/public/vendors/${vendorId}/inquiries</code> from any origin.</p>
 <script src="/assets/copy-secret.js" defer></script>`;
 }

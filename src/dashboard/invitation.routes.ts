@@ -11,6 +11,7 @@ import { AppError } from "../errors.ts";
 import {
   acceptInvitation,
   findInvitation,
+  INVITATION_NO_LONGER_VALID,
   InvitationInvalid,
 } from "../modules/members/invitations.service.ts";
 import type { MemberRow } from "../modules/members/members.service.ts";
@@ -50,14 +51,14 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
 
 function invitationInvalidPage(message: string): string {
   return layout(
-    "Invitation not valid",
-    html`<h1>Invitation not valid</h1>
+    "Invitation no longer valid",
+    html`<h1>This invitation is no longer valid</h1>
 <p class="error" role="alert">${message}</p>
 <p class="muted">Ask the shop's owner to invite you again. Already a member? <a href="/login">Sign in</a></p>`,
   );
 }
 
-const invalidMessage = "This invitation was used, cancelled or has expired.";
+const invalidMessage = INVITATION_NO_LONGER_VALID;
 
 export async function invitationRoutes(
   app: FastifyInstance,

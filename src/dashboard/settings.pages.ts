@@ -1,8 +1,10 @@
-// Settings: the shop (name, contact e-mail, time zone) and a link to the account (password,
+// Settings: the shop (name, contact e-mail, time zone), where its notifications go
+// (notification-email.section.ts), and a link to the account (password,
 // sign-out). The time zone changes every time the dashboard and the tracking page show, and how
 // typed dates are read; the API stays UTC.
 import type { FastifyInstance } from "fastify";
 import { timeZones } from "../lib/time-zone.ts";
+import { getNotificationSettings } from "../modules/vendors/notification-email.service.ts";
 import { getShopSettings, updateShopSettings } from "../modules/vendors/shop-settings.ts";
 import { allowOwnScripts, csrfField } from "../web/browser-scope.ts";
 import { field } from "../web/form.ts";
@@ -12,15 +14,21 @@ import { html, SafeHtml } from "../web/html.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { inquiryEmbed } from "./inquiry-embed.ts";
 import { dashboardPage, time } from "./layout.ts";
+import { notificationEmailActions, notificationSection } from "./notification-email.section.ts";
 import { pageContext, vendorIdOf } from "./page-context.ts";
 import { recentMail } from "./recent-mail.ts";
 
 const BASE = "/dashboard/settings";
 
-export async function settingsPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
+export async function settingsPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { ctx, config } = deps;
+  await notificationEmailActions(app, deps);
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
-    const shop = await getShopSettings(ctx, vendorIdOf(request));
+    const [shop, notifications] = await Promise.all([
+      getShopSettings(ctx, vendorIdOf(request)),
+      getNotificationSettings(ctx, vendorIdOf(request)),
+    ]);
     allowOwnScripts(reply);
     const body = html`<h2>Shop</h2>
 <form method="post" action="${BASE}" class="edit-form">${csrfField(page.csrf)}
@@ -34,7 +42,8 @@ ${selectField({ name: "timeZone", label: "Time zone", value: shop.timeZone, requ
 <p class="muted">When on, a status change with a message and a confirmed or cancelled appointment are mailed to the customer (with a calendar invitation for appointments), from your shop's name, answered to your contact e-mail. Each mail lets the customer unsubscribe in one click.</p>
 <div class="actions"><button type="submit" class="primary">Save settings</button></div>
 </form>
-${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl)}
+${notificationSection(notifications, page.csrf, shop.timeZone)}
+${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.address)}
 ${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
 <h2>Team</h2>
 <p class="muted">Invite the people who work with you, each with their own sign-in, as owners or staff.</p>

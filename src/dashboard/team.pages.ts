@@ -8,6 +8,7 @@ import {
   changeMemberRole,
   displayName,
   getMember,
+  type LeavingEffects,
   listTeam,
   removeMember,
 } from "../modules/members/members.service.ts";
@@ -23,6 +24,20 @@ import { dashboardPage, time } from "./layout.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
 
 export const TEAM = "/dashboard/settings/team";
+
+/** What a removal or demotion also did, told to the owner who did it (members.service.ts). */
+function leavingNote(effects: LeavingEffects): string {
+  const revoked = effects.invitationsRevoked;
+  return [
+    revoked > 0
+      ? ` ${revoked === 1 ? "The invitation they sent no longer works." : `The ${revoked} invitations they sent no longer work.`}`
+      : "",
+    effects.notificationEmailMovedTo
+      ? ` The shop's notifications now go to ${effects.notificationEmailMovedTo} (Settings).`
+      : "",
+  ].join("");
+}
+
 const roleOptions = ROLES.map((r) => [r, roleLabels[r]] as const);
 
 export async function teamPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -131,7 +146,10 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
           request.params.memberId,
           field(form, "role"),
         );
-        return { kind: "success", message: `${displayName(m)} is now ${roleLabels[m.role].toLowerCase()}.` };
+        return {
+          kind: "success",
+          message: `${displayName(m)} is now ${roleLabels[m.role].toLowerCase()}.${leavingNote(m)}`,
+        };
       }),
   );
 
@@ -141,14 +159,14 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
       return {
         section: "team",
         title: `Remove ${displayName(m)} from the shop?`,
-        consequence: `${displayName(m)} (${m.email}) is signed out at once and can no longer sign in to this shop. Invite them again to give them access back.`,
+        consequence: `${displayName(m)} (${m.email}) is signed out at once and can no longer sign in to this shop; the invitations they sent stop working, and if the shop's notifications go to their address they move to another owner. Invite them again to give them access back.`,
         button: "Remove member",
         back: TEAM,
       };
     },
     act: async (request) => {
       const m = await removeMember(ctx, vendorIdOf(request), request.params.memberId ?? "");
-      return { kind: "success", message: `${displayName(m)} was removed and signed out.` };
+      return { kind: "success", message: `${displayName(m)} was removed and signed out.${leavingNote(m)}` };
     },
     done: () => TEAM,
   });

@@ -5,6 +5,7 @@ import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
 import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
+import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
 import { memberInvitationMail } from "./templates/team.ts";
 
 export const mailCatalog = {
@@ -13,6 +14,8 @@ export const mailCatalog = {
   signup_existing: signupExistingMail,
   member_invitation: memberInvitationMail,
   inquiry_received: inquiryReceivedMail,
+  notification_email_confirm: notificationEmailConfirmMail,
+  notification_email_moved: notificationEmailMovedMail,
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,
   appointment_cancelled: appointmentCancelledMail,

@@ -97,7 +97,10 @@ describe("a plain form post", () => {
       message: "Do you have\nsize 38?",
     });
 
-    const [received] = await mail.sink.waitFor(contactEmail as string);
+    // To the shop's notification e-mail (the founding owner's sign-in e-mail until changed),
+    // never the customer-facing contact e-mail (CONTRACT 12; test/dashboard/notification-email.test.ts).
+    const [received] = await mail.sink.waitFor(vendor.email);
+    expect(mail.sink.to(contactEmail as string)).toEqual([]);
     expect(received?.parsed.subject).toBe("New inquiry from Rita <b>Sousa</b>");
     expect(received?.parsed.replyTo?.value[0]?.address).toBe("rita@example.test");
     expect(received?.parsed.text).toContain("Do you have\nsize 38?");
@@ -139,7 +142,10 @@ describe("a plain form post", () => {
     });
     expect([res.status, res.headers.get("location")]).toEqual([303, `${t.url}/inquiry/${vendor.id}/thanks`]);
     expect(await inquiriesOf(key)).toHaveLength(0);
-    const mails = await queryRows(t.database.db, sql`select 1 from mails where to_address = ${contactEmail}`);
+    const mails = await queryRows(
+      t.database.db,
+      sql`select 1 from mails where to_address in (${contactEmail}, ${vendor.email})`,
+    );
     expect(mails).toHaveLength(0);
   });
 
@@ -156,7 +162,7 @@ describe("a plain form post", () => {
     expect(unknown.status).toBe(404);
   });
 
-  it("a shop without a contact e-mail gets the mail at its sign-in e-mail", async () => {
+  it("a shop without a contact e-mail gets the mail at its notification e-mail, the sign-in e-mail by default", async () => {
     const { vendor } = await shop(null);
     await postForm(vendor.id, { name: "Ana", email: "ana@example.test", message: "Hi" });
     const [received] = await mail.sink.waitFor(vendor.email);

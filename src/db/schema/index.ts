@@ -6,6 +6,7 @@ export * from "./idempotency.ts";
 export * from "./inquiries.ts";
 export * from "./mail.ts";
 export * from "./members.ts";
+export * from "./notification-email.ts";
 export * from "./oauth.ts";
 export * from "./orders.ts";
 export * from "./password-resets.ts";

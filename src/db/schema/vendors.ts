@@ -11,6 +11,14 @@ export const vendors = pgTable(
     email: text("email").notNull(),
     /** Shop settings: where customers write to (the sign-in e-mail stays private). */
     contactEmail: text("contact_email"),
+    /**
+     * Where the shop's own mail goes (a new inquiry): an address an owner confirmed by a mailed link
+     * (notification-email.service.ts), or a remaining owner's sign-in e-mail when the member it was
+     * is removed or demoted. null: the founding owner's sign-in e-mail (`email`), as before.
+     */
+    notificationEmail: text("notification_email"),
+    /** When the address was last moved off a removed or demoted member: Settings tells the owners. */
+    notificationEmailMovedAt: ts("notification_email_moved_at"),
     /** IANA zone the dashboard and tracking page show times in and read typed dates in; the API stays UTC. */
     timeZone: text("time_zone").notNull().default("UTC"),
     /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */

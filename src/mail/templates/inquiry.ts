@@ -1,5 +1,5 @@
-// A new inquiry from the shop's website, to the shop (its contact e-mail, else the owner's
-// sign-in e-mail). Reply-To is the sender, so the shop answers with its own mail program.
+// A new inquiry from the shop's website, to the shop (its notification e-mail, CONTRACT 12).
+// Reply-To is the sender, so the shop answers with its own mail program.
 import { html } from "../../lib/html.ts";
 import { defineMail, oneLine } from "../template.ts";
 import { mailFrame, mailLink, paragraphs } from "./frame.ts";

@@ -5,6 +5,7 @@ import { isId, newId } from "../../lib/ids.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
+import { notificationAddress } from "../vendors/notification-email.service.ts";
 import { isOnWebsite } from "../vendors/shop-settings.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
 import { presentInquiry } from "./inquiries.presenter.ts";
@@ -74,12 +75,13 @@ export async function receiveInquiry(
       createdAt: now,
     });
     await enqueueEvent(tx, { vendorId, type: "inquiry.received", data: presentInquiry(row), createdAt: now });
-    // Every new inquiry is mailed to the shop: its contact e-mail, else the owner's sign-in e-mail;
-    // one sent to the shop's sandbox is only recorded (the inquiry and its event), never mailed.
+    // Every new inquiry is mailed to the shop's notification e-mail, the address its owners see
+    // and confirmed (never the customer-facing contact e-mail, which nobody confirms); one sent to
+    // the shop's sandbox is only recorded (the inquiry and its event), never mailed.
     if (vendor.sandboxOf === null)
       await enqueueMail(tx, {
         kind: "inquiry_received",
-        to: vendor.contactEmail ?? vendor.email,
+        to: notificationAddress(vendor),
         data: {
           shopName: vendor.name,
           inquiryId: row.id,

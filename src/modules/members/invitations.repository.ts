@@ -37,6 +37,30 @@ export async function deleteInvitation(db: Executor, vendorId: string, id: strin
   return gone.length > 0;
 }
 
+/**
+ * Revokes the invitations this member sent (they are removed, or no longer an owner): an
+ * invitation speaks for its sender, and a removed owner once came back in through their own.
+ */
+export async function deleteInvitationsSentBy(
+  db: Executor,
+  vendorId: string,
+  memberId: string,
+): Promise<number> {
+  const gone = await db
+    .delete(memberInvitations)
+    .where(and(eq(memberInvitations.vendorId, vendorId), eq(memberInvitations.invitedBy, memberId)))
+    .returning({ id: memberInvitations.id });
+  return gone.length;
+}
+
+/**
+ * Its sender is still an owner of the shop. Checked again at every use, so an invitation whose
+ * sender left before revocation on removal existed (invited_by set null) is dead too.
+ */
+const senderIsOwner = sql`exists (select 1 from members m
+  where m.id = ${memberInvitations.invitedBy} and m.vendor_id = ${memberInvitations.vendorId}
+    and m.role = 'owner')`;
+
 export async function findLiveInvitation(
   db: Executor,
   tokenHash: string,
@@ -45,7 +69,9 @@ export async function findLiveInvitation(
   const [row] = await db
     .select()
     .from(memberInvitations)
-    .where(and(eq(memberInvitations.tokenHash, tokenHash), gt(memberInvitations.expiresAt, now)))
+    .where(
+      and(eq(memberInvitations.tokenHash, tokenHash), gt(memberInvitations.expiresAt, now), senderIsOwner),
+    )
     .limit(1);
   return row;
 }
@@ -62,6 +88,7 @@ export async function consumeInvitation(
       and(
         eq(memberInvitations.tokenHash, tokenHash),
         sql`${memberInvitations.expiresAt} > ${now.toISOString()}::timestamptz`,
+        senderIsOwner,
       ),
     )
     .returning();

@@ -121,8 +121,12 @@ export async function findInvitation(
   return row && vendor ? { shopName: vendor.name, email: row.email, role: row.role } : undefined;
 }
 
+/** Said of every dead link alike: used, cancelled, expired, or its sender no longer an owner. */
+export const INVITATION_NO_LONGER_VALID =
+  "This invitation is no longer valid: it was used, cancelled or has expired, or whoever sent it is no longer an owner of the shop.";
+
 export class InvitationInvalid extends AppError {
-  constructor(message = "This invitation is not valid: it was used, cancelled or has expired.") {
+  constructor(message = INVITATION_NO_LONGER_VALID) {
     super("validation_failed", message, {
       errors: [{ field: "token", message: "is used, cancelled or expired" }],
     });

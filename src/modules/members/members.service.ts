@@ -6,6 +6,8 @@
 //   is locked while counting, so two owners demoting each other cannot both succeed);
 // - removing a member deletes their sessions in the same statement (foreign key, cascade): they
 //   are signed out at once;
+// - removing a member, or demoting an owner, revokes the invitations they sent and moves the
+//   shop's notification e-mail off their address, in the same transaction (CONTRACT 12);
 // - a password change or reset voids the member's outstanding reset links and ends their other
 //   sessions; an owner's also revokes the shop's OAuth grants (only owners give consent, so only
 //   an owner's password ever gave an application access, CONTRACT 6).
@@ -19,8 +21,10 @@ import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfMember, deleteSessionsOfMember } from "../sessions/sessions.repository.ts";
+import { moveNotificationEmailOff } from "../vendors/notification-email.service.ts";
 import { voidPasswordResetsOfMember } from "../vendors/password-resets.repository.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
+import { deleteInvitationsSentBy } from "./invitations.repository.ts";
 import {
   countOwners,
   deleteMember,
@@ -145,43 +149,82 @@ export async function getMember(ctx: ServiceContext, vendorId: string, memberId:
 const lastOwner = () =>
   fieldError("validation_failed", "role", "is the shop's last owner's: make another member owner first");
 
+/** What removing or demoting a member also did, for the owner who did it to be told. */
+export interface LeavingEffects {
+  /** The shop's notification e-mail's new address, when it was the member's. */
+  notificationEmailMovedTo?: string;
+  /** How many of the member's invitations were revoked. */
+  invitationsRevoked: number;
+}
+
+/**
+ * Changes the member's role. An owner made staff loses what only owners hold: their unaccepted
+ * invitations are revoked and the shop's mail moves off their address (notification-email.service.ts).
+ */
 export async function changeMemberRole(
   ctx: ServiceContext,
   vendorId: string,
   memberId: string,
   role: string,
-): Promise<Member> {
+): Promise<Member & LeavingEffects> {
   if (!isRole(role)) throw fieldError("validation_failed", "role", "must be owner or staff");
   return ctx.db.transaction(async (tx) => {
-    await lockVendor(tx, vendorId);
+    const vendor = await lockVendor(tx, vendorId);
     const member = isId(memberId) ? await findMemberOfVendor(tx, vendorId, memberId) : undefined;
-    if (!member) throw notFound("Member");
-    if (member.role === "owner" && role !== "owner" && (await countOwners(tx, vendorId)) <= 1) {
-      throw lastOwner();
-    }
+    if (!vendor || !member) throw notFound("Member");
+    const demoted = member.role === "owner" && role !== "owner";
+    if (demoted && (await countOwners(tx, vendorId)) <= 1) throw lastOwner();
     const now = ctx.now();
     await updateMemberRole(tx, vendorId, memberId, role, now);
+    const invitationsRevoked = demoted ? await deleteInvitationsSentBy(tx, vendorId, memberId) : 0;
     await recordActivity(tx, {
       vendorId,
       action: "member.role_changed",
       subjectId: memberId,
       at: now,
-      detail: { role },
+      detail: { role, ...(invitationsRevoked > 0 ? { invitationsRevoked } : {}) },
     });
-    return presentMember({ ...member, role });
+    const movedTo = demoted ? await moveNotificationEmailOff(tx, vendor, member, "demoted", now) : undefined;
+    return {
+      ...presentMember({ ...member, role }),
+      invitationsRevoked,
+      ...(movedTo ? { notificationEmailMovedTo: movedTo } : {}),
+    };
   });
 }
 
-/** Removes the member: their sessions end at once (deleted with them). */
-export async function removeMember(ctx: ServiceContext, vendorId: string, memberId: string): Promise<Member> {
+/**
+ * Removes the member: their sessions end at once (deleted with them), the invitations they sent
+ * are revoked, and the shop's mail moves off their address (notification-email.service.ts).
+ */
+export async function removeMember(
+  ctx: ServiceContext,
+  vendorId: string,
+  memberId: string,
+): Promise<Member & LeavingEffects> {
   return ctx.db.transaction(async (tx) => {
-    await lockVendor(tx, vendorId);
+    const vendor = await lockVendor(tx, vendorId);
     const member = isId(memberId) ? await findMemberOfVendor(tx, vendorId, memberId) : undefined;
-    if (!member) throw notFound("Member");
+    if (!vendor || !member) throw notFound("Member");
     if (member.role === "owner" && (await countOwners(tx, vendorId)) <= 1) throw lastOwner();
+    const now = ctx.now();
+    // Before the member goes: the foreign key would only set invited_by null.
+    const invitationsRevoked = await deleteInvitationsSentBy(tx, vendorId, memberId);
+    // Also before: which address the member confirmed is read from rows that go with them.
+    const movedTo = await moveNotificationEmailOff(tx, vendor, member, "removed", now);
     await deleteMember(tx, vendorId, memberId);
-    await recordActivity(tx, { vendorId, action: "member.removed", subjectId: memberId, at: ctx.now() });
-    return presentMember(member);
+    await recordActivity(tx, {
+      vendorId,
+      action: "member.removed",
+      subjectId: memberId,
+      at: now,
+      ...(invitationsRevoked > 0 ? { detail: { invitationsRevoked } } : {}),
+    });
+    return {
+      ...presentMember(member),
+      invitationsRevoked,
+      ...(movedTo ? { notificationEmailMovedTo: movedTo } : {}),
+    };
   });
 }
 
