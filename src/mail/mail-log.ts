@@ -1,7 +1,9 @@
 // What the dashboard shows of a shop's mail: the most recent, each with its subject (rendered
 // without its secret), recipient and status (waiting, sent, failed, with attempts and the last
-// error), so a shop sees at once when mail is not going out.
+// error), so a shop sees at once when mail is not going out; a mail its budget holds (or held
+// until it was dropped) says why (budget.ts).
 import type { ServiceContext } from "../context.ts";
+import { type HeldReason, isHeldReason } from "./budget.ts";
 import { renderMail } from "./compose.ts";
 import { listRecentMails } from "./outbox.repository.ts";
 
@@ -9,7 +11,9 @@ export interface MailLogEntry {
   id: string;
   to: string;
   subject: string;
-  status: "PENDING" | "SENT" | "FAILED";
+  status: "PENDING" | "HELD" | "SENT" | "FAILED";
+  /** Why a HELD mail waits, or why a FAILED one was dropped unsent. */
+  heldReason: HeldReason | null;
   attempts: number;
   lastError: string | null;
   sentAt: Date | null;
@@ -36,6 +40,7 @@ export async function listRecentMail(
       to: row.toAddress,
       subject,
       status: row.status as MailLogEntry["status"],
+      heldReason: isHeldReason(row.heldReason) ? row.heldReason : null,
       attempts: row.attempts,
       lastError: row.lastError,
       sentAt: row.sentAt,
