@@ -143,7 +143,8 @@ export interface HeldMail {
 }
 
 /**
- * Claims up to `limit` due mails (oldest due first) and leases them: their due time moves past
+ * Claims up to `limit` due mails (oldest due first, then oldest written: held mail released
+ * together goes in the order it was written) and leases them: their due time moves past
  * `leaseUntil` and their attempt count goes up, in one statement. Other senders skip the locked
  * rows; a sender that dies mid-send leaves its mails due again when the lease ends (a mail may
  * then be sent twice, with the same Message-ID; none is lost).
@@ -185,11 +186,11 @@ export async function claimDueMails(
   }>(
     db,
     sql`with due as (
-        select id, vendor_id, kind, next_attempt_at,
+        select id, vendor_id, kind, next_attempt_at, created_at,
                (vendor_id is not null and queued_at is null and kind in (${kinds})) as budgeted
         from mails
         where status in ('PENDING', 'HELD') and next_attempt_at <= ${now.toISOString()}::timestamptz
-        order by next_attempt_at
+        order by next_attempt_at, created_at
         limit ${limit}
         for update skip locked
       ),
@@ -217,7 +218,7 @@ export async function claimDueMails(
           where d.budgeted and q.vendor_id = d.vendor_id and q.queued_at is not null
             and q.queued_at > ${dayAgo}::timestamptz
         ) u on true
-        window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.id)
+        window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.created_at, d.id)
       ),
       verdict as (
         select j.id, j.budgeted, j.hold,

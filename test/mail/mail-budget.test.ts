@@ -1,10 +1,10 @@
 // A shop's account is no relay for phishing (CONTRACT 12, src/mail/budget.ts), read back from a
 // real SMTP server: a shop whose e-mail is not confirmed sends no customer mail nor invitations,
 // a confirmed shop sends at most its budget an hour and a day and the rest is held (the writes
-// still answer 2xx: held mail is shown on Settings and counted in /metrics, never refused) and
-// sent when the budget allows; sign-up mails are limited per e-mail address and per client
-// address, with the same answer either way; and a customer mail's Reply-To is never an address
-// the shop did not verify.
+// still answer 2xx: held mail is shown on Settings and counted in /metrics, never refused),
+// sent when the budget allows or dropped unsent when held too long; sign-up mails are limited
+// per e-mail address and per client address, with the same answer either way; and a customer
+// mail's Reply-To is never an address the shop did not verify.
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ import { postFrom } from "../helpers/dashboard.ts";
 import { createKey, createVendor } from "../helpers/factories.ts";
 import { signedInBrowser } from "../helpers/oauth.ts";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp.ts";
-import { startTestApp, useTestApp } from "../helpers/test-app.ts";
+import { startTestApp, type TestApp, useTestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 const clock = adjustableClock();
@@ -128,6 +128,19 @@ describe("a shop whose e-mail is not confirmed", () => {
     const settings = await owner.get("/dashboard/settings");
     expect(settings.text).toContain('data-status="HELD"');
     expect(settings.text).toContain("the shop&#39;s e-mail address is not confirmed yet");
+
+    // Still held after MAIL_HELD_MAX_HOURS (72 here): dropped unsent, and Settings says why.
+    clock.advance(73 * 60 * 60_000);
+    await eventually(async () => {
+      const r = await mailRows(vendor.id);
+      return r.every((m) => m.status === "FAILED") ? r : undefined;
+    });
+    expect(await heldReasons(vendor.id)).toEqual(["unconfirmed", "unconfirmed"]);
+    expect(sink.to(customer)).toHaveLength(0);
+    expect(sink.to(invitee)).toHaveLength(0);
+    // Three days on the session is over: a fresh sign-in.
+    const after = await (await signedInBrowser(t, vendor.email)).get("/dashboard/settings");
+    expect(after.text).toContain("held too long: the shop&#39;s e-mail address is not confirmed yet");
   });
 });
 
@@ -188,12 +201,11 @@ describe("sign-up mails", () => {
       email,
     });
   }
-  const mailsTo = (email: string) =>
-    queryRows(t.database.db, sql`select id from mails where lower(to_address) = lower(${email})`);
+  const mailsTo = (app: TestApp, email: string) =>
+    queryRows(app.database.db, sql`select id from mails where lower(to_address) = lower(${email})`);
 
   it("the 21st sign-up from one client address mails nothing, and is answered the same", async () => {
     const app = await startTestApp({
-      database: t.database,
       config: { signInRateLimitPerMinute: 1000, signupMailsPerClient: 20, signupMailsPerAddress: 3 },
     });
     try {
@@ -208,8 +220,8 @@ describe("sign-up mails", () => {
       for (const a of answers)
         expect([a.status, a.location, a.text]).toEqual([303, "/signup/sent", first?.text]);
       // The mail row is written in the sign-up's own transaction: after the answer, it is there or never.
-      for (const email of addresses.slice(0, 20)) expect(await mailsTo(email)).toHaveLength(1);
-      expect(await mailsTo(addresses[20] as string)).toHaveLength(0);
+      for (const email of addresses.slice(0, 20)) expect(await mailsTo(app, email)).toHaveLength(1);
+      expect(await mailsTo(app, addresses[20] as string)).toHaveLength(0);
     } finally {
       await app.close();
     }
@@ -217,7 +229,6 @@ describe("sign-up mails", () => {
 
   it("past its budget one e-mail address gets no more sign-up mail, and the answer is the same", async () => {
     const app = await startTestApp({
-      database: t.database,
       config: { signInRateLimitPerMinute: 1000, signupMailsPerClient: 1000, signupMailsPerAddress: 20 },
     });
     try {
@@ -226,7 +237,7 @@ describe("sign-up mails", () => {
       for (let i = 0; i < 21; i++) answers.push(await signUp(app.url, email));
       for (const a of answers) expect([a.status, a.location]).toEqual([303, "/signup/sent"]);
       expect(answers[20]?.text).toBe(answers[0]?.text);
-      expect(await mailsTo(email)).toHaveLength(20);
+      expect(await mailsTo(app, email)).toHaveLength(20);
     } finally {
       await app.close();
     }
