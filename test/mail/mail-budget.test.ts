@@ -178,6 +178,42 @@ describe("a confirmed shop's mail budget", () => {
   });
 });
 
+describe("the write path", () => {
+  it("pays no statement for the budget: a status move that writes a customer mail is one statement", async () => {
+    // An app of its own, so no sender shares the handle whose statements are counted.
+    const app = await startTestApp({ config: { mailBudget: budget } });
+    try {
+      const vendor = await createVendor(app.ctx, "Bella Sposa");
+      await updateShopSettings(app.ctx, vendor.id, {
+        name: "Bella Sposa",
+        contactEmail: null,
+        timeZone: "UTC",
+        customerMail: true,
+      });
+      const key = await createKey(app.ctx, vendor.id);
+      const customerEmail = `counted-${Date.now()}@example.test`;
+      const order = await app.api.post(
+        "/api/vendor/orders",
+        { customerName: "Maria Silva", customerEmail, type: "BRIDAL_DRESS" },
+        { key },
+      );
+      const before = app.database.queryCount();
+      const moved = await app.api.put(
+        `/api/vendor/orders/${order.body.id}/status`,
+        { status: "IN_PRODUCTION", message: "News" },
+        { key },
+      );
+      expect(moved.status).toBe(200);
+      expect(app.database.queryCount() - before).toBe(1);
+      expect(
+        await queryRows(app.database.db, sql`select id from mails where to_address = ${customerEmail}`),
+      ).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("Reply-To of a customer mail", () => {
   it("is never a contact e-mail the shop has not verified, and is its contact e-mail when that is the shop's confirmed address", async () => {
     const stranger = await shop({ contactEmail: () => "payments@elsewhere.example" });
