@@ -152,7 +152,7 @@ export interface HeldMail {
  * In the same statement, each due mail of a budgeted kind not yet counted is judged against its
  * shop's mail budget (budget.ts): past it, or from an unconfirmed shop, it is HELD (or dropped,
  * when held too long) instead of claimed, and returned among `held`. The budget's counts are one
- * index range of `mails_vendor_queued_idx` per judged mail.
+ * index range of `mails_vendor_queued_idx` (the day's counted mails) per shop in the batch.
  */
 export async function claimDueMails(
   db: Executor,
@@ -194,30 +194,33 @@ export async function claimDueMails(
         limit ${limit}
         for update skip locked
       ),
+      counts as (
+        select q.vendor_id,
+               count(*) filter (where q.queued_at > ${hourAgo}::timestamptz) as hour,
+               count(*) as day,
+               min(q.queued_at) filter (where q.queued_at > ${hourAgo}::timestamptz) + interval '1 hour' as hour_free_at,
+               min(q.queued_at) + interval '1 day' as day_free_at
+        from mails q
+        where q.vendor_id in (select vendor_id from due where budgeted)
+          and q.queued_at > ${dayAgo}::timestamptz
+        group by q.vendor_id
+      ),
       judged as (
         select d.id, d.budgeted,
           case
             when not d.budgeted then null
             when v.email_confirmed_at is null then 'unconfirmed'
-            when u.hour + row_number() over w >
+            when coalesce(u.hour, 0) + row_number() over w >
                  case when v.created_at > ${newSince}::timestamptz then ${budget.newHour}::int else ${budget.hour}::int end
               then 'hour'
-            when u.day + row_number() over w >
+            when coalesce(u.day, 0) + row_number() over w >
                  case when v.created_at > ${newSince}::timestamptz then ${budget.newDay}::int else ${budget.day}::int end
               then 'day'
           end as hold,
           u.hour_free_at, u.day_free_at
         from due d
         left join vendors v on v.id = d.vendor_id
-        left join lateral (
-          select count(*) filter (where q.queued_at > ${hourAgo}::timestamptz) as hour,
-                 count(*) as day,
-                 min(q.queued_at) filter (where q.queued_at > ${hourAgo}::timestamptz) + interval '1 hour' as hour_free_at,
-                 min(q.queued_at) + interval '1 day' as day_free_at
-          from mails q
-          where d.budgeted and q.vendor_id = d.vendor_id and q.queued_at is not null
-            and q.queued_at > ${dayAgo}::timestamptz
-        ) u on true
+        left join counts u on u.vendor_id = d.vendor_id
         window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.created_at, d.id)
       ),
       verdict as (
