@@ -10,7 +10,8 @@
 // 3. A confirmed shop sends at most `hour` budgeted mails in any hour and `day` in any day,
 //    counted by when the sender first took each (`mails.queued_at`: a retry is not counted
 //    again); in its first `newShopDays` days the lower `newHour` / `newDay`. The rest is held as
-//    `hour` or `day` until the oldest counted mail leaves the window, then looked at again.
+//    `hour` or `day`; the k-th mail past the budget is looked at again when the k-th oldest
+//    counted mail leaves the window (when it could go), not at every place that frees.
 // 4. A mail held longer than `heldMaxHours` since it was written is dropped unsent (FAILED, its
 //    reason kept, its secret cleared).
 // Held mail stays on its row (status HELD, `held_reason`): the shop's Settings list it and why,

@@ -195,43 +195,50 @@ export async function claimDueMails(
         for update skip locked
       ),
       counts as (
+        -- The times the shop's counted mails of the day were taken, oldest first: the k-th mail
+        -- past the budget may go when the k-th of them leaves its window.
         select q.vendor_id,
-               count(*) filter (where q.queued_at > ${hourAgo}::timestamptz) as hour,
-               count(*) as day,
-               min(q.queued_at) filter (where q.queued_at > ${hourAgo}::timestamptz) + interval '1 hour' as hour_free_at,
-               min(q.queued_at) + interval '1 day' as day_free_at
+               array_agg(q.queued_at order by q.queued_at) filter (where q.queued_at > ${hourAgo}::timestamptz) as hour_times,
+               array_agg(q.queued_at order by q.queued_at) as day_times
         from mails q
         where q.vendor_id in (select vendor_id from due where budgeted)
           and q.queued_at > ${dayAgo}::timestamptz
         group by q.vendor_id
       ),
       judged as (
-        select d.id, d.budgeted,
-          case
-            when not d.budgeted then null
-            when v.email_confirmed_at is null then 'unconfirmed'
-            when coalesce(u.hour, 0) + row_number() over w >
-                 case when v.created_at > ${newSince}::timestamptz then ${budget.newHour}::int else ${budget.hour}::int end
-              then 'hour'
-            when coalesce(u.day, 0) + row_number() over w >
-                 case when v.created_at > ${newSince}::timestamptz then ${budget.newDay}::int else ${budget.day}::int end
-              then 'day'
-          end as hold,
-          u.hour_free_at, u.day_free_at
+        select d.id, d.budgeted, v.email_confirmed_at is null as unconfirmed, u.hour_times, u.day_times,
+          coalesce(cardinality(u.hour_times), 0) + row_number() over w -
+            case when v.created_at > ${newSince}::timestamptz then ${budget.newHour}::int else ${budget.hour}::int end
+            as hour_over,
+          coalesce(cardinality(u.day_times), 0) + row_number() over w -
+            case when v.created_at > ${newSince}::timestamptz then ${budget.newDay}::int else ${budget.day}::int end
+            as day_over
         from due d
         left join vendors v on v.id = d.vendor_id
         left join counts u on u.vendor_id = d.vendor_id
         window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.created_at, d.id)
       ),
       verdict as (
-        select j.id, j.budgeted, j.hold,
-          (j.hold is not null and m.created_at <= ${dropBefore}::timestamptz) as dropped,
-          case j.hold
-            when 'hour' then coalesce(j.hour_free_at, ${iso(at + 3_600_000)}::timestamptz)
-            when 'day' then coalesce(j.day_free_at, ${iso(at + 86_400_000)}::timestamptz)
+        select j.id, j.budgeted, h.hold,
+          (h.hold is not null and m.created_at <= ${dropBefore}::timestamptz) as dropped,
+          -- Looked at again when it could go: past the k-th counted mail's window (a mail this
+          -- very claim counts leaves it an hour or a day from now), so a long queue of held mail
+          -- is not judged again at every freed place.
+          case h.hold
+            when 'hour' then coalesce(j.hour_times[j.hour_over::int], ${now.toISOString()}::timestamptz) + interval '1 hour'
+            when 'day' then coalesce(j.day_times[j.day_over::int], ${now.toISOString()}::timestamptz) + interval '1 day'
             else ${iso(at + UNCONFIRMED_RECHECK_MS)}::timestamptz
           end as until
-        from judged j join mails m on m.id = j.id
+        from judged j
+        cross join lateral (
+          select case
+            when not j.budgeted then null
+            when j.unconfirmed then 'unconfirmed'
+            when j.hour_over > 0 then 'hour'
+            when j.day_over > 0 then 'day'
+          end as hold
+        ) h
+        join mails m on m.id = j.id
       )
       update mails m set
         status = case when x.hold is null then 'PENDING' when x.dropped then 'FAILED' else 'HELD' end,
