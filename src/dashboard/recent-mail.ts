@@ -3,7 +3,7 @@
 // (CONTRACT 12: held mail is shown, not refused).
 import type { ServiceContext } from "../context.ts";
 import { heldReasonText } from "../mail/budget.ts";
-import { listRecentMail, type MailLogEntry } from "../mail/mail-log.ts";
+import { countHeldMail, listRecentMail, type MailLogEntry } from "../mail/mail-log.ts";
 import { html, type SafeHtml } from "../web/html.ts";
 import { time } from "./layout.ts";
 
@@ -24,8 +24,17 @@ export async function recentMail(
   timeZone: string,
   publicUrl: string,
 ): Promise<SafeHtml> {
-  const mails = await listRecentMail(ctx, vendorId, publicUrl);
+  const [mails, held] = await Promise.all([
+    listRecentMail(ctx, vendorId, publicUrl),
+    countHeldMail(ctx, vendorId),
+  ]);
+  const heldTotal = held.reduce((sum, r) => sum + r.count, 0);
   return html`<h2>Recent mail</h2>
+${
+  heldTotal === 0
+    ? ""
+    : html`<p class="muted" id="held-mail">${heldTotal} ${heldTotal === 1 ? "mail is" : "mails are"} held, not sent yet: ${held.map((r, i) => html`${i > 0 ? "; " : ""}${r.count} because ${heldReasonText[r.reason]}`)}. Held mail goes out when the shop's mail limit allows, or is dropped unsent after a few days.</p>`
+}
 ${
   mails.length === 0
     ? html`<p class="muted">No mail yet.</p>`

@@ -5,7 +5,7 @@
 import type { ServiceContext } from "../context.ts";
 import { type HeldReason, isHeldReason } from "./budget.ts";
 import { renderMail } from "./compose.ts";
-import { listRecentMails } from "./outbox.repository.ts";
+import { countHeldMailsOfVendor, listRecentMails } from "./outbox.repository.ts";
 
 export interface MailLogEntry {
   id: string;
@@ -48,4 +48,14 @@ export async function listRecentMail(
       nextAttemptAt: row.nextAttemptAt,
     };
   });
+}
+
+/** How many of the shop's mails its mail budget holds now, by reason (all of them, not the last 20). */
+export async function countHeldMail(
+  ctx: ServiceContext,
+  vendorId: string,
+): Promise<Array<{ reason: HeldReason; count: number }>> {
+  return (await countHeldMailsOfVendor(ctx.db, vendorId)).filter(
+    (r): r is { reason: HeldReason; count: number } => isHeldReason(r.reason),
+  );
 }

@@ -360,3 +360,16 @@ export async function listRecentMails(db: Executor, vendorId: string, limit: num
     nextAttemptAt: new Date(r.next_attempt_at),
   }));
 }
+
+/** How many of the vendor's mails are held now, by reason (the dashboard's summary). */
+export async function countHeldMailsOfVendor(
+  db: Executor,
+  vendorId: string,
+): Promise<Array<{ reason: string; count: number }>> {
+  const rows = await queryRows<{ reason: string; count: number | string }>(
+    db,
+    sql`select held_reason as reason, count(*) as count from mails
+        where vendor_id = ${vendorId} and status = 'HELD' group by held_reason order by held_reason`,
+  );
+  return rows.map((r) => ({ reason: r.reason, count: Number(r.count) }));
+}

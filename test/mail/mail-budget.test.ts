@@ -165,6 +165,9 @@ describe("a confirmed shop's mail budget", () => {
     const settings = await owner.get("/dashboard/settings");
     expect(settings.text.match(/data-status="HELD"/g)).toHaveLength(3);
     expect(settings.text).toContain("over the shop&#39;s mail limit for an hour");
+    expect(settings.text).toContain(
+      "3 mails are held, not sent yet: 3 because over the shop&#39;s mail limit for an hour.",
+    );
 
     // An hour on, two more go (5 a day) and the last waits for the day.
     clock.advance(61 * 60_000);
