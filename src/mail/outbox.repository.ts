@@ -139,6 +139,8 @@ export interface HeldMail {
   reason: HeldReason;
   /** FAILED: held past MAIL_HELD_MAX_HOURS and dropped unsent; HELD: looked at again at `until`. */
   status: "HELD" | "FAILED";
+  /** It was held already (judged again, still held). */
+  heldBefore: boolean;
   until: Date;
 }
 
@@ -183,6 +185,7 @@ export async function claimDueMails(
     status: string;
     held_reason: string | null;
     next_attempt_at: string | Date;
+    was: string;
   }>(
     db,
     sql`with due as (
@@ -219,7 +222,7 @@ export async function claimDueMails(
         window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.created_at, d.id)
       ),
       verdict as (
-        select j.id, j.budgeted, h.hold,
+        select j.id, j.budgeted, h.hold, m.status as was,
           (h.hold is not null and m.created_at <= ${dropBefore}::timestamptz) as dropped,
           -- Looked at again when it could go: past the k-th counted mail's window (a mail this
           -- very claim counts leaves it an hour or a day from now), so a long queue of held mail
@@ -250,7 +253,7 @@ export async function claimDueMails(
         secret = case when x.dropped then null else m.secret end
       from verdict x where m.id = x.id
       returning m.id, m.kind, m.vendor_id, m.to_address, m.data, m.secret, m.created_at, m.attempts,
-                m.status, m.held_reason, m.next_attempt_at`,
+                m.status, m.held_reason, m.next_attempt_at, x.was`,
   );
   const claimed: ClaimedMail[] = [];
   const held: HeldMail[] = [];
@@ -262,6 +265,7 @@ export async function claimDueMails(
         vendorId: r.vendor_id,
         reason: r.held_reason,
         status: r.status === "FAILED" ? "FAILED" : "HELD",
+        heldBefore: r.was === "HELD",
         until: new Date(r.next_attempt_at),
       });
       continue;

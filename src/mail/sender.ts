@@ -76,7 +76,9 @@ export class MailSender implements OutboxSender {
       this.deps.config.mailBudget,
     );
     for (const mail of held) {
-      // Never the address or the data: which shop, which kind, and why.
+      // Once when held and once when dropped, not at each look again. Never the address or the
+      // data: which shop, which kind, and why.
+      if (mail.heldBefore && mail.status === "HELD") continue;
       this.deps.log?.info(
         { mailId: mail.id, kind: mail.kind, vendorId: mail.vendorId, reason: mail.reason, until: mail.until },
         mail.status === "FAILED"
