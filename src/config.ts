@@ -96,6 +96,23 @@ export interface Config {
   readonly mailFrom: string;
   /** Waits between a mail's attempts; the last repeats until the mail is three days old. */
   readonly mailRetryDelaysMs: readonly number[];
+  /**
+   * A shop's mail budget (CONTRACT 12, src/mail/budget.ts): mails to addresses of its choosing
+   * (its customers, people it invites) per hour and per day; a new shop (for `newShopDays` after
+   * it was made) gets the lower `new*` values. Mail past the budget is held, never refused, and
+   * dropped unsent after `heldMaxHours`.
+   */
+  readonly mailBudget: {
+    readonly hour: number;
+    readonly day: number;
+    readonly newHour: number;
+    readonly newDay: number;
+    readonly newShopDays: number;
+    readonly heldMaxHours: number;
+  };
+  /** Sign-up mails per hour to one e-mail address, and from one client address. */
+  readonly signupMailsPerAddress: number;
+  readonly signupMailsPerClient: number;
   /** PostgreSQL: connections in each process's pool (plus one LISTEN connection per process). */
   readonly databasePoolSize: number;
   /** PGlite: free bytes under DATA_DIR below which writes are refused with 503; 0 never refuses. */
@@ -268,6 +285,16 @@ export function loadConfig(
     smtpUrl: secretUrl(env.SMTP_URL, "SMTP_URL", ["smtp:", "smtps:"], problems),
     mailFrom,
     mailRetryDelaysMs,
+    mailBudget: {
+      hour: int("MAIL_BUDGET_HOUR", 100, 0, 1_000_000),
+      day: int("MAIL_BUDGET_DAY", 1_000, 0, 10_000_000),
+      newHour: int("MAIL_BUDGET_NEW_SHOP_HOUR", 10, 0, 1_000_000),
+      newDay: int("MAIL_BUDGET_NEW_SHOP_DAY", 50, 0, 10_000_000),
+      newShopDays: int("MAIL_BUDGET_NEW_SHOP_DAYS", 7, 0, 365),
+      heldMaxHours: int("MAIL_HELD_MAX_HOURS", 72, 1, 24 * 365),
+    },
+    signupMailsPerAddress: int("SIGNUP_MAILS_PER_ADDRESS", 3, 0, 1_000_000),
+    signupMailsPerClient: int("SIGNUP_MAILS_PER_CLIENT", 10, 0, 1_000_000),
     databasePoolSize: int("DATABASE_POOL_SIZE", 10, 1, 1_000),
     diskMinFreeBytes: int("DISK_MIN_FREE_MB", 128, 0, 1_000_000) * 1024 * 1024,
     ...overrides,

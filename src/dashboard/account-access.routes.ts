@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { consume } from "../http/rate-limit.ts";
+import { addressKey, consume } from "../http/rate-limit.ts";
 import {
   isPasswordResetLive,
   ResetLinkInvalid,
@@ -35,8 +35,16 @@ import {
 } from "./account-access.pages.ts";
 import { mailboxKey } from "./forgot-password.routes.ts";
 
-/** Sign-up mails (confirmation links or "already registered" notes) to one address in an hour. */
-export const SIGNUP_MAILS_PER_ADDRESS = { policy: "signup-mail", max: 3, windowMs: 60 * 60_000 };
+/**
+ * Sign-up mails (confirmation links or "already registered" notes) in an hour: to one e-mail
+ * address (SIGNUP_MAILS_PER_ADDRESS), so nobody fills an inbox, and from one client address
+ * (SIGNUP_MAILS_PER_CLIENT), so nobody sends a shop name of their choosing to many inboxes.
+ * Past either the form answers exactly as before and mails nothing: the answer tells nothing.
+ */
+const signupMailBudgets = (config: Config) => ({
+  perAddress: { policy: "signup-mail", max: config.signupMailsPerAddress, windowMs: 60 * 60_000 },
+  perClient: { policy: "signup-mail-client", max: config.signupMailsPerClient, windowMs: 60 * 60_000 },
+});
 
 const labels: Record<string, string> = { email: "Email", name: "Shop name", token: "The link" };
 const fieldMessage = (err: AppError) =>
@@ -47,6 +55,7 @@ export async function accountAccessRoutes(
   { ctx, config }: { ctx: ServiceContext; config: Config },
 ) {
   if (config.signupEnabled) {
+    const budgets = signupMailBudgets(config);
     app.get("/signup", { schema: { hide: true } }, async (_request, reply) =>
       sendPage(reply, 200, signUpPage({ csrf: csrfToken(reply) })),
     );
@@ -62,12 +71,11 @@ export async function accountAccessRoutes(
           name = field(form, "name");
           email = field(form, "email");
           const input = checkSignupInput({ name, email });
-          const mailbox = await consume(
-            app.rateLimitStore,
-            SIGNUP_MAILS_PER_ADDRESS,
-            mailboxKey(input.email),
-          );
-          await requestSignup(ctx, input, { mail: !mailbox?.exceeded });
+          const [mailbox, client] = await Promise.all([
+            consume(app.rateLimitStore, budgets.perAddress, mailboxKey(input.email)),
+            consume(app.rateLimitStore, budgets.perClient, addressKey(request)),
+          ]);
+          await requestSignup(ctx, input, { mail: !mailbox?.exceeded && !client?.exceeded });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           return sendPage(

@@ -27,3 +27,8 @@ export type MailData<K extends MailKind> = (typeof mailCatalog)[K] extends MailT
 export function isMailKind(kind: string): kind is MailKind {
   return Object.hasOwn(mailCatalog, kind);
 }
+
+/** The kinds a shop's mail budget counts (src/mail/budget.ts). */
+export const budgetedMailKinds: readonly MailKind[] = (Object.keys(mailCatalog) as MailKind[]).filter(
+  (kind) => (mailCatalog[kind] as MailTemplate<unknown>).budgeted === true,
+);

@@ -3,7 +3,8 @@
 // read and record.
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../db/client.ts";
-import type { MailKind } from "./catalog.ts";
+import { type HeldReason, isHeldReason, type MailBudget, UNCONFIRMED_RECHECK_MS } from "./budget.ts";
+import { budgetedMailKinds, type MailKind } from "./catalog.ts";
 import type { OutboxMail } from "./compose.ts";
 
 /** The channel a written mail NOTIFYs at commit, which the sender LISTENs on. */
@@ -59,13 +60,24 @@ export function mailCte(source: SQL): SQL {
 export const notifyMailWhenAny = sql`(select pg_notify(${MAIL_CHANNEL}, '') from (select 1 from m limit 1) q) as mail_notified`;
 
 /**
+ * The shop `v`'s contact e-mail when it is an address the shop verified, else null: the shop's
+ * own e-mail once its sign-up link came back, or a member's (each accepted a mailed link). The
+ * only address a customer mail may name as Reply-To (CONTRACT 12): a contact e-mail typed into
+ * Settings proves nothing. One probe of the members' unique e-mail index.
+ */
+const verifiedReplyTo = sql`case when v.email_confirmed_at is not null and v.contact_email is not null
+      and (lower(v.contact_email) = lower(v.email)
+           or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
+      then v.contact_email end`;
+
+/**
  * A `mailCte` source row for a customer mail of `kind`: written only when the shop `v` turned
  * customer mail on and is no sandbox (a test order's customer is never mailed), and the customer
  * `c` has an address and has not unsubscribed, so a shop with
  * the setting off pays no statement of its own. `from` must bring `v` (vendors) and `c`
  * (customers) into scope and end in a WHERE clause; `extra` is the kind's own data (jsonb),
- * merged over the shop's and the customer's (shopName, contactEmail, timeZone, customerName,
- * customerEmail).
+ * merged over the shop's and the customer's (shopName, contactEmail, replyTo, timeZone,
+ * customerName, customerEmail).
  */
 export function customerMailRow(
   kind: MailKind,
@@ -73,8 +85,9 @@ export function customerMailRow(
 ): SQL {
   return sql`select ${p.id}::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
       ${kind}::text as kind, c.email as to_address,
-      jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'timeZone', v.time_zone,
-                         'customerName', c.name, 'customerEmail', c.email) || ${p.extra} as data,
+      jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'replyTo', ${verifiedReplyTo},
+                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
+        || ${p.extra} as data,
       ${p.token}::text as secret, ${p.tokenHash}::text as unsubscribe_token_hash, ${p.createdAt} as created_at
     ${p.from} and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null`;
 }
@@ -119,48 +132,155 @@ export interface ClaimedMail extends OutboxMail {
   attempts: number;
 }
 
+export interface HeldMail {
+  id: string;
+  kind: string;
+  vendorId: string;
+  reason: HeldReason;
+  /** FAILED: held past MAIL_HELD_MAX_HOURS and dropped unsent; HELD: looked at again at `until`. */
+  status: "HELD" | "FAILED";
+  /** It was held already (judged again, still held). */
+  heldBefore: boolean;
+  until: Date;
+}
+
 /**
- * Claims up to `limit` due mails (oldest due first) and leases them: their due time moves past
+ * Claims up to `limit` due mails (oldest due first, then oldest written: held mail released
+ * together goes in the order it was written) and leases them: their due time moves past
  * `leaseUntil` and their attempt count goes up, in one statement. Other senders skip the locked
  * rows; a sender that dies mid-send leaves its mails due again when the lease ends (a mail may
  * then be sent twice, with the same Message-ID; none is lost).
+ *
+ * In the same statement, each due mail of a budgeted kind not yet counted is judged against its
+ * shop's mail budget (budget.ts): past it, or from an unconfirmed shop, it is HELD (or dropped,
+ * when held too long) instead of claimed, and returned among `held`. The budget's counts are one
+ * index range of `mails_vendor_queued_idx` (the day's counted mails) per shop in the batch.
  */
 export async function claimDueMails(
   db: Executor,
   now: Date,
   limit: number,
   leaseUntil: Date,
-): Promise<ClaimedMail[]> {
+  budget: MailBudget,
+): Promise<{ claimed: ClaimedMail[]; held: HeldMail[] }> {
+  const at = now.getTime();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const hourAgo = iso(at - 3_600_000);
+  const dayAgo = iso(at - 86_400_000);
+  const newSince = iso(at - budget.newShopDays * 86_400_000);
+  const dropBefore = iso(at - budget.heldMaxHours * 3_600_000);
+  const kinds = sql.join(
+    budgetedMailKinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
   const rows = await queryRows<{
     id: string;
     kind: string;
+    vendor_id: string | null;
     to_address: string;
     data: Record<string, unknown> | string;
     secret: string | null;
     created_at: string | Date;
     attempts: number;
+    status: string;
+    held_reason: string | null;
+    next_attempt_at: string | Date;
+    was: string;
   }>(
     db,
     sql`with due as (
-        select id from mails
-        where status = 'PENDING' and next_attempt_at <= ${now.toISOString()}::timestamptz
-        order by next_attempt_at
+        select id, vendor_id, kind, next_attempt_at, created_at,
+               (vendor_id is not null and queued_at is null and kind in (${kinds})) as budgeted
+        from mails
+        where status in ('PENDING', 'HELD') and next_attempt_at <= ${now.toISOString()}::timestamptz
+        order by next_attempt_at, created_at
         limit ${limit}
         for update skip locked
+      ),
+      counts as (
+        -- The times the shop's counted mails of the day were taken, oldest first: the k-th mail
+        -- past the budget may go when the k-th of them leaves its window.
+        select q.vendor_id,
+               array_agg(q.queued_at order by q.queued_at) filter (where q.queued_at > ${hourAgo}::timestamptz) as hour_times,
+               array_agg(q.queued_at order by q.queued_at) as day_times
+        from mails q
+        where q.vendor_id in (select vendor_id from due where budgeted)
+          and q.queued_at > ${dayAgo}::timestamptz
+        group by q.vendor_id
+      ),
+      judged as (
+        select d.id, d.budgeted, v.email_confirmed_at is null as unconfirmed, u.hour_times, u.day_times,
+          coalesce(cardinality(u.hour_times), 0) + row_number() over w -
+            case when v.created_at > ${newSince}::timestamptz then ${budget.newHour}::int else ${budget.hour}::int end
+            as hour_over,
+          coalesce(cardinality(u.day_times), 0) + row_number() over w -
+            case when v.created_at > ${newSince}::timestamptz then ${budget.newDay}::int else ${budget.day}::int end
+            as day_over
+        from due d
+        left join vendors v on v.id = d.vendor_id
+        left join counts u on u.vendor_id = d.vendor_id
+        window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.created_at, d.id)
+      ),
+      verdict as (
+        select j.id, j.budgeted, h.hold, m.status as was,
+          (h.hold is not null and m.created_at <= ${dropBefore}::timestamptz) as dropped,
+          -- Looked at again when it could go: past the k-th counted mail's window (a mail this
+          -- very claim counts leaves it an hour or a day from now), so a long queue of held mail
+          -- is not judged again at every freed place.
+          case h.hold
+            when 'hour' then coalesce(j.hour_times[j.hour_over::int], ${now.toISOString()}::timestamptz) + interval '1 hour'
+            when 'day' then coalesce(j.day_times[j.day_over::int], ${now.toISOString()}::timestamptz) + interval '1 day'
+            else ${iso(at + UNCONFIRMED_RECHECK_MS)}::timestamptz
+          end as until
+        from judged j
+        cross join lateral (
+          select case
+            when not j.budgeted then null
+            when j.unconfirmed then 'unconfirmed'
+            when j.hour_over > 0 then 'hour'
+            when j.day_over > 0 then 'day'
+          end as hold
+        ) h
+        join mails m on m.id = j.id
       )
-      update mails m set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz, attempts = m.attempts + 1
-      from due where m.id = due.id
-      returning m.id, m.kind, m.to_address, m.data, m.secret, m.created_at, m.attempts`,
+      update mails m set
+        status = case when x.hold is null then 'PENDING' when x.dropped then 'FAILED' else 'HELD' end,
+        held_reason = x.hold,
+        attempts = case when x.hold is null then m.attempts + 1 else m.attempts end,
+        queued_at = case when x.hold is null and x.budgeted then ${now.toISOString()}::timestamptz else m.queued_at end,
+        next_attempt_at = case when x.hold is null then ${leaseUntil.toISOString()}::timestamptz else x.until end,
+        last_error = case when x.dropped then 'held too long: not sent' else m.last_error end,
+        secret = case when x.dropped then null else m.secret end
+      from verdict x where m.id = x.id
+      returning m.id, m.kind, m.vendor_id, m.to_address, m.data, m.secret, m.created_at, m.attempts,
+                m.status, m.held_reason, m.next_attempt_at, x.was`,
   );
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    toAddress: r.to_address,
-    data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
-    secret: r.secret,
-    createdAt: new Date(r.created_at),
-    attempts: r.attempts,
-  }));
+  const claimed: ClaimedMail[] = [];
+  const held: HeldMail[] = [];
+  for (const r of rows) {
+    if (isHeldReason(r.held_reason) && r.vendor_id !== null && r.status !== "PENDING") {
+      held.push({
+        id: r.id,
+        kind: r.kind,
+        vendorId: r.vendor_id,
+        reason: r.held_reason,
+        status: r.status === "FAILED" ? "FAILED" : "HELD",
+        heldBefore: r.was === "HELD",
+        until: new Date(r.next_attempt_at),
+      });
+      continue;
+    }
+    claimed.push({
+      id: r.id,
+      kind: r.kind,
+      toAddress: r.to_address,
+      data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
+      secret: r.secret,
+      createdAt: new Date(r.created_at),
+      attempts: r.attempts,
+    });
+  }
+  return { claimed, held };
 }
 
 /** The earliest due time of a pending mail, or undefined when none is pending. */
@@ -202,6 +322,7 @@ export interface MailListRow {
   toAddress: string;
   data: Record<string, unknown>;
   status: string;
+  heldReason: string | null;
   attempts: number;
   lastError: string | null;
   sentAt: Date | null;
@@ -217,6 +338,7 @@ export async function listRecentMails(db: Executor, vendorId: string, limit: num
     to_address: string;
     data: Record<string, unknown> | string;
     status: string;
+    held_reason: string | null;
     attempts: number;
     last_error: string | null;
     sent_at: string | Date | null;
@@ -224,7 +346,7 @@ export async function listRecentMails(db: Executor, vendorId: string, limit: num
     next_attempt_at: string | Date;
   }>(
     db,
-    sql`select id, kind, to_address, data, status, attempts, last_error, sent_at, created_at, next_attempt_at
+    sql`select id, kind, to_address, data, status, held_reason, attempts, last_error, sent_at, created_at, next_attempt_at
         from mails where vendor_id = ${vendorId}
         order by created_at desc, id desc limit ${limit}`,
   );
@@ -234,10 +356,24 @@ export async function listRecentMails(db: Executor, vendorId: string, limit: num
     toAddress: r.to_address,
     data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
     status: r.status,
+    heldReason: r.held_reason,
     attempts: r.attempts,
     lastError: r.last_error,
     sentAt: r.sent_at ? new Date(r.sent_at) : null,
     createdAt: new Date(r.created_at),
     nextAttemptAt: new Date(r.next_attempt_at),
   }));
+}
+
+/** How many of the vendor's mails are held now, by reason (the dashboard's summary). */
+export async function countHeldMailsOfVendor(
+  db: Executor,
+  vendorId: string,
+): Promise<Array<{ reason: string; count: number }>> {
+  const rows = await queryRows<{ reason: string; count: number | string }>(
+    db,
+    sql`select held_reason as reason, count(*) as count from mails
+        where vendor_id = ${vendorId} and status = 'HELD' group by held_reason order by held_reason`,
+  );
+  return rows.map((r) => ({ reason: r.reason, count: Number(r.count) }));
 }

@@ -21,7 +21,7 @@ import { errorText, isPermanentRefusal, nextAttemptAt } from "./retry.ts";
 import { createMailTransport, type MailTransport, SMTP_CONNECTIONS } from "./transport.ts";
 
 export interface MailSenderDeps {
-  config: Pick<Config, "smtpUrl" | "mailFrom" | "mailRetryDelaysMs" | "publicUrl" | "dataDir">;
+  config: Pick<Config, "smtpUrl" | "mailFrom" | "mailRetryDelaysMs" | "publicUrl" | "dataDir" | "mailBudget">;
   database: Database;
   log?: Pick<Logger, "info" | "warn" | "error">;
   now?: () => Date;
@@ -68,12 +68,24 @@ export class MailSender implements OutboxSender {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0 || !this.loop.running) return false;
     const now = this.now();
-    const claimed = await claimDueMails(
+    const { claimed, held } = await claimDueMails(
       this.deps.database.db,
       now,
       free,
       new Date(now.getTime() + this.leaseMs),
+      this.deps.config.mailBudget,
     );
+    for (const mail of held) {
+      // Once when held and once when dropped, not at each look again. Never the address or the
+      // data: which shop, which kind, and why.
+      if (mail.heldBefore && mail.status === "HELD") continue;
+      this.deps.log?.info(
+        { mailId: mail.id, kind: mail.kind, vendorId: mail.vendorId, reason: mail.reason, until: mail.until },
+        mail.status === "FAILED"
+          ? "mail held too long; dropped unsent"
+          : "mail held by the shop's mail budget",
+      );
+    }
     for (const mail of claimed) {
       const sending: Promise<void> = this.send(mail).finally(() => {
         this.inFlight.delete(sending);
@@ -81,7 +93,8 @@ export class MailSender implements OutboxSender {
       });
       this.inFlight.add(sending);
     }
-    return claimed.length === free;
+    // Held mails took no slot, but the batch was full: more may be due.
+    return claimed.length + held.length === free;
   }
 
   async nextDueInMs(): Promise<number | undefined> {

@@ -32,6 +32,11 @@ export interface RenderedMail {
 export interface MailTemplate<Data> {
   /** account: to a person signing up or in; shop: to the shop; customer: to the shop's customer. */
   readonly audience: "account" | "shop" | "customer";
+  /**
+   * Mail a shop sends to an address of its own choosing (its customers, the people it invites):
+   * counted against the shop's mail budget and held past it (src/mail/budget.ts).
+   */
+  readonly budgeted?: boolean;
   render(data: Data, ctx: RenderContext): RenderedMail;
 }
 

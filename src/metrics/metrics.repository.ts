@@ -11,3 +11,13 @@ export async function countOutboxBacklog(db: Executor): Promise<{ events: number
   );
   return { events: Number(row?.events ?? 0), deliveries: Number(row?.deliveries ?? 0) };
 }
+
+/** Mails held by shops' mail budgets now (src/mail/budget.ts), by reason. */
+export async function countHeldMail(db: Executor): Promise<Array<{ reason: string; count: number }>> {
+  const rows = await queryRows<{ reason: string; count: number | string }>(
+    db,
+    sql`select held_reason as reason, count(*) as count from mails
+        where status = 'HELD' group by held_reason`,
+  );
+  return rows.map((r) => ({ reason: r.reason, count: Number(r.count) }));
+}

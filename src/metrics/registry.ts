@@ -1,10 +1,11 @@
 // Prometheus metrics (prom-client), one registry per process (per app in tests, so apps built
 // side by side never share counters). What an operator watches: request latency by route and
 // status, webhook attempts by outcome, how long a committed event takes to reach its receiver,
-// the outbox backlog, and the database pool.
+// the outbox backlog, mail held by shops' mail budgets, and the database pool.
 import client from "prom-client";
 import type { Database } from "../db/client.ts";
-import { countOutboxBacklog } from "./metrics.repository.ts";
+import { heldReasonText } from "../mail/budget.ts";
+import { countHeldMail, countOutboxBacklog } from "./metrics.repository.ts";
 
 export type AttemptOutcome = "succeeded" | "retrying" | "failed" | "skipped";
 
@@ -57,6 +58,17 @@ export function createMetrics(database: Database, options: { processMetrics?: bo
       const backlog = await countOutboxBacklog(database.db);
       this.set({ stage: "events" }, backlog.events);
       this.set({ stage: "deliveries" }, backlog.deliveries);
+    },
+  });
+  new client.Gauge({
+    name: "vendor_api_mail_held",
+    help: "Mails a shop's mail budget holds back now, by reason (unconfirmed, hour, day): shown, never refused",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+    async collect() {
+      const held = new Map((await countHeldMail(database.db)).map((r) => [r.reason, r.count]));
+      // Every reason, zero included, so a rate or an alert has a series from the start.
+      for (const reason of Object.keys(heldReasonText)) this.set({ reason }, held.get(reason) ?? 0);
     },
   });
   new client.Gauge({

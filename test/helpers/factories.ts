@@ -19,14 +19,22 @@ export const TEST_PASSWORD = "correct horse battery staple";
 // verifies this hash the real way.
 let testPasswordHash: Promise<string> | undefined;
 
-/** A shop and its first owner, who signs in with the shop's e-mail and TEST_PASSWORD. */
-export async function createVendor(ctx: ServiceContext, name = "Test Bridal") {
+/**
+ * A shop and its first owner, who signs in with the shop's e-mail and TEST_PASSWORD; its e-mail
+ * confirmed unless `emailConfirmed: false` (its mail to others then held: src/mail/budget.ts).
+ */
+export async function createVendor(
+  ctx: ServiceContext,
+  name = "Test Bridal",
+  options: { emailConfirmed?: boolean } = {},
+) {
   testPasswordHash ??= hashPassword(TEST_PASSWORD, { N: 2 ** 11 });
   const now = ctx.now();
   const vendor = await insertVendor(ctx.db, {
     id: newId(),
     name,
     email: `vendor-${randomUUID()}@example.test`,
+    emailConfirmedAt: options.emailConfirmed === false ? null : now,
     createdAt: now,
     updatedAt: now,
   });

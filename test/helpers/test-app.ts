@@ -161,6 +161,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // Every test file speaks from 127.0.0.1 and many check 401s: the per-address failure budget
       // would refuse a file's later fresh keys. Tests of that budget set it themselves.
       AUTH_FAILURES_PER_MINUTE: "100000",
+      // Every test shop is new (made this minute) and every sign-up comes from 127.0.0.1: a new
+      // shop's mail budget and the sign-up mails per client would hold or skip the mail that other
+      // files check. Tests of those budgets (test/mail/mail-budget.test.ts) set them themselves.
+      MAIL_BUDGET_NEW_SHOP_HOUR: "100000",
+      MAIL_BUDGET_NEW_SHOP_DAY: "100000",
+      SIGNUP_MAILS_PER_CLIENT: "100000",
       // A file's app closes in afterAll, its own clients done: the drain's wait for clients that
       // may still send (1 s by default) would add a second to every file. The drain's own tests
       // set it back.

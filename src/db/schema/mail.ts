@@ -27,8 +27,15 @@ export const mails = pgTable(
     secret: text("secret"),
     /** SHA-256 of the customer mail's one-click unsubscribe token (RFC 8058). */
     unsubscribeTokenHash: text("unsubscribe_token_hash"),
-    /** PENDING until sent (SENT) or given up (FAILED). */
+    /**
+     * PENDING until sent (SENT) or given up (FAILED); HELD while the shop's mail budget or its
+     * unconfirmed address keeps it back (`held_reason`), due again at `next_attempt_at`.
+     */
     status: text("status").notNull(),
+    /** Why a HELD mail waits (or a FAILED one was dropped unsent): unconfirmed, hour or day. */
+    heldReason: text("held_reason"),
+    /** When the sender first took a budgeted mail: the shop's hourly and daily budgets count these. */
+    queuedAt: ts("queued_at"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at").notNull(),
     lastError: text("last_error"),
@@ -36,7 +43,8 @@ export const mails = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("mails_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
+    index("mails_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('PENDING', 'HELD')`),
+    index("mails_vendor_queued_idx").on(t.vendorId, t.queuedAt).where(sql`${t.queuedAt} is not null`),
     index("mails_vendor_created_idx").on(t.vendorId, t.createdAt.desc(), t.id.desc()),
     index("mails_customer_idx").on(t.customerId),
     index("mails_inquiry_idx").on(t.inquiryId),

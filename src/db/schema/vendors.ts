@@ -9,6 +9,13 @@ export const vendors = pgTable(
     name: text("name").notNull(),
     /** The address the shop registered with (its first owner's); members sign in with their own (members.ts). */
     email: text("email").notNull(),
+    /**
+     * When the shop's e-mail was shown to be its owner's (the sign-up link came back). Until then
+     * the shop's mail to addresses of its choosing is held, and only a confirmed address may be a
+     * Reply-To (CONTRACT 12, src/mail/budget.ts). Shops made before this rule, and by the
+     * operator's CLI (who vouches for the address), count as confirmed when made.
+     */
+    emailConfirmedAt: ts("email_confirmed_at").default(sql`now()`),
     /** Shop settings: where customers write to (the sign-in e-mail stays private). */
     contactEmail: text("contact_email"),
     /**

@@ -1,6 +1,9 @@
 // Mail to a shop's customers, sent only when the shop turned customer mail on and the customer
 // has not unsubscribed (both checked in the statement that writes the row). Each carries the
-// shop's name as the sender's, its contact e-mail as Reply-To, and one-click unsubscribe.
+// shop's name as the sender's, its contact e-mail as Reply-To only when that address is one the
+// shop verified (`replyTo`, decided where the row is written: CONTRACT 12; otherwise no Reply-To,
+// so nobody can have replies to a shop's mail go to an address of their choosing), and one-click
+// unsubscribe.
 // Times are written in the shop's time zone; the invitation itself speaks UTC.
 import { createEvent, type EventAttributes } from "ics";
 import { html, type SafeHtml } from "../../lib/html.ts";
@@ -10,8 +13,13 @@ import { mailFrame, mailLink, paragraphs } from "./frame.ts";
 
 interface FromShop {
   shopName: string;
-  /** The shop's contact e-mail (Reply-To), null when it set none. */
+  /** The shop's contact e-mail, null when it set none. */
   contactEmail: string | null;
+  /**
+   * The contact e-mail when it is an address the shop verified, else null: the only Reply-To
+   * (and calendar organizer). Absent in rows written before the rule: no Reply-To.
+   */
+  replyTo?: string | null;
   timeZone: string;
   customerName: string;
 }
@@ -44,6 +52,7 @@ export interface OrderStatusMailData extends FromShop {
 
 export const orderStatusMail = defineMail<OrderStatusMailData>({
   audience: "customer",
+  budgeted: true,
   render(data, ctx) {
     const tracking = `${ctx.publicUrl}/track/${encodeURIComponent(data.trackingToken)}`;
     const what = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
@@ -51,7 +60,7 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
     return {
       subject: oneLine(`${what}: ${words(data.status)}`),
       fromName: data.shopName,
-      replyTo: data.contactEmail,
+      replyTo: data.replyTo ?? null,
       unsubscribable: true,
       text: `Hello ${data.customerName},
 
@@ -108,7 +117,7 @@ function invitation(data: AppointmentMailData, ctx: RenderContext, method: "REQU
     duration: { minutes: data.duration },
     title: `${words(data.appointmentType)} at ${oneLine(data.shopName)}`,
     status: method === "CANCEL" ? "CANCELLED" : "CONFIRMED",
-    organizer: { name: oneLine(data.shopName), email: data.contactEmail ?? ctx.fromAddress },
+    organizer: { name: oneLine(data.shopName), email: data.replyTo ?? ctx.fromAddress },
     attendees: [
       { name: oneLine(data.customerName), email: data.customerEmail, rsvp: false, role: "REQ-PARTICIPANT" },
     ],
@@ -121,6 +130,7 @@ function invitation(data: AppointmentMailData, ctx: RenderContext, method: "REQU
 function appointmentMail(method: "REQUEST" | "CANCEL") {
   return defineMail<AppointmentMailData>({
     audience: "customer",
+    budgeted: true,
     render(data, ctx) {
       const when = formatInZone(new Date(data.date), data.timeZone);
       const what = words(data.appointmentType);
@@ -132,7 +142,7 @@ function appointmentMail(method: "REQUEST" | "CANCEL") {
       return {
         subject: oneLine(`${what} ${method === "REQUEST" ? "confirmed" : "cancelled"}: ${when}`),
         fromName: data.shopName,
-        replyTo: data.contactEmail,
+        replyTo: data.replyTo ?? null,
         unsubscribable: true,
         calendar: { method, content: invitation(data, ctx, method) },
         text: `Hello ${data.customerName},

@@ -6,6 +6,7 @@ import { mailFrame, mailLink } from "./frame.ts";
 
 export const memberInvitationMail = defineMail<{ shopName: string; inviterName: string; role: string }>({
   audience: "account",
+  budgeted: true,
   render(data, ctx) {
     const link =
       ctx.secret === null

@@ -39,8 +39,10 @@ export function checkSignupInput(input: SignupInput): SignupInput {
 
 /**
  * Mails the address a confirmation link, or, when it already has an account, a note saying so
- * (`mail: false`: the address's mail budget is spent, so nothing is mailed). The same work either
- * way: one lookup and one transaction of one or two inserts.
+ * (`mail: false`: a sign-up mail budget, per address or per client, is spent, so nothing is
+ * mailed). The same work either way: one lookup and one transaction of one or two inserts. The
+ * shop is made only when the link comes back, so its e-mail counts as confirmed from its start
+ * (`vendors.email_confirmed_at`'s default).
  */
 export async function requestSignup(
   ctx: ServiceContext,
