@@ -61,12 +61,14 @@ export const notifyMailWhenAny = sql`(select pg_notify(${MAIL_CHANNEL}, '') from
 
 /**
  * The shop `v`'s contact e-mail when it is an address the shop verified, else null: the shop's
- * own e-mail once its sign-up link came back, or a member's (each accepted a mailed link). The
+ * own e-mail once its sign-up link came back, its notification e-mail (confirmed by a link, or an
+ * owner's sign-in e-mail), or a member's (each accepted a mailed link). The
  * only address a customer mail may name as Reply-To (CONTRACT 12): a contact e-mail typed into
  * Settings proves nothing. One probe of the members' unique e-mail index.
  */
 const verifiedReplyTo = sql`case when v.email_confirmed_at is not null and v.contact_email is not null
       and (lower(v.contact_email) = lower(v.email)
+           or lower(v.contact_email) = lower(v.notification_email)
            or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
       then v.contact_email end`;
 

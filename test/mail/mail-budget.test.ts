@@ -10,6 +10,10 @@ import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import { type RunningMailSender, startMailSender } from "../../src/mail/sender.ts";
+import {
+  confirmNotificationEmailChange,
+  requestNotificationEmailChange,
+} from "../../src/modules/vendors/notification-email.service.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { Browser, type PageResponse } from "../helpers/browser.ts";
 import { adjustableClock } from "../helpers/clock.ts";
@@ -229,6 +233,30 @@ describe("Reply-To of a customer mail", () => {
     expect(toA?.raw).not.toContain("elsewhere.example");
     expect(toB?.parsed.replyTo?.value[0]?.address?.toLowerCase()).toBe(own.vendor.email.toLowerCase());
     expect(toA?.parsed.from?.value[0]?.name).toBe("Bella Sposa");
+  });
+});
+
+describe("Reply-To and the notification e-mail", () => {
+  it("is the contact e-mail once that is the shop's confirmed notification e-mail, and none before", async () => {
+    const frontDesk = `front-desk-${Date.now()}@bella-sposa.example`;
+    const { vendor, key } = await shop({ contactEmail: () => frontDesk });
+    const before = await customerMail(key);
+    expect((await sink.waitFor(before))[0]?.parsed.replyTo).toBeUndefined();
+
+    await requestNotificationEmailChange(
+      t.ctx,
+      vendor.id,
+      { id: vendor.ownerId, name: "Owner" },
+      { email: frontDesk },
+    );
+    const [confirmation] = await sink.waitFor(frontDesk);
+    const token = /token=(vne_[A-Za-z0-9_-]+)/.exec(confirmation?.parsed.text ?? "")?.[1];
+    expect(token).toBeDefined();
+    expect(await confirmNotificationEmailChange(t.ctx, token as string)).toBeDefined();
+
+    const after = await customerMail(key);
+    const [mail] = await sink.waitFor(after);
+    expect(mail?.parsed.replyTo?.value[0]?.address).toBe(frontDesk);
   });
 });
 

@@ -48,8 +48,13 @@ with cur as (
              s.unsubscribe_token_hash, 'PENDING', 0, s.created_at, s.created_at
       from (select $17::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
       $18::text as kind, c.email as to_address,
-      jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'timeZone', v.time_zone,
-                         'customerName', c.name, 'customerEmail', c.email) || jsonb_build_object('orderType', u.type, 'model', u.model, 'status', $19::text,
+      jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'replyTo', case when v.email_confirmed_at is not null and v.contact_email is not null
+      and (lower(v.contact_email) = lower(v.email)
+           or lower(v.contact_email) = lower(v.notification_email)
+           or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
+      then v.contact_email end,
+                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
+        || jsonb_build_object('orderType', u.type, 'model', u.model, 'status', $19::text,
                                       'message', $20::text, 'trackingToken', u.tracking_token) as data,
       $21::text as secret, $22::text as unsubscribe_token_hash, u.updated_at as created_at
     from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id

@@ -41,14 +41,6 @@ export function notificationAddress(vendor: Pick<VendorRow, "notificationEmail" 
   return vendor.notificationEmail ?? vendor.email;
 }
 
-/**
- * An address of the shop's that is known to be read by it, fit for a Reply-To: the notification
- * address, which is confirmed by a link or is an owner's sign-in e-mail.
- */
-export function verifiedReplyTo(vendor: Pick<VendorRow, "notificationEmail" | "email">): string {
-  return notificationAddress(vendor);
-}
-
 export interface NotificationSettings {
   /** Where the shop's mail goes now. */
   address: string;
