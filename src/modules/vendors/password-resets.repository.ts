@@ -77,9 +77,10 @@ export async function consumePasswordReset(
 /**
  * "Forgot password?" in one statement whose text and parameters are the same whether or not
  * `email` is a member's: it finds the member, voids their older links, writes the new link and
- * its mail (with the NOTIFY that wakes the mail sender), and does nothing for an unknown address.
- * The page's answer thus costs the same round trip either way and tells nobody which addresses
- * have accounts (CONTRACT 10), its commit included (no WAL flush for either). Returns whether a link was written (the caller must not tell).
+ * its mail, and does nothing for an unknown address; it wakes the mail sender and commits without
+ * a WAL flush either way. The work thus costs about the same whichever the address (the page
+ * answers before it anyway, CONTRACT 10). Returns whether a link was written, which the caller
+ * must not tell.
  */
 export async function insertPasswordResetByEmail(
   db: Executor,
