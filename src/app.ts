@@ -44,6 +44,7 @@ import { genReqId } from "./http/request-id.ts";
 import { registerRouteCatalog } from "./http/route-catalog.ts";
 import { buildSerializer } from "./http/serialization.ts";
 import { registerStrictQuery } from "./http/strict-query.ts";
+import { registerTransportSecurity } from "./http/transport-security.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { createMetrics } from "./metrics/registry.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
+  registerTransportSecurity(app, config);
   registerRouteCatalog(app);
   registerGracefulClose(app, config.shutdownIdleCloseMs, config.publicUrl);
   registerErrorHandling(app, config.publicUrl, database.availability);

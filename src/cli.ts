@@ -4,11 +4,12 @@
 import { CommanderError } from "commander";
 import { executeCommand } from "./cli/commands.ts";
 import { sendToServer } from "./cli/control-socket.ts";
-import { type ListenArgs, ListenError, listen } from "./cli/listen.ts";
+import { ListenError, listen } from "./cli/listen.ts";
+import { apiUrlProblem, ListenUsageError, resolveListenKey } from "./cli/listen-credentials.ts";
 import { promptPassword, readPasswordFromStdin } from "./cli/password.ts";
-import { buildProgram, type Parsed } from "./cli/program.ts";
+import { buildProgram, type ListenCommand, type Parsed } from "./cli/program.ts";
 import { checkRequest } from "./cli/requests.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, listenKeyFromEnvironment, loadConfig } from "./config.ts";
 import { serviceContext } from "./context.ts";
 import { openDatabase, targetFromConfig } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
@@ -30,7 +31,7 @@ class Failure extends Error {
 }
 
 async function run(argv: string[]): Promise<{ result: unknown; text: string } | undefined> {
-  const holder: { parsed?: Parsed; listen?: ListenArgs } = {};
+  const holder: { parsed?: Parsed; listen?: ListenCommand } = {};
   const json = argv.includes("--json");
   const program = buildProgram(holder, {
     out: (s) => process.stdout.write(s),
@@ -100,15 +101,21 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
   }
 }
 
-async function runListen(args: ListenArgs): Promise<void> {
-  for (const [flag, value] of [
-    ["--api-url", args.apiUrl],
-    ["--forward-to", args.forwardTo],
-  ] as const) {
-    if (!/^https?:$/.test(URL.parse(value)?.protocol ?? "")) {
-      throw new Failure(2, "usage", `${flag} must be an http(s) URL`);
-    }
+async function runListen(command: ListenCommand): Promise<void> {
+  const { keys, ...rest } = command;
+  const apiUrlRefused = apiUrlProblem(rest.apiUrl);
+  if (apiUrlRefused) throw new Failure(2, "usage", `--api-url ${apiUrlRefused}`);
+  if (!/^https?:$/.test(URL.parse(rest.forwardTo)?.protocol ?? "")) {
+    throw new Failure(2, "usage", "--forward-to must be an http(s) URL");
   }
+  let apiKey: string;
+  try {
+    apiKey = await resolveListenKey({ ...keys, env: listenKeyFromEnvironment() }, readPasswordFromStdin);
+  } catch (err) {
+    if (err instanceof ListenUsageError) throw new Failure(2, "usage", err.message);
+    throw err;
+  }
+  const args = { ...rest, apiKey };
   const unknown = (args.events ?? []).filter((e) => !isEventType(e));
   if (unknown.length > 0) throw new Failure(2, "usage", `--events names no event: ${unknown.join(", ")}`);
   const stop = new AbortController();

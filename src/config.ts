@@ -338,3 +338,13 @@ function hostForUrl(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
 }
+
+/**
+ * `vendor-api listen`'s API key from the environment (CONTRACT 12: `VENDOR_API_KEY` when no
+ * `--api-key` is given), so it need not be on the command line, where `ps` shows it to every user
+ * of the machine. listen reads no other setting: it is an HTTP client, with no configuration.
+ */
+export function listenKeyFromEnvironment(env: Env = process.env): string | undefined {
+  const key = env.VENDOR_API_KEY?.trim();
+  return key ? key : undefined;
+}

@@ -88,6 +88,36 @@ async function problemText(res: Response): Promise<string> {
   }
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/**
+ * GETs `url`, following redirects within its origin only (listen-credentials.ts, rule 3): fetch
+ * itself would follow one to any origin and send the X-Api-Key header there too. A redirect
+ * elsewhere ends listening (ListenError), the key unsent; the operator may point --api-url there.
+ */
+async function getWithinOrigin(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> {
+  let target = new URL(url);
+  for (let hops = 0; ; hops++) {
+    const res = await fetch(target, { headers, signal, redirect: "manual" });
+    const location = res.headers.get("location");
+    if (!REDIRECTS.has(res.status) || !location) return res;
+    await res.body?.cancel();
+    const next = URL.parse(location, target);
+    if (!next || next.origin !== target.origin) {
+      throw new ListenError(
+        `the API redirected to another origin (${next?.origin ?? location}); the API key is not sent there (use that address as --api-url if you trust it)`,
+      );
+    }
+    if (hops >= MAX_REDIRECTS) throw new ListenError(`the API redirected more than ${MAX_REDIRECTS} times`);
+    target = next;
+  }
+}
+
 /**
  * Listens until `io.signal` aborts. Throws ListenError when the server refuses for good (401,
  * 403, 400); anything else (a refused connection, a 5xx, a 429, a stream that ends) is retried
@@ -168,7 +198,7 @@ export async function listen(args: ListenArgs, io: ListenIo): Promise<void> {
         if (args.apiKey.startsWith(API_KEY_PREFIX)) headers["x-api-key"] = args.apiKey;
         else headers.authorization = `Bearer ${args.apiKey}`;
         if (lastEventId) headers["last-event-id"] = lastEventId;
-        const res = await fetch(streamUrl(args), { headers, signal: abort.signal });
+        const res = await getWithinOrigin(streamUrl(args), headers, abort.signal);
         if (res.status === 400 || res.status === 401 || res.status === 403 || res.status === 404) {
           throw new ListenError(`the API refused the stream (${res.status}): ${await problemText(res)}`);
         }

@@ -3,7 +3,11 @@
 // as a CommanderError that cli.ts reports with the usage and exit status 2.
 import { Command, Option } from "commander";
 import type { ListenArgs } from "./listen.ts";
+import type { KeySources } from "./listen-credentials.ts";
 import type { CliRequest } from "./requests.ts";
+
+/** `listen` as the command line gave it: the key is resolved from its sources before it runs. */
+export type ListenCommand = Omit<ListenArgs, "apiKey"> & { keys: Omit<KeySources, "env"> };
 
 export interface Parsed {
   request: CliRequest;
@@ -23,7 +27,7 @@ function examples(lines: string[]): string {
  * for `listen` (an HTTP client of a running API, no database, no control socket), its arguments.
  */
 export function buildProgram(
-  out: { parsed?: Parsed; listen?: ListenArgs },
+  out: { parsed?: Parsed; listen?: ListenCommand },
   write: { out: (s: string) => void; err: (s: string) => void },
 ) {
   const program = new Command("vendor-api")
@@ -175,23 +179,30 @@ export function buildProgram(
     .command("listen")
     .description("forward a shop's live events to a local URL, signed like webhook deliveries")
     .requiredOption("--api-url <url>", "the API's base URL")
-    .requiredOption("--api-key <key>", "an API key (or OAuth token) with webhooks:read")
+    .option(
+      "--api-key <key>",
+      "an API key (or OAuth token) with webhooks:read; prefer VENDOR_API_KEY, --api-key-file or --api-key-stdin (argv is visible to every user in ps)",
+    )
+    .option("--api-key-file <path>", "read the API key from this file")
+    .option("--api-key-stdin", "read the API key from standard input")
     .requiredOption("--forward-to <url>", "where to POST each event (a local receiver)")
     .option("--events <names>", "comma-separated event names to forward (default: every event)")
     .addHelpText(
       "after",
       "\nFollows GET /api/vendor/events/stream over HTTP (no database needed) and POSTs each event to\n" +
         "--forward-to with the body and headers of a webhook delivery, signed with a secret made for\n" +
-        "this run and printed at start. A dropped connection resumes with Last-Event-ID." +
+        "this run and printed at start. A dropped connection resumes with Last-Event-ID.\n" +
+        "The key is read from VENDOR_API_KEY unless --api-key, --api-key-file or --api-key-stdin gives it;\n" +
+        "it is sent over https only (plain http to this machine alone) and never to another origin." +
         examples([
-          "vendor-api listen --api-url https://api.example --api-key $API_KEY --forward-to http://localhost:4000/hook",
-          "vendor-api listen --api-url https://api.example --api-key $API_KEY --forward-to http://localhost:4000/hook --events order.created,order.status_changed",
+          "VENDOR_API_KEY=vk_… vendor-api listen --api-url https://api.example --forward-to http://localhost:4000/hook",
+          "vendor-api listen --api-url https://api.example --api-key-file ~/.vendor-api-key --forward-to http://localhost:4000/hook --events order.created,order.status_changed",
         ]),
     )
     .action((o) => {
       out.listen = {
         apiUrl: o.apiUrl,
-        apiKey: o.apiKey,
+        keys: { flag: o.apiKey, file: o.apiKeyFile, stdin: o.apiKeyStdin === true },
         forwardTo: o.forwardTo,
         events:
           o.events === undefined

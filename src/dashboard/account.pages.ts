@@ -91,11 +91,12 @@ ${twoStepSection}
           vendorIdOf(request),
           memberOf(request).id,
           field(form, "code"),
+          request.dashboardSession?.sessionId,
         );
         return {
           kind: "success",
           message:
-            "Two-step sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your phone.",
+            "Two-step sign-in is on, and your other browsers were signed out. Keep these recovery codes somewhere safe: each signs you in once without your phone.",
           secret: codes.join("  "),
         };
       }),

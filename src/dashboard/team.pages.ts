@@ -1,6 +1,6 @@
 // Settings → Team (owners only, guarded in dashboard.routes.ts): the shop's members and their
-// roles, invitations by e-mail, role changes, and removal (a confirmation step; the member's
-// sessions end at once). The last owner can be neither demoted nor removed (members.service.ts).
+// roles, invitations by e-mail, role changes, removal and resetting a member's lost authenticator
+// (each a confirmation step; the member's sessions end at once). The last owner can be neither demoted nor removed (members.service.ts).
 import type { FastifyInstance } from "fastify";
 import { ROLES, roleLabels } from "../auth/member-policy.ts";
 import { cancelInvitation, inviteMember, listInvitations } from "../modules/members/invitations.service.ts";
@@ -12,7 +12,11 @@ import {
   listTeam,
   removeMember,
 } from "../modules/members/members.service.ts";
-import { setShopRequiresTwoStep, twoStepStatus } from "../modules/members/two-step.service.ts";
+import {
+  resetMemberTwoStep,
+  setShopRequiresTwoStep,
+  twoStepStatus,
+} from "../modules/members/two-step.service.ts";
 import { csrfField, sendPage } from "../web/browser-scope.ts";
 import { field } from "../web/form.ts";
 import { actionButton, runAction } from "../web/form-actions.ts";
@@ -61,7 +65,7 @@ export async function teamPages(app: FastifyInstance, deps: DashboardDeps): Prom
 <select name="role" aria-label="Role of ${displayName(m)}">${roleOptions.map(([value, label]) => html`<option value="${value}"${value === m.role ? html` selected` : ""}>${label}</option>`)}</select>
 <button type="submit">Change role</button></form></td>
 <td class="optional">${time(m.createdAt, page.timeZone)}</td>
-<td>${confirmLink(`${TEAM}/${m.id}/remove`, "Remove")}</td>
+<td>${m.twoStep && m.id !== me.id ? html`${confirmLink(`${TEAM}/${m.id}/two-step/reset`, "Reset two-step")} ` : ""}${confirmLink(`${TEAM}/${m.id}/remove`, "Remove")}</td>
 </tr>`,
     )}</tbody></table></div>`;
     const pending =
@@ -80,7 +84,7 @@ ${pending}
 <h2>Two-step sign-in</h2>
 <form method="post" action="${TEAM}/two-step">${csrfField(page.csrf)}
 <label class="check"><input type="checkbox" name="required" value="on"${status.shopRequires ? new SafeHtml(" checked") : ""}> Require two-step sign-in for every member</label>
-<p class="muted">Members without it set it up (an authenticator app) the next time they sign in.</p>
+<p class="muted">Members without it are signed out and set it up (an authenticator app) the next time they sign in. A member who lost their authenticator: "Reset two-step" on their row.</p>
 <div class="actions"><button type="submit">Save</button></div>
 </form>
 <h2>Invite someone</h2>
@@ -115,11 +119,11 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: TEAM }, async (form) => {
         const on = field(form, "required") === "on";
-        await setShopRequiresTwoStep(ctx, vendorIdOf(request), on);
+        await setShopRequiresTwoStep(ctx, vendorIdOf(request), on, request.dashboardSession?.sessionId);
         return {
           kind: "success",
           message: on
-            ? "Two-step sign-in is required: members without it set it up at their next sign-in."
+            ? "Two-step sign-in is required: members without it were signed out and set it up at their next sign-in."
             : "Two-step sign-in is no longer required.",
         };
       }),
@@ -152,6 +156,34 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
         };
       }),
   );
+
+  // A member who lost their authenticator and their recovery codes: an owner turns it off for
+  // them (two-step.service.ts, resetMemberTwoStep), after a confirmation step.
+  confirmedAction(app, deps, `${TEAM}/:memberId/two-step/reset`, {
+    confirmation: async (request) => {
+      const m = await getMember(ctx, vendorIdOf(request), request.params.memberId ?? "");
+      return {
+        section: "team",
+        title: `Reset the two-step sign-in of ${displayName(m)}?`,
+        consequence: `${displayName(m)} (${m.email}) is signed out at once, their authenticator and recovery codes stop working, and they set two-step sign-in up again the next time they sign in (when the shop requires it; otherwise they may). Do this only when you know it is them who lost it.`,
+        button: "Reset two-step sign-in",
+        back: TEAM,
+      };
+    },
+    act: async (request) => {
+      const m = await resetMemberTwoStep(
+        ctx,
+        vendorIdOf(request),
+        memberOf(request).id,
+        request.params.memberId ?? "",
+      );
+      return {
+        kind: "success",
+        message: `The two-step sign-in of ${displayName(m)} was reset; they were signed out.`,
+      };
+    },
+    done: () => TEAM,
+  });
 
   confirmedAction(app, deps, `${TEAM}/:memberId/remove`, {
     confirmation: async (request) => {

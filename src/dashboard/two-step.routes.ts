@@ -162,7 +162,14 @@ export async function twoStepRoutes(
       const returnTo = safeReturnTo(field(form, "return_to"));
       let codes: string[];
       try {
-        codes = await confirmTwoStepSetup(ctx, key, pending.vendorId, pending.member.id, field(form, "code"));
+        codes = await confirmTwoStepSetup(
+          ctx,
+          key,
+          pending.vendorId,
+          pending.member.id,
+          field(form, "code"),
+          pending.sessionId,
+        );
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);

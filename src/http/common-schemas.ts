@@ -1,6 +1,7 @@
 // Schemas shared by every route: ids, timestamps, pagination and the problem-details body.
 import { type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog } from "../errors.ts";
+import { DISPLAY_NAME_PATTERN } from "../lib/display-name.ts";
 
 /** A string enum as `{ type: "string", enum }`: one clear validation error, unlike anyOf. */
 export function StringEnum<const T extends readonly string[]>(
@@ -21,6 +22,14 @@ export function NullableString(
   } = {},
 ) {
   return Type.Unsafe<string | null>({ type: ["string", "null"], ...options });
+}
+
+/**
+ * A name a person or a mail shows (a customer's, a sender's): 1-`maxLength` characters, at least
+ * one visible, no control characters (src/lib/display-name.ts).
+ */
+export function DisplayName(description: string, maxLength = 200) {
+  return Type.String({ minLength: 1, maxLength, pattern: DISPLAY_NAME_PATTERN, description });
 }
 
 export const Timestamp = Type.String({

@@ -1,7 +1,8 @@
 // The customer-facing tracking page, /track/{token}: public (no session), reachable only through
 // the unguessable link the vendor sends. It shows the vendor's name, the order's model and type,
 // its status and the status history with the vendor's messages and photos; nothing about the
-// customer. Not indexed (X-Robots-Tag), and no Referer leaks the token to the photo hosts
+// customer, and once the customer was erased not the messages or photos either (they often name
+// or show her): statuses and dates only. Not indexed (X-Robots-Tag), and no Referer leaks the token to the photo hosts
 // (Referrer-Policy: no-referrer, from the page headers).
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { AppError } from "../../errors.ts";
@@ -72,6 +73,7 @@ function trackedBody(order: TrackedOrder): SafeHtml {
 <p>${humanize(order.type)}</p>
 <p class="current">Current status: ${statusBadge(order.status)} <span class="muted">since ${time(order.updatedAt, order.timeZone)}</span></p>
 <h2>Progress</h2>
+${order.customerErased ? html`<p class="muted" id="messages-withheld">The shop's messages about this order are no longer shown here.</p>` : ""}
 ${timeline([...order.updates].reverse(), order.timeZone)}`; // newest first: the customer comes for the latest news
 }
 

@@ -99,6 +99,17 @@ export function appointmentUid(appointmentId: string, publicUrl: string): string
   return `appointment-${appointmentId}@${new URL(publicUrl).hostname}`;
 }
 
+/**
+ * A name as an iCalendar parameter value (CN). The ics library quotes it but escapes a DQUOTE with
+ * a backslash, which RFC 5545 3.2 does not know: to a calendar the quote ends the value, and the
+ * rest of the name became parameters of its own (a customer named `Eve";RSVP=TRUE:mailto:…`). So
+ * the name is written as RFC 6868 says (`^` as `^^`, DQUOTE as `^'`), one line, before the library
+ * quotes it; `;`, `:` and `,` are then plain text inside the quotes.
+ */
+export function calendarParamText(value: string): string {
+  return oneLine(value).replaceAll("^", "^^").replaceAll('"', "^'");
+}
+
 function invitation(data: AppointmentMailData, ctx: RenderContext, method: "REQUEST" | "CANCEL"): string {
   const changedAt = new Date(data.changedAt).getTime();
   const attributes = {
@@ -117,9 +128,14 @@ function invitation(data: AppointmentMailData, ctx: RenderContext, method: "REQU
     duration: { minutes: data.duration },
     title: `${words(data.appointmentType)} at ${oneLine(data.shopName)}`,
     status: method === "CANCEL" ? "CANCELLED" : "CONFIRMED",
-    organizer: { name: oneLine(data.shopName), email: data.replyTo ?? ctx.fromAddress },
+    organizer: { name: calendarParamText(data.shopName), email: data.replyTo ?? ctx.fromAddress },
     attendees: [
-      { name: oneLine(data.customerName), email: data.customerEmail, rsvp: false, role: "REQ-PARTICIPANT" },
+      {
+        name: calendarParamText(data.customerName),
+        email: data.customerEmail,
+        rsvp: false,
+        role: "REQ-PARTICIPANT",
+      },
     ],
   } as EventAttributes & { timestamp: number };
   const { error, value } = createEvent(attributes);

@@ -37,6 +37,7 @@ export const activityActions = {
   "member.invited": "sent a team invitation",
   "member.role_changed": "changed the role of member",
   "member.removed": "removed member",
+  "member.two_step_reset": "reset the two-step sign-in of member",
   "sandbox.reset": "reset the test data of the sandbox",
 } as const;
 

@@ -3,6 +3,7 @@
 import type { ServiceContext } from "../../context.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret, safeEqual } from "../../lib/crypto.ts";
+import { displayNameProblem } from "../../lib/display-name.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { revokeGrantsOfOtherShops } from "../connections/oauth.repository.ts";
@@ -59,7 +60,8 @@ export async function createApplication(
   input: CreateApplicationInput,
 ): Promise<{ application: ApplicationRow; clientSecret: string }> {
   const name = input.name.trim();
-  if (!name || name.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  const nameProblem = displayNameProblem(name, 100);
+  if (nameProblem) throw fieldError("validation_failed", "name", nameProblem);
   const redirectUris = [...new Set(input.redirectUris)];
   if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
     throw fieldError("validation_failed", "redirectUris", `must list 1-${MAX_REDIRECT_URIS} URIs`);

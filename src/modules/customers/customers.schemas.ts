@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import {
+  DisplayName,
   Id,
   NextCursor,
   NullableString,
@@ -51,7 +52,7 @@ const fields = {
   measurements: Type.Optional(FreeForm("Measurements as a JSON object")),
   preferences: Type.Optional(FreeForm("Preferences as a JSON object")),
 };
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: "\\S", description: "Customer name" });
+const Name = DisplayName("Customer name");
 
 export const CreateCustomerBody = Type.Object({ name: Name, ...fields }, { additionalProperties: false });
 export type CreateCustomerBody = Static<typeof CreateCustomerBody>;

@@ -1,5 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Id, NextCursor, NullableString, PageQuery, Timestamp } from "../../http/common-schemas.ts";
+import {
+  DisplayName,
+  Id,
+  NextCursor,
+  NullableString,
+  PageQuery,
+  Timestamp,
+} from "../../http/common-schemas.ts";
 
 export const InquirySchema = Type.Object(
   {
@@ -16,7 +23,7 @@ export const InquirySchema = Type.Object(
 
 export const CreateInquiryBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S", description: "Sender's name" }),
+    name: DisplayName("Sender's name"),
     email: Type.String({ format: "email", maxLength: 254, description: "Sender's e-mail address" }),
     phone: Type.Optional(NullableString({ maxLength: 50, description: "Telephone number" })),
     weddingDate: Type.Optional(NullableString({ format: "date", description: "Wedding date, YYYY-MM-DD" })),

@@ -7,6 +7,7 @@ import { isRole, type Role } from "../../auth/member-policy.ts";
 import type { ServiceContext } from "../../context.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
+import { displayNameProblem } from "../../lib/display-name.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
@@ -144,7 +145,8 @@ export async function acceptInvitation(
   input: { name: string; password: string },
 ): Promise<MemberRow> {
   const name = input.name.trim();
-  if (!name || name.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  const nameProblem = displayNameProblem(name, 100);
+  if (nameProblem) throw fieldError("validation_failed", "name", nameProblem);
   checkPassword(input.password, "password");
   if (!looksLikeToken(token)) throw new InvitationInvalid();
   const passwordHash = await hashPassword(input.password);

@@ -16,6 +16,7 @@ import { isRole, type Role } from "../../auth/member-policy.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { Executor } from "../../db/client.ts";
 import { fieldError, notFound } from "../../errors.ts";
+import { displayNameProblem } from "../../lib/display-name.ts";
 import { isId } from "../../lib/ids.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
@@ -235,7 +236,7 @@ export async function renameMember(
   name: string,
 ): Promise<void> {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 100)
-    throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  const problem = displayNameProblem(trimmed, 100);
+  if (problem) throw fieldError("validation_failed", "name", problem);
   await updateMemberName(ctx.db, vendorId, memberId, trimmed, ctx.now());
 }

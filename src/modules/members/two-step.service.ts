@@ -9,13 +9,25 @@
 //   earlier one is refused (RFC 6238 5.2), in the same statement that accepts it;
 // - codes of the step before and after are accepted too (30 s each way: a phone's clock drifts);
 // - recovery codes are shown once, kept as SHA-256, and each works once;
-// - turning it off asks for the password, and is refused while the shop requires it.
+// - turning it off asks for the password, and is refused while the shop requires it;
+// - turning it on ends the member's other sessions (one opened by a thief with the password
+//   alone must not survive it); requiring it of everyone ends every session of the members who
+//   have not set it up, but the acting owner's current one;
+// - an owner may reset another member's lost authenticator: it is off, their sessions end, the
+//   activity log records it, and (the shop requiring it) they set it up at their next sign-in.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { generateSecret as generateTotpSecret, generateURI, verify } from "otplib";
 import type { ServiceContext } from "../../context.ts";
+import type { Executor } from "../../db/client.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
 import { hashSecret } from "../../lib/crypto.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
+import { recordActivity } from "../activity/activity.repository.ts";
+import {
+  deleteOtherSessionsOfMember,
+  deleteSessionsOfMember,
+  deleteSessionsWithoutTwoStep,
+} from "../sessions/sessions.repository.ts";
 import { findMemberOfVendor, type MemberRow } from "./members.repository.ts";
 import {
   acceptTimeStep,
@@ -145,6 +157,8 @@ export async function confirmTwoStepSetup(
   vendorId: string,
   memberId: string,
   code: string,
+  /** The session that turns it on, which goes on; every other session of the member ends. */
+  keepSessionId: string | undefined,
 ): Promise<string[]> {
   const member = await memberOrThrow(ctx, vendorId, memberId);
   if (member.totpEnabledAt) throw new AppError("validation_failed", "Two-step sign-in is already on");
@@ -158,7 +172,10 @@ export async function confirmTwoStepSetup(
   const now = ctx.now();
   const sealed = member.totpPending as string;
   const codeHashes = codes.map((c) => hashSecret(normalizeRecoveryCode(c)));
-  await ctx.db.transaction((tx) => enableTotp(tx, vendorId, memberId, { sealed, step, codeHashes, at: now }));
+  await ctx.db.transaction(async (tx) => {
+    await enableTotp(tx, vendorId, memberId, { sealed, step, codeHashes, at: now });
+    await endOtherSessions(tx, vendorId, memberId, keepSessionId);
+  });
   return codes;
 }
 
@@ -214,8 +231,57 @@ export async function setShopRequiresTwoStep(
   ctx: ServiceContext,
   vendorId: string,
   on: boolean,
+  /** The owner's own session, which goes on (they set two-step up at their next sign-in). */
+  keepSessionId?: string,
 ): Promise<void> {
-  await setShopRequirement(ctx.db, vendorId, on, ctx.now());
+  await ctx.db.transaction(async (tx) => {
+    await setShopRequirement(tx, vendorId, on, ctx.now());
+    // Sessions opened with a password alone end: their members sign in again and set it up.
+    if (on) await deleteSessionsWithoutTwoStep(tx, vendorId, keepSessionId);
+  });
+}
+
+/**
+ * An owner resets a member's authenticator (the member lost their phone and their recovery
+ * codes): two-step sign-in is off for them, every session of theirs ends, and the reset is in the
+ * activity log. If the shop requires two-step sign-in they set it up again at their next sign-in;
+ * otherwise they may. Only owners reach this (the Team page's rule); an owner resets their own
+ * from the account page instead, with their password.
+ */
+export async function resetMemberTwoStep(
+  ctx: ServiceContext,
+  vendorId: string,
+  actingMemberId: string,
+  memberId: string,
+): Promise<MemberRow> {
+  const member = await memberOrThrow(ctx, vendorId, memberId);
+  if (member.id === actingMemberId) {
+    throw new AppError(
+      "validation_failed",
+      "Turn your own two-step sign-in off from your account page (it asks for your password).",
+    );
+  }
+  if (!member.totpEnabledAt && !member.totpPending) {
+    throw new AppError("validation_failed", "This member has no two-step sign-in to reset.");
+  }
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    await disableTotp(tx, vendorId, memberId, now);
+    await deleteSessionsOfMember(tx, vendorId, memberId);
+    await recordActivity(tx, { vendorId, action: "member.two_step_reset", subjectId: memberId, at: now });
+  });
+  return member;
+}
+
+/** Ends every session of the member but `keepSessionId` (all of them without one). */
+async function endOtherSessions(
+  tx: Executor,
+  vendorId: string,
+  memberId: string,
+  keepSessionId: string | undefined,
+): Promise<void> {
+  if (keepSessionId) await deleteOtherSessionsOfMember(tx, vendorId, memberId, keepSessionId);
+  else await deleteSessionsOfMember(tx, vendorId, memberId);
 }
 
 /** What the sign-in asks after the password: nothing, a code, or setting two-step sign-in up. */

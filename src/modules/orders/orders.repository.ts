@@ -508,19 +508,27 @@ export interface TrackedOrderRow {
   updatedAt: string;
   /** JSON text of the status history, oldest first: [{status, message, imageUrl, createdAt}]. */
   updates: string;
+  /** The order's customer was erased: the history carries no messages or photos. */
+  customerErased: boolean;
 }
 
 /**
  * What the customer-facing tracking page shows, by token and nothing else: the vendor's name and
  * the order's model, type, status and history. Customer details are deliberately not selected.
+ * Once the order's customer was erased (customer_id null, CONTRACT 5) the history keeps its
+ * statuses and dates only: the shop's messages and photos often name or show the bride, and the
+ * link may still be in anyone's hands; they are not even read out of the database for it.
  */
 export async function findTrackedOrder(db: Executor, token: string): Promise<TrackedOrderRow | undefined> {
   const [row] = await queryRows<TrackedOrderRow>(
     db,
     sql`select v.name as "vendorName", v.time_zone as "timeZone", o.type as "type", o.model as "model", o.status as "status",
+          o.customer_id is null as "customerErased",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
-             'status', u.status, 'message', u.message, 'imageUrl', u.image_url,
+             'status', u.status,
+             'message', case when o.customer_id is null then null else u.message end,
+             'imageUrl', case when o.customer_id is null then null else u.image_url end,
              'createdAt', ${isoTimestamp(sql`u.created_at`)}
            ) order by u.seq), '[]'::json)::text
            from order_updates u where u.order_id = o.id) as "updates"

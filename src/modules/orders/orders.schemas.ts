@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import {
+  DisplayName,
   Id,
   NextCursor,
   NullableString,
@@ -53,7 +54,7 @@ const text = (maxLength: number, description: string) =>
 
 export const CreateOrderBody = Type.Object(
   {
-    customerName: Type.String({ minLength: 1, maxLength: 200, pattern: "\\S", description: "Customer name" }),
+    customerName: DisplayName("Customer name"),
     type: OrderTypeSchema,
     customerEmail: Type.Optional(
       NullableString({

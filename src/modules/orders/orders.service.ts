@@ -303,6 +303,8 @@ export interface TrackedOrder {
   status: OrderStatus;
   updatedAt: string;
   updates: Array<{ status: OrderStatus; message: string | null; imageUrl: string | null; createdAt: string }>;
+  /** The customer was erased: `updates` hold statuses and dates only. */
+  customerErased: boolean;
 }
 
 /** The public tracking view of an order; a token of the wrong shape is refused without a query. */
@@ -317,6 +319,7 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
     status: row.status as OrderStatus,
     updatedAt: row.updatedAt,
     updates: JSON.parse(row.updates),
+    customerErased: row.customerErased,
   };
 }
 

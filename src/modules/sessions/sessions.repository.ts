@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { dashboardSessions, members } from "../../db/schema/index.ts";
 
@@ -119,4 +119,28 @@ export async function countSecondStepGuess(
     )
     .returning({ attempts: dashboardSessions.secondStepAttempts });
   return row?.attempts;
+}
+
+/**
+ * Every session, but `keepId`, of the shop's members who have no two-step sign-in: the shop has
+ * just required it, and a session opened with a password alone must not outlive that.
+ */
+export async function deleteSessionsWithoutTwoStep(
+  db: Executor,
+  vendorId: string,
+  keepId: string | undefined,
+): Promise<void> {
+  await db.delete(dashboardSessions).where(
+    and(
+      eq(dashboardSessions.vendorId, vendorId),
+      keepId === undefined ? undefined : ne(dashboardSessions.id, keepId),
+      inArray(
+        dashboardSessions.memberId,
+        db
+          .select({ id: members.id })
+          .from(members)
+          .where(and(eq(members.vendorId, vendorId), isNull(members.totpEnabledAt))),
+      ),
+    ),
+  );
 }

@@ -5,6 +5,8 @@
 // page show times in and read typed dates in. The API keeps speaking UTC.
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError, notFound } from "../../errors.ts";
+import { displayNameProblem } from "../../lib/display-name.ts";
+import { isEmailAddress } from "../../lib/email-address.ts";
 import { isTimeZone } from "../../lib/time-zone.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { presentShopSettings } from "./vendors.presenter.ts";
@@ -26,8 +28,6 @@ export async function getShopSettings(ctx: ServiceContext, vendorId: string): Pr
   if (!settings) throw notFound("Vendor");
   return settings;
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function isWebsite(value: string): boolean {
   if (value.length > 200) return false;
@@ -63,9 +63,10 @@ export async function updateShopSettings(
 > {
   const errors: FieldError[] = [];
   const name = input.name.trim();
-  if (name === "" || name.length > 200) errors.push({ field: "name", message: "must be 1-200 characters" });
+  const nameProblem = displayNameProblem(name, 200);
+  if (nameProblem) errors.push({ field: "name", message: nameProblem });
   const contactEmail = input.contactEmail?.trim() || null;
-  if (contactEmail !== null && (contactEmail.length > 254 || !EMAIL.test(contactEmail))) {
+  if (contactEmail !== null && !isEmailAddress(contactEmail)) {
     errors.push({ field: "contactEmail", message: "must be an e-mail address" });
   }
   const website = input.website?.trim() || null;

@@ -7,6 +7,7 @@ import type { ServiceContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, fieldError } from "../../errors.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
+import { displayNameProblem } from "../../lib/display-name.ts";
 import { newId } from "../../lib/ids.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
 import { findMemberByEmail } from "../members/members.repository.ts";
@@ -31,7 +32,8 @@ export interface SignupInput {
 export function checkSignupInput(input: SignupInput): SignupInput {
   const name = input.name.trim();
   const email = input.email.trim();
-  if (!name || name.length > 100) throw fieldError("validation_failed", "name", "must be 1-100 characters");
+  const nameProblem = displayNameProblem(name, 100);
+  if (nameProblem) throw fieldError("validation_failed", "name", nameProblem);
   if (!isPlausibleEmail(email))
     throw fieldError("validation_failed", "email", "must be a valid e-mail address");
   return { name, email };

@@ -1,6 +1,8 @@
 import type { ServiceContext } from "../../context.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { AppError, fieldError } from "../../errors.ts";
+import { displayNameProblem } from "../../lib/display-name.ts";
+import { isEmailAddress } from "../../lib/email-address.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { findMemberByEmail, insertMember } from "../members/members.repository.ts";
@@ -19,8 +21,6 @@ export interface CreateVendorInput {
   password: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export async function createVendor(
   ctx: ServiceContext,
   input: CreateVendorInput,
@@ -28,7 +28,10 @@ export async function createVendor(
   const name = input.name.trim();
   const email = input.email.trim();
   if (!name) throw fieldError("validation_failed", "name", "is required");
-  if (!EMAIL.test(email)) throw fieldError("validation_failed", "email", "must be a valid e-mail address");
+  const nameProblem = displayNameProblem(name, 200);
+  if (nameProblem) throw fieldError("validation_failed", "name", nameProblem);
+  if (!isEmailAddress(email))
+    throw fieldError("validation_failed", "email", "must be a valid e-mail address");
   if (input.password.length < 10)
     throw fieldError("validation_failed", "password", "must be at least 10 characters");
   const taken = () =>
