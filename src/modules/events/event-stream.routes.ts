@@ -139,6 +139,9 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
       let closed = false;
       let unfollow: (() => void) | undefined;
       let expiry: NodeJS.Timeout | undefined;
+      /** Waiting for the client to read what was written; `owed`: a horizon to read up to then. */
+      let draining = false;
+      let owed: string | undefined;
       const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), options.heartbeatMs);
       const close = () => {
         if (closed) return;
@@ -182,17 +185,33 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
         vendorId,
         credential,
         async poll(horizon) {
+          // A client slow to read holds only its own stream: the wake-ups wait for the reads,
+          // never for a socket to drain; a stream still draining reads on once it has.
+          if (draining) {
+            if (owed === undefined || horizon > owed) owed = horizon;
+            return;
+          }
           try {
             for (;;) {
               if (closed) return;
               const page = await readStream(ctx, vendorId, types, cursor, horizon);
               if (closed) return;
-              for (const event of page.events) {
-                if (!res.write(sseMessage(event))) await new Promise((resolve) => res.once("drain", resolve));
-                if (closed) return;
-              }
+              let flowing = true;
+              for (const event of page.events) flowing = res.write(sseMessage(event));
               cursor = page.cursor;
-              if (page.events.length < STREAM_PAGE) return;
+              const more = page.events.length === STREAM_PAGE;
+              if (!flowing) {
+                draining = true;
+                owed = more ? horizon : undefined;
+                res.once("drain", () => {
+                  draining = false;
+                  const next = owed;
+                  owed = undefined;
+                  if (next !== undefined) void stream.poll(next);
+                });
+                return;
+              }
+              if (!more) return;
             }
           } catch (error) {
             fail(error);

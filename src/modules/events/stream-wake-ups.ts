@@ -27,7 +27,10 @@ export const OAUTH_GRANT_CHANGES_CHANNEL = "oauth_grant_changes";
 export interface WakeableStream {
   vendorId: string;
   credential: Principal["credential"];
-  /** Reads and sends the events before `horizon`; never throws (a failure ends the stream). */
+  /**
+   * Reads the events before `horizon` and writes them out, without waiting for the client to read
+   * them; never throws (a failure ends the stream).
+   */
   poll(horizon: string): Promise<void>;
   /** Checks the credential again; ends the stream when it no longer holds. Never throws. */
   recheck(): Promise<void>;
@@ -106,17 +109,19 @@ export function createStreamWakeUps(
           for (const e of due) e.stream.fail(error);
           continue;
         }
-        await Promise.all(
-          due.map(async (e) => {
-            if (e.woken) {
-              e.woken = false;
-              e.catchUpTo = read.now;
-            }
-            await e.stream.poll(read.horizon);
-            // Strictly past: an event stamped in the very millisecond of `now` is before it.
-            if (e.catchUpTo !== undefined && read.horizon > e.catchUpTo) e.catchUpTo = undefined;
-          }),
-        );
+        // One after another: one pooled connection serves them all (each poll is one indexed
+        // read; the socket writes do not wait), where reading in parallel opened a connection per
+        // stream, and each new connection is transactions of its own.
+        for (const e of due) {
+          if (!entries.has(e)) continue;
+          if (e.woken) {
+            e.woken = false;
+            e.catchUpTo = read.now;
+          }
+          await e.stream.poll(read.horizon);
+          // Strictly past: an event stamped in the very millisecond of `now` is before it.
+          if (e.catchUpTo !== undefined && read.horizon > e.catchUpTo) e.catchUpTo = undefined;
+        }
       } while (again);
     } finally {
       running = false;
