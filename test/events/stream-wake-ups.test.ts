@@ -54,6 +54,32 @@ describe("an idle event stream", () => {
     expect(Date.now() - written).toBeLessThan(WITHIN_MS);
   });
 
+  it("is not held up by another stream whose client stopped reading", async () => {
+    const stuck = await createVendorWithKey(t.ctx, "Stuck");
+    // A client that opens a stream and never reads it: once the socket's buffers are full, every
+    // write to it waits.
+    const abort = new AbortController();
+    cleanup.push(async () => abort.abort());
+    const res = await fetch(`${t.url}/api/vendor/events/stream?types=order.created`, {
+      headers: { "x-api-key": stuck.key },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    // 20 MB of its shop's events, far beyond what the sockets buffer.
+    await t.database.db.execute(
+      sql`insert into events (id, vendor_id, type, data, created_at, dispatched_at)
+          select 'stuck' || g, ${stuck.vendor.id}, 'order.created',
+                 jsonb_build_object('id', 'stuck' || g, 'pad', repeat('x', 2000)), now(), now()
+          from generate_series(1, 10000) g`,
+    );
+    const { key } = await createVendorWithKey(t.ctx);
+    const s = await stream(key);
+    const written = Date.now();
+    const order = await newOrder(key, "Not held");
+    expect((await s.nextEvent(WITHIN_MS)).json.data.id).toBe(order.body.id);
+    expect(Date.now() - written).toBeLessThan(WITHIN_MS);
+  });
+
   it.skipIf(!pgUrl)(
     "gets an event held behind an older open transaction as soon as that transaction ends, though its end notifies nothing",
     async () => {
