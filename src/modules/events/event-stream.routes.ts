@@ -11,15 +11,10 @@ import { AppError } from "../../errors.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, problemResponses } from "../../http/common-schemas.ts";
 import { eventTypes } from "./catalog.ts";
-import {
-  readStream,
-  STREAM_PAGE,
-  type StreamEvent,
-  streamStart,
-  streamTypes,
-} from "./event-stream.service.ts";
-import { credentialStanding, scopesStreamNeeds } from "./stream-credential.ts";
-import { createStreamWakeUps, type WakeableStream } from "./stream-wake-ups.ts";
+import { streamStart, streamTypes } from "./event-stream.service.ts";
+import { startStreamSession } from "./event-stream.session.ts";
+import { scopesStreamNeeds } from "./stream-credential.ts";
+import { createStreamWakeUps } from "./stream-wake-ups.ts";
 
 export interface EventStreamOptions {
   ctx: ServiceContext;
@@ -36,8 +31,6 @@ export interface EventStreamOptions {
 
 /** The scope the route needs: losing it ends an open stream, as losing an event type's does. */
 const STREAM_SCOPE = "webhooks:read";
-/** setTimeout's longest delay; a later end is checked again then. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const StreamQuery = Type.Object({
   types: Type.Optional(
@@ -47,11 +40,6 @@ const StreamQuery = Type.Object({
     }),
   ),
 });
-
-/** One SSE message; `data` is one line, as JSON.stringify writes no newline. */
-export function sseMessage(event: StreamEvent): string {
-  return `id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event)}\n\n`;
-}
 
 export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = async (app, options) => {
   const { ctx } = options;
@@ -104,9 +92,8 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
     async (request, reply) => {
       const { vendorId, scopes, credential } = principalOf(request);
       const types = streamTypes(scopes, request.query.types);
-      const needs = scopesStreamNeeds(STREAM_SCOPE, types);
       const lastEventId = request.headers["last-event-id"];
-      let cursor = await streamStart(
+      const cursor = await streamStart(
         ctx,
         vendorId,
         typeof lastEventId === "string" ? lastEventId : undefined,
@@ -136,105 +123,28 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
       });
       res.write(": stream open\n\n");
 
-      let closed = false;
-      let unfollow: (() => void) | undefined;
-      let expiry: NodeJS.Timeout | undefined;
-      /** Waiting for the client to read what was written; `owed`: a horizon to read up to then. */
-      let draining = false;
-      let owed: string | undefined;
-      const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), options.heartbeatMs);
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        unfollow?.();
-        closers.delete(close);
-        // The slot is free at once: the shop's next stream is not refused for this one.
-        const left = (openByShop.get(vendorId) ?? 1) - 1;
-        if (left > 0) openByShop.set(vendorId, left);
-        else openByShop.delete(vendorId);
-        res.end();
-      };
-      closers.add(close);
-      res.on("close", close);
-
-      // The database is away: end the stream; the client reconnects with Last-Event-ID and loses
-      // nothing, where a stream kept open would only pretend to be live.
-      const fail = (error: unknown) => {
-        if (closed) return;
-        request.log.warn({ err: error }, "event stream ended: events could not be read");
-        close();
-      };
-      const endWithCredential = (why: string) => {
-        if (closed) return;
-        request.log.info({ reason: why }, "event stream ended with its credential");
-        close();
-      };
-      /** An access token ends by itself: the stream with it, without waiting to be told. */
-      const watchExpiry = (expiresAt: Date | undefined) => {
-        clearTimeout(expiry);
-        if (expiresAt === undefined || closed) return;
-        const left = expiresAt.getTime() - ctx.now().getTime();
-        if (left <= 0) return endWithCredential("expired");
-        expiry = setTimeout(() => watchExpiry(expiresAt), Math.min(left, MAX_TIMER_MS));
-      };
-      if (credential.kind === "oauth") watchExpiry(credential.expiresAt);
-
-      const stream: WakeableStream = {
+      const session = startStreamSession({
+        ctx,
+        res,
+        log: request.log,
         vendorId,
         credential,
-        async poll(horizon) {
-          // A client slow to read holds only its own stream: the wake-ups wait for the reads,
-          // never for a socket to drain; a stream still draining reads on once it has.
-          if (draining) {
-            if (owed === undefined || horizon > owed) owed = horizon;
-            return;
-          }
-          try {
-            for (;;) {
-              if (closed) return;
-              const page = await readStream(ctx, vendorId, types, cursor, horizon);
-              if (closed) return;
-              let flowing = true;
-              for (const event of page.events) flowing = res.write(sseMessage(event));
-              cursor = page.cursor;
-              const more = page.events.length === STREAM_PAGE;
-              if (!flowing) {
-                draining = true;
-                owed = more ? horizon : undefined;
-                res.once("drain", () => {
-                  draining = false;
-                  const next = owed;
-                  owed = undefined;
-                  if (next !== undefined) void stream.poll(next);
-                });
-                return;
-              }
-              if (!more) return;
-            }
-          } catch (error) {
-            fail(error);
-          }
+        types,
+        needs: scopesStreamNeeds(STREAM_SCOPE, types),
+        cursor,
+        heartbeatMs: options.heartbeatMs,
+        onClose: () => {
+          closers.delete(session.close);
+          // The slot is free at once: the shop's next stream is not refused for this one.
+          const left = (openByShop.get(vendorId) ?? 1) - 1;
+          if (left > 0) openByShop.set(vendorId, left);
+          else openByShop.delete(vendorId);
         },
-        async recheck() {
-          if (closed) return;
-          try {
-            const standing = await credentialStanding(ctx, credential);
-            if (!standing) return endWithCredential("revoked");
-            if (needs.some((scope) => !standing.scopes.has(scope))) return endWithCredential("scope");
-            watchExpiry(standing.expiresAt);
-          } catch (error) {
-            fail(error);
-          }
-        },
-        fail,
-      };
-      const stop = await wakeUps.add(stream);
-      if (closed) stop();
-      else unfollow = stop;
+      });
+      closers.add(session.close);
+      session.follow(await wakeUps.add(session.stream));
       // A change committed between authentication and listening was told to nobody: ask once.
-      await stream.recheck();
+      await session.stream.recheck();
     },
   );
 };
