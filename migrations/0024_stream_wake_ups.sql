@@ -1,12 +1,23 @@
+CREATE TABLE "event_stream_shops" (
+	"vendor_id" text PRIMARY KEY NOT NULL,
+	"until" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "event_stream_shops" ADD CONSTRAINT "event_stream_shops_vendor_id_vendors_id_fk" FOREIGN KEY ("vendor_id") REFERENCES "public"."vendors"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- Open event streams (src/modules/events/stream-wake-ups.ts) sleep until told: every API process
 -- LISTENs, and these triggers tell it on commit, whatever made the change (the API, the
 -- dashboard, the CLI, an operator's own SQL).
 --
 -- A new event wakes the streams of its shop: one notification per shop per statement (PostgreSQL
--- folds identical ones within a transaction), so the streams need not poll the events table.
+-- folds identical ones within a transaction), so the streams need not poll the events table. Only
+-- for a shop with a stream open somewhere (event_stream_shops, leased by the API processes): a
+-- NOTIFY holds a lock of the whole cluster through its transaction's commit, which cost order
+-- creates about a third of their rate when every event notified.
 CREATE FUNCTION "notify_events_written"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('events_written', v.vendor_id) FROM (SELECT DISTINCT vendor_id FROM new_events) v;
+  PERFORM pg_notify('events_written', v.vendor_id)
+    FROM (SELECT DISTINCT n.vendor_id FROM new_events n) v
+    WHERE EXISTS (SELECT 1 FROM event_stream_shops s WHERE s.vendor_id = v.vendor_id AND s.until > now());
   RETURN NULL;
 END
 $$;--> statement-breakpoint

@@ -1,8 +1,12 @@
 // When this process's open event streams read the events table, and when they check their
 // credential again. Polling each stream twice a second cost ~2 transactions a second per idle
 // stream; instead every stream sleeps until told:
-// - a NOTIFY on `events_written` (migrations/0024, on commit of any event) wakes the streams of
-//   that shop; the slow fallback poll (`idlePollMs`) only covers what a notification could miss;
+// - a NOTIFY on `events_written` (migrations/0024, on commit of an event) wakes the streams of
+//   that shop; the slow fallback poll (`idlePollMs`) only covers what a notification could miss.
+//   Events notify only for the shops leased in event_stream_shops: a process leases each shop it
+//   has a stream of (before the stream's first read) and renews the leases while it has;
+//   a new stream catches up as a woken one does (below), so an event whose writer could not yet
+//   see the lease, and so did not notify, is not left to the fallback poll;
 // - a NOTIFY on `api_key_changes` (0007) or `oauth_grant_changes` (0024) makes the streams of that
 //   key or grant check their credential at once, so a revoked one ends within the notification's
 //   way on every API process (CONTRACT 12: within 2 s);
@@ -19,9 +23,13 @@ import type { ServiceContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import { syncHorizonAndNow } from "../../db/sync-horizon.ts";
 import { API_KEY_CHANGES_CHANNEL } from "../api-keys/verified-keys.ts";
+import { leaseStreamShops } from "./stream-shops.repository.ts";
 
 export const EVENTS_WRITTEN_CHANNEL = "events_written";
 export const OAUTH_GRANT_CHANGES_CHANNEL = "oauth_grant_changes";
+/** How long a shop's lease lasts, and how often a process with its streams renews it. */
+const LEASE_S = 90;
+const RENEW_MS = 30_000;
 
 /** An open stream, as the wake-ups see it. */
 export interface WakeableStream {
@@ -79,6 +87,36 @@ export function createStreamWakeUps(
   let fallback: NodeJS.Timeout | undefined;
   let soon: NodeJS.Timeout | undefined;
   let closed = false;
+  /** The shops this process leased, and when (performance.now()). */
+  const leased = new Map<string, number>();
+  let renewal: NodeJS.Timeout | undefined;
+
+  const vendorsFollowed = () => new Set([...entries].map((e) => e.stream.vendorId));
+  const renewLeases = () => {
+    clearTimeout(renewal);
+    if (closed || entries.size === 0) return;
+    renewal = setTimeout(async () => {
+      const vendorIds = [...vendorsFollowed()];
+      for (const id of leased.keys()) if (!vendorIds.includes(id)) leased.delete(id);
+      // A renewal that fails leaves the streams to their fallback poll until the next one; a
+      // database that stays away ends them when they read.
+      await leaseStreamShops(ctx.db, vendorIds, LEASE_S).then(
+        () => {
+          for (const id of vendorIds) leased.set(id, performance.now());
+        },
+        () => {},
+      );
+      renewLeases();
+    }, RENEW_MS);
+    renewal.unref();
+  };
+  /** Leases the shop unless this process did lately (a lease outlives a renewal period twice). */
+  const lease = async (vendorId: string) => {
+    const at = leased.get(vendorId);
+    if (at !== undefined && performance.now() - at < RENEW_MS) return;
+    await leaseStreamShops(ctx.db, [vendorId], LEASE_S);
+    leased.set(vendorId, performance.now());
+  };
 
   const each = (match: (stream: WakeableStream) => boolean, act: (entry: Entry) => void) => {
     for (const entry of entries) if (match(entry.stream)) act(entry);
@@ -202,15 +240,26 @@ export function createStreamWakeUps(
       // Listening starts with the first stream: a process nobody streams from hears nothing.
       listening ??= startListening();
       await listening;
-      const entry: Entry = { stream, due: true, woken: false, catchUpTo: undefined };
+      try {
+        await lease(stream.vendorId);
+      } catch (error) {
+        stream.fail(error);
+        return () => {};
+      }
+      // Its first read catches up as a woken stream's does (see the header).
+      const entry: Entry = { stream, due: true, woken: true, catchUpTo: undefined };
       entries.add(entry);
-      if (entries.size === 1) scheduleFallback();
+      if (entries.size === 1) {
+        scheduleFallback();
+        renewLeases();
+      }
       void run();
       return () => {
         entries.delete(entry);
         if (entries.size === 0) {
           clearTimeout(fallback);
           clearTimeout(soon);
+          clearTimeout(renewal);
         }
       };
     },
@@ -218,6 +267,7 @@ export function createStreamWakeUps(
       closed = true;
       clearTimeout(fallback);
       clearTimeout(soon);
+      clearTimeout(renewal);
       entries.clear();
       await Promise.all(unlisteners.map((unlisten) => unlisten()));
     },
