@@ -104,6 +104,27 @@ describe("an idle event stream", () => {
   );
 
   it.skipIf(!pgUrl)(
+    "a shop nobody streams: its events NOTIFY nobody (writers take no NOTIFY lock for them)",
+    async () => {
+      const heard: string[] = [];
+      const listener = new pg.Client({ connectionString: t.database.directUrl });
+      await listener.connect();
+      cleanup.push(() => listener.end());
+      listener.on("notification", (n) => heard.push(n.payload ?? ""));
+      await listener.query("listen events_written");
+      const quiet = await createVendorWithKey(t.ctx, "Quiet");
+      const streamed = await createVendorWithKey(t.ctx, "Streamed");
+      const s = await stream(streamed.key);
+      await newOrder(quiet.key, "Unheard");
+      await newOrder(streamed.key, "Heard");
+      await s.nextEvent(WITHIN_MS);
+      // Notifications arrive in commit order: the quiet shop's would have come first.
+      await eventually(async () => heard.includes(streamed.vendor.id));
+      expect(heard).not.toContain(quiet.vendor.id);
+    },
+  );
+
+  it.skipIf(!pgUrl)(
     "ends with a key revoked while its LISTEN connection was down, once the connection is back",
     async () => {
       const vendor = await createVendor(t.ctx);
