@@ -210,8 +210,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(eventRoutes, { ctx });
       await api.register(eventStreamRoutes, {
         ctx,
+        database,
         heartbeatMs: config.eventStreamHeartbeatMs,
         pollMs: config.eventStreamPollMs,
+        idlePollMs: config.eventStreamIdlePollMs,
         maxPerShop: config.eventStreamMaxPerShop,
       });
     },

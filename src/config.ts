@@ -53,7 +53,10 @@ export interface Config {
   readonly webhookBreakerCooldownMs: number;
   /** The event stream (GET /api/vendor/events/stream): comment heartbeat, poll interval, open streams per shop and process. */
   readonly eventStreamHeartbeatMs: number;
+  /** How soon a woken stream polls again while catching up (or while NOTIFYs cannot be trusted). */
   readonly eventStreamPollMs: number;
+  /** The fallback poll of an idle stream, for a NOTIFY lost on its way (CONTRACT 12: ≤ 0.2 tx/s per idle stream). */
+  readonly eventStreamIdlePollMs: number;
   readonly eventStreamMaxPerShop: number;
   readonly shutdownGraceMs: number;
   /** SIGTERM closes a kept-alive connection under its client once idle this long (graceful-close.ts). */
@@ -267,6 +270,7 @@ export function loadConfig(
     webhookBreakerCooldownMs: int("WEBHOOK_BREAKER_COOLDOWN_MS", 10_000, 1, 3_600_000),
     eventStreamHeartbeatMs: int("EVENT_STREAM_HEARTBEAT_MS", 15_000, 10, 300_000),
     eventStreamPollMs: int("EVENT_STREAM_POLL_MS", 1_000, 10, 60_000),
+    eventStreamIdlePollMs: int("EVENT_STREAM_IDLE_POLL_MS", 10_000, 10, 600_000),
     eventStreamMaxPerShop: int("EVENT_STREAM_MAX_PER_SHOP", 5, 1, 1_000),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
     shutdownIdleCloseMs: int("SHUTDOWN_IDLE_CLOSE_MS", 1_000, 0, 60_000),

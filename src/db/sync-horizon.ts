@@ -12,16 +12,30 @@ import { type Executor, queryRows } from "./client.ts";
 
 /** The horizon as an ISO 8601 instant (UTC, milliseconds). */
 export async function syncHorizon(db: Executor): Promise<string> {
-  const [row] = await queryRows<{ horizon: string }>(
+  return (await syncHorizonAndNow(db)).horizon;
+}
+
+/**
+ * The horizon and the database's own "now" of the same statement, both as ISO 8601 instants (UTC,
+ * milliseconds, so they compare as text). Once a later horizon reaches that "now", every
+ * transaction that had committed by then is inside it (an event stream woken by a NOTIFY waits
+ * for that, src/modules/events/stream-wake-ups.ts).
+ */
+export async function syncHorizonAndNow(db: Executor): Promise<{ horizon: string; now: string }> {
+  const [row] = await queryRows<{ horizon: string; now: string }>(
     db,
     sql`select to_char(
           date_trunc('milliseconds', least(statement_timestamp(), min(xact_start))) at time zone 'UTC',
           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-        ) as horizon
+        ) as horizon,
+        to_char(
+          date_trunc('milliseconds', statement_timestamp()) at time zone 'UTC',
+          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+        ) as now
         from pg_stat_activity
         where datname = current_database() and backend_type = 'client backend'
           and pid <> pg_backend_pid() and xact_start is not null`,
   );
   if (!row) throw new Error("sync horizon: no answer");
-  return row.horizon;
+  return row;
 }

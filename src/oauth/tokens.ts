@@ -77,7 +77,13 @@ export async function authenticateAccessToken(
   return {
     vendorId: row.vendorId,
     scopes: new Set(row.scopes.filter(isScope)),
-    credential: { kind: "oauth", grantId: row.grantId, clientId: row.clientId },
+    credential: {
+      kind: "oauth",
+      grantId: row.grantId,
+      clientId: row.clientId,
+      tokenId: row.tokenId,
+      expiresAt: row.expiresAt,
+    },
     // Only a shop that signs in grants access, and a sandbox never signs in: no sandbox tokens.
     livemode: true,
   };

@@ -34,3 +34,15 @@ export const events = pgTable(
     index("events_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * The shops with an event stream open on some API process, each until its lease runs out
+ * (src/modules/events/stream-wake-ups.ts renews it while the process has one): a new event NOTIFYs
+ * (migrations/0024) only for these, so writers of shops nobody streams take no NOTIFY's commit lock.
+ */
+export const eventStreamShops = pgTable("event_stream_shops", {
+  vendorId: text("vendor_id")
+    .primaryKey()
+    .references(() => vendors.id, { onDelete: "cascade" }),
+  until: ts("until").notNull(),
+});

@@ -35,6 +35,22 @@ export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<K
   };
 }
 
+/**
+ * The scopes of a key still in force (null = every scope), or undefined once it is revoked or gone:
+ * what an open event stream checks when told the key changed.
+ */
+export async function findLiveKeyScopes(
+  db: Executor,
+  id: string,
+): Promise<{ scopes: string[] | null } | undefined> {
+  const [row] = await db
+    .select({ scopes: apiKeys.scopes })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row;
+}
+
 const keyByHash = preparedStatement<{
   id: string;
   vendor_id: string;

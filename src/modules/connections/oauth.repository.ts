@@ -98,6 +98,8 @@ export async function insertRefreshToken(
 export async function findLiveAccessToken(db: Executor, tokenHash: string, now: Date) {
   const [row] = await db
     .select({
+      tokenId: oauthAccessTokens.id,
+      expiresAt: oauthAccessTokens.expiresAt,
       scopes: oauthAccessTokens.scopes,
       grantId: oauthGrants.id,
       vendorId: oauthGrants.vendorId,
@@ -109,6 +111,27 @@ export async function findLiveAccessToken(db: Executor, tokenHash: string, now: 
     .where(
       and(
         eq(oauthAccessTokens.tokenHash, tokenHash),
+        isNull(oauthAccessTokens.revokedAt),
+        isNull(oauthGrants.revokedAt),
+        gt(oauthAccessTokens.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/**
+ * The scopes and expiry of an access token still live (not expired, not revoked, its grant not
+ * revoked), by id: what an open event stream checks when told its grant changed.
+ */
+export async function findLiveAccessTokenById(db: Executor, id: string, now: Date) {
+  const [row] = await db
+    .select({ scopes: oauthAccessTokens.scopes, expiresAt: oauthAccessTokens.expiresAt })
+    .from(oauthAccessTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthAccessTokens.grantId))
+    .where(
+      and(
+        eq(oauthAccessTokens.id, id),
         isNull(oauthAccessTokens.revokedAt),
         isNull(oauthGrants.revokedAt),
         gt(oauthAccessTokens.expiresAt, now),

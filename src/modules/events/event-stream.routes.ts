@@ -6,25 +6,31 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
+import type { Database } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, problemResponses } from "../../http/common-schemas.ts";
 import { eventTypes } from "./catalog.ts";
-import {
-  readStream,
-  STREAM_PAGE,
-  type StreamEvent,
-  streamStart,
-  streamTypes,
-} from "./event-stream.service.ts";
+import { streamStart, streamTypes } from "./event-stream.service.ts";
+import { startStreamSession } from "./event-stream.session.ts";
+import { scopesStreamNeeds } from "./stream-credential.ts";
+import { createStreamWakeUps } from "./stream-wake-ups.ts";
 
 export interface EventStreamOptions {
   ctx: ServiceContext;
+  /** Where notifications come from (stream-wake-ups.ts). */
+  database: Pick<Database, "listen">;
   heartbeatMs: number;
+  /** How soon a stream polls again while catching up, or while notifications cannot be trusted. */
   pollMs: number;
+  /** The fallback poll of an idle stream. */
+  idlePollMs: number;
   /** Open streams one shop may hold on this process; one more is 429. */
   maxPerShop: number;
 }
+
+/** The scope the route needs: losing it ends an open stream, as losing an event type's does. */
+const STREAM_SCOPE = "webhooks:read";
 
 const StreamQuery = Type.Object({
   types: Type.Optional(
@@ -35,15 +41,12 @@ const StreamQuery = Type.Object({
   ),
 });
 
-/** One SSE message; `data` is one line, as JSON.stringify writes no newline. */
-export function sseMessage(event: StreamEvent): string {
-  return `id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event)}\n\n`;
-}
-
 export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = async (app, options) => {
   const { ctx } = options;
   const openByShop = new Map<string, number>();
   const closers = new Set<() => void>();
+  const wakeUps = createStreamWakeUps(ctx, options.database, options);
+  app.addHook("onClose", () => wakeUps.close());
   // Open streams never end by themselves: a server that closes ends them, and clients reconnect
   // (elsewhere, with Last-Event-ID) instead of holding the shutdown for its whole grace period.
   app.addHook("preClose", async () => {
@@ -53,7 +56,7 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
   app.get(
     "/events/stream",
     {
-      config: { scope: "webhooks:read" },
+      config: { scope: STREAM_SCOPE },
       schema: {
         tags: ["Events"],
         operationId: "streamEvents",
@@ -63,7 +66,8 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
           "`data:` the event as `GET /api/vendor/events/{id}` returns it. Send `Last-Event-ID` (as EventSource does on " +
           "reconnect) to first receive every event after that one, within the events' 30 days, then live events. " +
           "A comment line (`: heartbeat`) comes every 15 seconds. Each shop may hold a few streams open at once; " +
-          "one more is 429 with Retry-After.",
+          "one more is 429 with Retry-After. A stream ends within 2 seconds of its credential's revocation or expiry, " +
+          "or of losing a scope it needs (a reconnect then gets 401 or 403).",
         querystring: StreamQuery,
         headers: Type.Object({
           "last-event-id": Type.Optional(
@@ -86,10 +90,10 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
       },
     },
     async (request, reply) => {
-      const { vendorId, scopes } = principalOf(request);
+      const { vendorId, scopes, credential } = principalOf(request);
       const types = streamTypes(scopes, request.query.types);
       const lastEventId = request.headers["last-event-id"];
-      let cursor = await streamStart(
+      const cursor = await streamStart(
         ctx,
         vendorId,
         typeof lastEventId === "string" ? lastEventId : undefined,
@@ -119,45 +123,28 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
       });
       res.write(": stream open\n\n");
 
-      let closed = false;
-      let pollTimer: NodeJS.Timeout | undefined;
-      const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), options.heartbeatMs);
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(heartbeat);
-        clearTimeout(pollTimer);
-        closers.delete(close);
-        const left = (openByShop.get(vendorId) ?? 1) - 1;
-        if (left > 0) openByShop.set(vendorId, left);
-        else openByShop.delete(vendorId);
-        res.end();
-      };
-      closers.add(close);
-      res.on("close", close);
-
-      const poll = async () => {
-        try {
-          for (;;) {
-            const page = await readStream(ctx, vendorId, types, cursor);
-            if (closed) return;
-            for (const event of page.events) {
-              if (!res.write(sseMessage(event))) await new Promise((resolve) => res.once("drain", resolve));
-              if (closed) return;
-            }
-            cursor = page.cursor;
-            if (page.events.length < STREAM_PAGE) break;
-          }
-        } catch (error) {
-          // The database is away: end the stream; the client reconnects with Last-Event-ID and
-          // loses nothing, where a stream kept open would only pretend to be live.
-          request.log.warn({ err: error }, "event stream ended: events could not be read");
-          close();
-          return;
-        }
-        if (!closed) pollTimer = setTimeout(poll, options.pollMs);
-      };
-      await poll();
+      const session = startStreamSession({
+        ctx,
+        res,
+        log: request.log,
+        vendorId,
+        credential,
+        types,
+        needs: scopesStreamNeeds(STREAM_SCOPE, types),
+        cursor,
+        heartbeatMs: options.heartbeatMs,
+        onClose: () => {
+          closers.delete(session.close);
+          // The slot is free at once: the shop's next stream is not refused for this one.
+          const left = (openByShop.get(vendorId) ?? 1) - 1;
+          if (left > 0) openByShop.set(vendorId, left);
+          else openByShop.delete(vendorId);
+        },
+      });
+      closers.add(session.close);
+      session.follow(await wakeUps.add(session.stream));
+      // A change committed between authentication and listening was told to nobody: ask once.
+      await session.stream.recheck();
     },
   );
 };

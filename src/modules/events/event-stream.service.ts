@@ -1,6 +1,7 @@
 // The live event stream (CONTRACT 10): what each open stream reads. A stream is a
-// cursor over the vendor's events in (createdAt, id) order, read by polling the events table, so
-// it works the same whichever API process wrote an event (no process-local bus to miss one).
+// cursor over the vendor's events in (createdAt, id) order, read from the events table when a NOTIFY
+// says the shop has a new one (stream-wake-ups.ts), so it works the same whichever API process
+// wrote an event (no process-local bus to miss one).
 //
 // Why it cannot skip an event: an event becomes visible when its transaction commits, possibly
 // after events stamped later. A page therefore only reaches up to the sync horizon (db/sync-horizon.ts,
@@ -61,15 +62,18 @@ export async function streamStart(
   return { at: new Date(await syncHorizon(ctx.db)), id: "" };
 }
 
-/** The next events after `cursor`, oldest first, and the cursor after them. */
+/**
+ * The next events after `cursor` and before `horizon` (a sync horizon taken before this read, in a
+ * statement of its own), oldest first, and the cursor after them.
+ */
 export async function readStream(
   ctx: ServiceContext,
   vendorId: string,
   types: readonly string[],
   cursor: StreamCursor,
+  horizon: string,
 ): Promise<{ events: StreamEvent[]; cursor: StreamCursor }> {
   if (types.length === 0) return { events: [], cursor };
-  const horizon = await syncHorizon(ctx.db);
   const kept = new Date(ctx.now().getTime() - EVENT_RETENTION_MS);
   const rows = await listStreamRows(ctx.db, {
     vendorId,
