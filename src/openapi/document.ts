@@ -205,6 +205,11 @@ const problemExamples: Record<ErrorCode, Json> = {
     errors: [{ field: "email", message: "is already used by another customer" }],
     existingId: exampleIds.maria,
   },
+  external_id_taken: {
+    detail: "Another customer of this vendor has this externalId",
+    errors: [{ field: "externalId", message: "is already used by another customer" }],
+    existingId: exampleIds.maria,
+  },
   idempotency_key_in_use: { detail: "A request with this Idempotency-Key is still being processed" },
   precondition_failed: {
     detail: "The resource changed since the ETag in If-Match: read it again, then apply your change to it",

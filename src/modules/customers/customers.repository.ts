@@ -21,6 +21,7 @@ export function customerJsonbSql(alias: string): SQL {
   return sql`jsonb_build_object('id', ${c("id")}, 'name', ${c("name")}, 'email', ${c("email")},
     'phone', ${c("phone")}, 'weddingDate', ${c("wedding_date")}, 'notes', ${c("notes")},
     'measurements', ${c("measurements")}, 'preferences', ${c("preferences")},
+    'externalId', ${c("external_id")}, 'metadata', ${c("metadata")},
     'createdAt', ${isoTimestamp(c("created_at"))}, 'updatedAt', ${isoTimestamp(c("updated_at"))})`;
 }
 
@@ -59,6 +60,8 @@ export async function insertCustomerAnnounced(
     notes: row.notes,
     measurements: json(row.measurements),
     preferences: json(row.preferences),
+    externalId: row.externalId,
+    metadata: JSON.stringify(row.metadata),
     at: row.createdAt.toISOString(),
     eventId,
     activityId: newId(),
@@ -83,9 +86,10 @@ const insertCustomerStatement = preparedStatement<{
   "insert_customer_announced",
   (p) => sql`with c as (
       insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
-                             preferences, created_at, updated_at)
+                             preferences, external_id, metadata, created_at, updated_at)
       select ${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
-             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb, t.at, t.at
+             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb,
+             ${p.externalId}::text, ${p.metadata}::jsonb, t.at, t.at
       from (select ${writeStampSql(p.at)} as at) t
       on conflict do nothing
       returning *
@@ -125,6 +129,19 @@ export async function findCustomerByEmail(
   return row;
 }
 
+export async function findCustomerByExternalId(
+  db: Executor,
+  vendorId: string,
+  externalId: string,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.vendorId, vendorId), eq(customers.externalId, externalId)))
+    .limit(1);
+  return row;
+}
+
 export async function findCustomerById(
   db: Executor,
   vendorId: string,
@@ -145,6 +162,7 @@ export interface ListCustomersFilter {
   /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
   horizon?: string | undefined;
   email?: string | undefined;
+  externalId?: string | undefined;
   /** Customers whose name, e-mail or phone contains this text (case-insensitive). */
   search?: string | undefined;
 }
@@ -163,6 +181,7 @@ export async function listCustomers(
   if (filter.updatedSince) conditions.push(gte(customers.updatedAt, filter.updatedSince));
   if (filter.horizon) conditions.push(sql`${customers.updatedAt} <= ${filter.horizon}::timestamptz`);
   if (filter.email) conditions.push(sql`lower(${customers.email}) = lower(${filter.email})`);
+  if (filter.externalId) conditions.push(eq(customers.externalId, filter.externalId));
   if (filter.search) {
     const p = containsPattern(filter.search);
     conditions.push(

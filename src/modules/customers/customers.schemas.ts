@@ -1,6 +1,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import {
+  ExternalId,
+  ExternalIdFilter,
   Id,
+  Metadata,
   NextCursor,
   NullableString,
   PageQuery,
@@ -26,6 +29,12 @@ export const CustomerSchema = Type.Object(
     notes: NullableString(),
     measurements: FreeForm("Measurements"),
     preferences: FreeForm("Preferences"),
+    externalId: Type.Union([Type.String(), Type.Null()], {
+      description: "Your own id for the customer, if set",
+    }),
+    metadata: Type.Record(Type.String(), Type.String(), {
+      description: "Your own string pairs ({} when none)",
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -50,6 +59,8 @@ const fields = {
   notes: Type.Optional(NullableString({ maxLength: 5000, description: "Notes about the customer" })),
   measurements: Type.Optional(FreeForm("Measurements as a JSON object")),
   preferences: Type.Optional(FreeForm("Preferences as a JSON object")),
+  externalId: Type.Optional(ExternalId),
+  metadata: Type.Optional(Metadata),
 };
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: "\\S", description: "Customer name" });
 
@@ -71,6 +82,7 @@ export const ListCustomersQuery = Type.Object({
   email: Type.Optional(
     Type.String({ maxLength: 254, description: "Only the customer with this e-mail (case-insensitive)" }),
   ),
+  externalId: Type.Optional(ExternalIdFilter),
 });
 export type ListCustomersQuery = Static<typeof ListCustomersQuery>;
 

@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
+import { externalIdTaken } from "../../lib/external-ids.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { assertFreeFormObject } from "../../lib/json-bounds.ts";
@@ -25,6 +26,7 @@ import {
   type CustomerCounts,
   type CustomerRow,
   findCustomerByEmail,
+  findCustomerByExternalId,
   findCustomerForUpdate,
   findCustomerNames,
   findCustomerWithCounts,
@@ -87,6 +89,8 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     notes: null,
     measurements: null,
     preferences: null,
+    externalId: null,
+    metadata: {},
     mailUnsubscribedAt: null,
     createdAt: now,
     updatedAt: now,
@@ -123,6 +127,8 @@ export async function createCustomer(
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
+    externalId: input.externalId ?? null,
+    metadata: input.metadata ?? {},
     mailUnsubscribedAt: null,
     createdAt: now,
     updatedAt: now,
@@ -132,8 +138,11 @@ export async function createCustomer(
   const stored = await insertCustomerAnnounced(ctx.db, row, newId());
   const created = stored && presentCustomer({ ...row, ...stored });
   if (created) return created;
+  // Nothing was written: a unique index refused the row, the e-mail's or the externalId's.
   const existing = input.email ? await findCustomerByEmail(ctx.db, vendorId, input.email) : undefined;
-  throw emailTaken(existing?.id);
+  if (existing || !input.externalId) throw emailTaken(existing?.id);
+  const other = await findCustomerByExternalId(ctx.db, vendorId, input.externalId);
+  throw externalIdTaken("customer", other?.id);
 }
 
 /** A page of customers, newest first: `{ customers, nextCursor }`. */
@@ -151,6 +160,7 @@ export async function listCustomers(
     updatedSince: optionalDateTime("updatedSince", query.updatedSince),
     horizon,
     email: query.email,
+    externalId: query.externalId,
     search: query.search,
   });
   const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id, h: horizon }));
@@ -189,6 +199,10 @@ export async function updateCustomer(
         const other = await findCustomerByEmail(tx, vendorId, input.email);
         if (other && other.id !== id) throw emailTaken(other.id);
       }
+      if (input.externalId && input.externalId !== current.externalId) {
+        const other = await findCustomerByExternalId(tx, vendorId, input.externalId);
+        if (other && other.id !== id) throw externalIdTaken("customer", other.id);
+      }
       const changes: Partial<CustomerRow> = {};
       if (input.name !== undefined) changes.name = input.name.trim();
       if (input.email !== undefined) changes.email = input.email;
@@ -197,6 +211,8 @@ export async function updateCustomer(
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;
       if (input.preferences !== undefined) changes.preferences = input.preferences;
+      if (input.externalId !== undefined) changes.externalId = input.externalId;
+      if (input.metadata !== undefined) changes.metadata = input.metadata;
       // updated_at never moves backwards, even if clocks of two processes disagree.
       changes.updatedAt = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
       const updated = await updateCustomerRow(tx, vendorId, id, changes);
@@ -212,10 +228,15 @@ export async function updateCustomer(
       await enqueueEvent(tx, { vendorId, type: "customer.updated", data, createdAt: changes.updatedAt });
     });
   } catch (error) {
-    // A concurrent write took the e-mail between our check and our update: the index decides.
+    // A concurrent write took the e-mail or the externalId between our check and our update:
+    // the index decides.
     if (isUniqueViolation(error) && input.email) {
       const other = await findCustomerByEmail(ctx.db, vendorId, input.email);
-      throw emailTaken(other?.id);
+      if (other && other.id !== id) throw emailTaken(other.id);
+    }
+    if (isUniqueViolation(error) && input.externalId) {
+      const other = await findCustomerByExternalId(ctx.db, vendorId, input.externalId);
+      throw externalIdTaken("customer", other?.id);
     }
     throw error;
   }
