@@ -164,3 +164,22 @@ export const ExternalIdFilter = Type.String({
   maxLength: 255,
   description: "Only the record with this externalId (exact match)",
 });
+
+/** `includeDeleted` of a sync list (CONTRACT 12, Deletions). */
+export const IncludeDeleted = Type.Boolean({
+  description:
+    "With updatedSince: the list also carries a tombstone `{ id, deleted: true, updatedAt }` (updatedAt = when it went) for each record deleted, erased or merged away in the window (kept 30 days), and is ordered by updatedAt then id, newest first, rows and tombstones together. Without updatedSince: 400.",
+});
+
+/** What a sync list with includeDeleted shows of a record that is gone. */
+export const TombstoneSchema = Type.Object(
+  {
+    id: Id,
+    deleted: Type.Literal(true),
+    updatedAt: Type.String({
+      format: "date-time",
+      description: "When it was deleted, erased or merged away",
+    }),
+  },
+  { description: "A record deleted within the last 30 days (lists with includeDeleted=true only)" },
+);

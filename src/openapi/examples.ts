@@ -21,6 +21,8 @@ const mariaJson = {
   notes: "Prefers Saturday appointments",
   measurements: { bust: 86, waist: 68, hips: 94, height: 168 },
   preferences: { silhouette: "A-line", fabric: "lace", colors: ["ivory", "champagne"] },
+  externalId: "pos-c-20931",
+  metadata: { loyaltyTier: "gold" },
   createdAt: created,
   updatedAt: created,
 };
@@ -57,6 +59,8 @@ const appointmentJson = {
   date: "2027-03-20T10:00:00.000Z",
   duration: 60,
   notes: "First fitting; bring the wedding shoes",
+  externalId: null,
+  metadata: {},
   createdAt: moved,
   updatedAt: moved,
 };
@@ -230,6 +234,7 @@ export const eventDataExamples: Record<string, unknown> = {
   "appointment.confirmed": appointmentJson,
   "appointment.completed": { ...appointmentJson, status: "COMPLETED" },
   "appointment.cancelled": { ...appointmentJson, status: "CANCELLED" },
+  "appointment.deleted": { id: fitting },
   "inquiry.received": inquiryJson,
   "webhook.test": { webhookId: hook, message: "A test delivery from vendor-api" },
 };

@@ -327,6 +327,14 @@ const triggers: Record<AnyEventType, (w: World) => Promise<unknown>> = {
   "appointment.confirmed": (w) => moveAppointment(w, ["CONFIRMED"]),
   "appointment.completed": (w) => moveAppointment(w, ["CONFIRMED", "COMPLETED"]),
   "appointment.cancelled": (w) => moveAppointment(w, ["CANCELLED"]),
+  "appointment.deleted": async (w) => {
+    const a = await send("POST", "/api/vendor/appointments", w, {
+      customerId: w.ids.customer,
+      type: "FITTING",
+      date: "2099-08-02T10:00:00Z",
+    });
+    return send("DELETE", `/api/vendor/appointments/${a.body.id}`, w);
+  },
   "inquiry.received": (w) =>
     f.t.api.post(`/api/public/vendors/${w.vendorId}/inquiries`, {
       name: `${w.marker} I`,

@@ -19,6 +19,8 @@ export interface ListAppointmentsFilter {
   updatedSince?: Date | undefined;
   /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
   horizon?: string | undefined;
+  /** Order by (updatedAt, id), newest first, as a sync list with tombstones is (sync-page.ts). */
+  byUpdate?: boolean | undefined;
 }
 
 /**
@@ -39,12 +41,15 @@ export async function listAppointments(
   if (filter.externalId) conditions.push(eq(appointments.externalId, filter.externalId));
   if (filter.updatedSince) conditions.push(gte(appointments.updatedAt, filter.updatedSince));
   if (filter.horizon) conditions.push(sql`${appointments.updatedAt} <= ${filter.horizon}::timestamptz`);
-  if (filter.cursor) conditions.push(afterCursor(appointments.date, appointments.id, filter.cursor, "asc"));
+  const [sort, direction] = filter.byUpdate
+    ? ([appointments.updatedAt, "desc"] as const)
+    : ([appointments.date, "asc"] as const);
+  if (filter.cursor) conditions.push(afterCursor(sort, appointments.id, filter.cursor, direction));
   return db
     .select()
     .from(appointments)
     .where(and(...conditions))
-    .orderBy(...keysetOrder(appointments.date, appointments.id, "asc"))
+    .orderBy(...keysetOrder(sort, appointments.id, direction))
     .limit(filter.limit + 1);
 }
 

@@ -15,7 +15,7 @@ import {
   createAppointment,
   deleteAppointment,
   getAppointment,
-  listAppointments,
+  listAppointmentsForApi,
   updateAppointment,
 } from "./appointments.service.ts";
 
@@ -36,7 +36,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         response: { 200: AppointmentListResponse, ...problemResponses(...authenticatedErrors) },
       },
     },
-    async (request) => listAppointments(ctx, principalOf(request).vendorId, request.query),
+    async (request) => listAppointmentsForApi(ctx, principalOf(request).vendorId, request.query),
   );
 
   app.post(

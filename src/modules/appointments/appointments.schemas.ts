@@ -3,6 +3,7 @@ import {
   ExternalId,
   ExternalIdFilter,
   Id,
+  IncludeDeleted,
   Metadata,
   NextCursor,
   NullableString,
@@ -10,6 +11,7 @@ import {
   StringEnum,
   SyncSince,
   Timestamp,
+  TombstoneSchema,
 } from "../../http/common-schemas.ts";
 import { appointmentStatuses, appointmentTypes } from "./appointments.workflow.ts";
 
@@ -104,10 +106,14 @@ export const ListAppointmentsQuery = Type.Object({
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's appointments" })),
   updatedSince: Type.Optional(SyncSince("appointments updated", "updatedAt")),
   externalId: Type.Optional(ExternalIdFilter),
+  includeDeleted: Type.Optional(IncludeDeleted),
 });
 export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuery>;
 
 export const AppointmentListResponse = Type.Object({
-  appointments: Type.Array(AppointmentSchema, { description: "Sorted by date, earliest first" }),
+  appointments: Type.Array(Type.Union([AppointmentSchema, TombstoneSchema]), {
+    description:
+      "Sorted by date, earliest first; with includeDeleted, by updatedAt newest first with tombstones of deleted appointments",
+  }),
   nextCursor: NextCursor,
 });

@@ -12,6 +12,13 @@ import { enqueueCustomerMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { findCustomerById } from "../customers/customers.repository.ts";
+import { recordDeletion } from "../sync/record-deletion.repository.ts";
+import {
+  assertIncludeDeletedHasWindow,
+  includeDeletedSince,
+  pageWithTombstones,
+  type Tombstone,
+} from "../sync/sync-page.ts";
 import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";
 import {
   type AppointmentRow,
@@ -172,6 +179,7 @@ export async function createAppointment(
 
 /** A page of appointments by start: `{ appointments, nextCursor }`. */
 export async function listAppointments(ctx: ServiceContext, vendorId: string, query: ListAppointmentsQuery) {
+  assertIncludeDeletedHasWindow(query);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const from = query.from === undefined ? undefined : parseRangeBound("from", query.from, "start");
   const to = query.to === undefined ? undefined : parseRangeBound("to", query.to, "end");
@@ -193,6 +201,50 @@ export async function listAppointments(ctx: ServiceContext, vendorId: string, qu
   });
   const page = toPage(rows, limit, (r) => ({ t: r.date.toISOString(), id: r.id, h: horizon }));
   return { appointments: page.rows.map(presentAppointment), nextCursor: page.nextCursor };
+}
+
+/**
+ * The API's list: with `updatedSince` and `includeDeleted=true`, the appointments changed in the
+ * window and tombstones of those deleted, by (updatedAt, id) newest first (sync-page.ts);
+ * otherwise listAppointments.
+ */
+export async function listAppointmentsForApi(
+  ctx: ServiceContext,
+  vendorId: string,
+  query: ListAppointmentsQuery,
+) {
+  if (!query.includeDeleted) return listAppointments(ctx, vendorId, query);
+  const updatedSince = includeDeletedSince(query);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const from = query.from === undefined ? undefined : parseRangeBound("from", query.from, "start");
+  const to = query.to === undefined ? undefined : parseRangeBound("to", query.to, "end");
+  const cursor = decodeCursor(query.cursor);
+  const horizon = cursor?.h ?? (await syncHorizon(ctx.db));
+  const rows =
+    query.customerId !== undefined && !isId(query.customerId)
+      ? []
+      : await listAppointmentRows(ctx.db, vendorId, {
+          limit,
+          cursor,
+          horizon,
+          from,
+          to,
+          status: query.status,
+          customerId: query.customerId,
+          externalId: query.externalId,
+          updatedSince,
+          byUpdate: true,
+        });
+  const keyed = rows.map((r) => ({ t: r.updatedAt.toISOString(), id: r.id, value: presentAppointment(r) }));
+  const page = await pageWithTombstones<AppointmentJson | Tombstone>(
+    ctx.db,
+    vendorId,
+    "appointments",
+    { limit, cursor, updatedSince, horizon },
+    keyed,
+    (tombstone) => tombstone,
+  );
+  return { appointments: page.items, nextCursor: page.nextCursor };
 }
 
 export async function getAppointment(
@@ -274,10 +326,15 @@ export async function updateAppointment(
 export async function deleteAppointment(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Appointment");
   await ctx.db.transaction(async (tx) => {
+    // Stamped inside the transaction, so the tombstone is no older than it (lossless sync, README).
+    const now = ctx.now();
     const current = await findAppointmentForUpdate(tx, vendorId, id);
     if (!current) throw notFound("Appointment");
     assertDeletable(current.status as AppointmentStatus);
     await deleteAppointmentRow(tx, vendorId, id);
-    await recordActivity(tx, { vendorId, action: "appointment.deleted", subjectId: id, at: ctx.now() });
+    // A client that polls or listens learns it is gone (CONTRACT 12, Deletions).
+    await recordDeletion(tx, { vendorId, resource: "appointments", id, at: now });
+    await enqueueEvent(tx, { vendorId, type: "appointment.deleted", data: { id }, createdAt: now });
+    await recordActivity(tx, { vendorId, action: "appointment.deleted", subjectId: id, at: now });
   });
 }

@@ -163,6 +163,8 @@ export interface ListCustomersFilter {
   horizon?: string | undefined;
   email?: string | undefined;
   externalId?: string | undefined;
+  /** Order by (updatedAt, id), newest first, as a sync list with tombstones is (sync-page.ts). */
+  byUpdate?: boolean | undefined;
   /** Customers whose name, e-mail or phone contains this text (case-insensitive). */
   search?: string | undefined;
 }
@@ -188,12 +190,13 @@ export async function listCustomers(
       sql`(${customers.name} ilike ${p} or ${customers.email} ilike ${p} or ${customers.phone} ilike ${p})`,
     );
   }
-  if (filter.cursor) conditions.push(afterCursor(customers.createdAt, customers.id, filter.cursor, "desc"));
+  const sort = filter.byUpdate ? customers.updatedAt : customers.createdAt;
+  if (filter.cursor) conditions.push(afterCursor(sort, customers.id, filter.cursor, "desc"));
   return db
     .select()
     .from(customers)
     .where(and(...conditions))
-    .orderBy(...keysetOrder(customers.createdAt, customers.id, "desc"))
+    .orderBy(...keysetOrder(sort, customers.id, "desc"))
     .limit(filter.limit + 1);
 }
 

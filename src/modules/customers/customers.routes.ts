@@ -16,7 +16,7 @@ import {
   createCustomer,
   eraseCustomer,
   getCustomer,
-  listCustomers,
+  listCustomersForApi,
   updateCustomer,
 } from "./customers.service.ts";
 
@@ -36,7 +36,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         response: { 200: CustomerListResponse, ...problemResponses(...authenticatedErrors) },
       },
     },
-    async (request) => listCustomers(ctx, principalOf(request).vendorId, request.query),
+    async (request) => listCustomersForApi(ctx, principalOf(request).vendorId, request.query),
   );
 
   app.post(

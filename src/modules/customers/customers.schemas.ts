@@ -3,12 +3,14 @@ import {
   ExternalId,
   ExternalIdFilter,
   Id,
+  IncludeDeleted,
   Metadata,
   NextCursor,
   NullableString,
   PageQuery,
   SyncSince,
   Timestamp,
+  TombstoneSchema,
 } from "../../http/common-schemas.ts";
 
 /** Free-form JSON objects (spec 2.2); their size and depth are bounded by the service. */
@@ -83,10 +85,14 @@ export const ListCustomersQuery = Type.Object({
     Type.String({ maxLength: 254, description: "Only the customer with this e-mail (case-insensitive)" }),
   ),
   externalId: Type.Optional(ExternalIdFilter),
+  includeDeleted: Type.Optional(IncludeDeleted),
 });
 export type ListCustomersQuery = Static<typeof ListCustomersQuery>;
 
 export const CustomerListResponse = Type.Object({
-  customers: Type.Array(CustomerSchema, { description: "Newest first (by creation)" }),
+  customers: Type.Array(Type.Union([CustomerSchema, TombstoneSchema]), {
+    description:
+      "Newest first (by creation); with includeDeleted, by updatedAt with tombstones of deleted customers",
+  }),
   nextCursor: NextCursor,
 });

@@ -12,6 +12,13 @@ import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
+import { recordDeletion } from "../sync/record-deletion.repository.ts";
+import {
+  assertIncludeDeletedHasWindow,
+  includeDeletedSince,
+  pageWithTombstones,
+  type Tombstone,
+} from "../sync/sync-page.ts";
 import {
   customerEmails,
   deleteCustomerAppointments,
@@ -151,6 +158,7 @@ export async function listCustomers(
   vendorId: string,
   query: ListCustomersQuery & { search?: string | undefined },
 ) {
+  assertIncludeDeletedHasWindow(query);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
@@ -165,6 +173,39 @@ export async function listCustomers(
   });
   const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id, h: horizon }));
   return { customers: page.rows.map(presentCustomer), nextCursor: page.nextCursor };
+}
+
+/**
+ * The API's list: with `updatedSince` and `includeDeleted=true`, the customers changed in the
+ * window and tombstones of those deleted, erased or merged away, by (updatedAt, id) newest first
+ * (sync-page.ts); otherwise listCustomers.
+ */
+export async function listCustomersForApi(ctx: ServiceContext, vendorId: string, query: ListCustomersQuery) {
+  if (!query.includeDeleted) return listCustomers(ctx, vendorId, query);
+  const updatedSince = includeDeletedSince(query);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const cursor = decodeCursor(query.cursor);
+  const horizon = cursor?.h ?? (await syncHorizon(ctx.db));
+  const rows = await listCustomerRows(ctx.db, vendorId, {
+    limit,
+    cursor,
+    updatedSince,
+    horizon,
+    email: query.email,
+    externalId: query.externalId,
+    byUpdate: true,
+  });
+  const keyed = rows.map((r) => ({ t: r.updatedAt.toISOString(), id: r.id, value: presentCustomer(r) }));
+  const window = { limit, cursor, updatedSince, horizon };
+  const page = await pageWithTombstones<CustomerJson | Tombstone>(
+    ctx.db,
+    vendorId,
+    "customers",
+    window,
+    keyed,
+    (tombstone) => tombstone,
+  );
+  return { customers: page.items, nextCursor: page.nextCursor };
 }
 
 export async function getCustomer(
@@ -259,7 +300,7 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     // What marks a copy as hers: her id (every JSON about her carries it) and her e-mails. Not
     // her name: a short one would match unrelated text.
     const values = [id, ...emails];
-    await deleteCustomerAppointments(tx, vendorId, id);
+    const appointmentIds = await deleteCustomerAppointments(tx, vendorId, id);
     await deleteCustomerInquiries(tx, vendorId, emails);
     await deleteIdempotentAnswersAbout(tx, vendorId, values);
     await eraseFromAttemptLogs(tx, vendorId, values);
@@ -268,6 +309,18 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await eraseCustomerFromEvents(tx, vendorId, { id, emails });
     await deleteCustomerRow(tx, vendorId, id);
     await enqueueEvent(tx, { vendorId, type: "customer.deleted", data: { id }, createdAt: now });
+    // A client that syncs by polling or listens learns what went (CONTRACT 12, Deletions). The
+    // appointment events carry only ids, so they hold nothing of hers.
+    for (const appointmentId of appointmentIds) {
+      await enqueueEvent(tx, {
+        vendorId,
+        type: "appointment.deleted",
+        data: { id: appointmentId },
+        createdAt: now,
+      });
+    }
+    await recordDeletion(tx, { vendorId, resource: "customers", id, at: now });
+    await recordDeletion(tx, { vendorId, resource: "appointments", id: appointmentIds, at: now });
     // The log keeps what was done to her, not her id (no entry names her name or e-mail).
     await recordErasure(tx, { vendorId, action: "customer.erased", subjectId: null, at: now, erasedId: id });
   });

@@ -11,6 +11,7 @@ import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
+import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
@@ -57,7 +58,8 @@ function isFirstPage(query: ListOrdersQuery & OrderSearch): boolean {
     !query.updatedSince &&
     query.customerId === undefined &&
     !query.status?.length &&
-    !query.search
+    !query.search &&
+    !query.includeDeleted
   );
 }
 
@@ -104,17 +106,28 @@ export async function listOrders(
   if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
   // The first page without filters, what integrations poll: joined into one text by PostgreSQL.
   if (isFirstPage(query)) return firstPageText(await firstOrderPageJson(ctx.db, vendorId, limit));
+  assertIncludeDeletedHasWindow(query);
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
+  const updatedSince = optionalDateTime("updatedSince", query.updatedSince);
   const rows = await listOrderJson(ctx.db, vendorId, {
     limit,
     cursor,
     horizon,
-    updatedSince: optionalDateTime("updatedSince", query.updatedSince),
+    updatedSince,
     customerId: query.customerId,
     statuses: query.status,
     search: query.search,
   });
+  if (query.includeDeleted && updatedSince && horizon) {
+    // The list's own order is (updatedAt, id) newest first already: tombstones merge into it.
+    const keyed = rows.map((r) => ({ t: r.updatedAt, id: r.id, value: r.json }));
+    const window = { limit, cursor, updatedSince, horizon };
+    const merged = await pageWithTombstones(ctx.db, vendorId, "orders", window, keyed, (d) =>
+      JSON.stringify(d),
+    );
+    return `{"orders":[${merged.items.join(",")}],"nextCursor":${JSON.stringify(merged.nextCursor)}}`;
+  }
   const page = toPage(rows, limit, (r) => ({ t: r.updatedAt, id: r.id, h: horizon }));
   return `{"orders":[${page.rows.map((r) => r.json).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }

@@ -9,6 +9,7 @@
 import type { Executor } from "../../db/client.ts";
 import { fieldError } from "../../errors.ts";
 import type { Cursor } from "../../lib/cursor.ts";
+import { requireDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
 import type { SyncedResource } from "./record-deletion.repository.ts";
 import { listTombstones } from "./tombstones.repository.ts";
@@ -35,6 +36,12 @@ export function assertIncludeDeletedHasWindow(query: { includeDeleted?: boolean;
       "needs updatedSince (tombstones are part of an incremental sync)",
     );
   }
+}
+
+/** The window's start of a list with includeDeleted (400 naming includeDeleted without one). */
+export function includeDeletedSince(query: { includeDeleted?: boolean; updatedSince?: string }): Date {
+  assertIncludeDeletedHasWindow(query);
+  return requireDateTime("updatedSince", query.updatedSince as string);
 }
 
 const newestFirst = (a: KeyedItem<unknown>, b: KeyedItem<unknown>) =>
