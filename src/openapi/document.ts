@@ -5,7 +5,8 @@
 // this module adds what a route schema cannot say.
 import type { TSchema } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog, errorCodes } from "../errors.ts";
-import { Problem } from "../http/common-schemas.ts";
+import { Problem, TombstoneSchema } from "../http/common-schemas.ts";
+import { ChecksumResponse } from "../modules/sync/sync.schemas.ts";
 import {
   AppointmentListResponse,
   AppointmentSchema,
@@ -112,6 +113,8 @@ const named: Record<string, TSchema> = {
   EventList: EventListResponse,
   Profile: ProfileSchema,
   WebhookTestPayload: WebhookTestPayloadSchema,
+  Tombstone: TombstoneSchema,
+  SyncChecksum: ChecksumResponse,
 };
 for (const [name, schema] of Object.entries(named)) (schema as Json).title = name;
 
@@ -379,6 +382,11 @@ function successHeaders(path: string, method: string, status: string): Json {
     out["Idempotent-Replayed"] = headerRef("Idempotent-Replayed");
   if (status === "201" && path.startsWith("/api/vendor/")) out.Location = headerRef("Location");
   if (method === "get" && status === "200" && path.startsWith("/api/vendor/")) out.ETag = headerRef("ETag");
+  // Every 2xx answer about one order, customer, appointment or webhook names its version
+  // (CONTRACT 12, Conditional writes).
+  if (/^\/api\/vendor\/(orders|customers|appointments|webhooks)(\/\{id\}(\/status)?)?$/.test(path) && method !== "get") {
+    if (status === "201" || path.includes("{id}")) out.ETag = headerRef("ETag");
+  }
   return out;
 }
 

@@ -156,8 +156,21 @@ export const schemaExamples: Record<string, unknown> = {
     notes: "Prefers Saturday appointments",
     measurements: mariaJson.measurements,
     preferences: mariaJson.preferences,
+    externalId: mariaJson.externalId,
   },
-  UpdateCustomer: { phone: "+351 913 000 111", notes: null },
+  UpdateCustomer: { phone: "+351 913 000 111", notes: null, metadata: { loyaltyTier: "gold" } },
+  Tombstone: { id: fitting, deleted: true, updatedAt: moved },
+  SyncChecksum: {
+    resource: "appointments",
+    until: "2026-12-02T09:30:00.000Z",
+    days: [
+      {
+        day: moved.slice(0, 10),
+        count: 1,
+        hash: "5b7c0c4c7d7e1b9a0f0e3f52c1a9d7e4b8f2a6c3d9e0f1a2b3c4d5e6f7a8b9c0",
+      },
+    ],
+  },
   Appointment: appointmentJson,
   AppointmentType: "FITTING",
   AppointmentStatus: "CONFIRMED",

@@ -49,6 +49,7 @@ with c as (
       from c
     )
     select c.measurements::text as measurements, c.preferences::text as preferences,
+           c.metadata::text as metadata,
            to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, (select pg_notify($25, q.event_id)
   from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified
     from c

@@ -258,6 +258,19 @@ export async function getAppointment(
 }
 
 /**
+ * The appointment as retrieve answers it, as JSON text, with its row locked for the request's
+ * transaction (If-Match, http/conditional.ts); undefined when there is none.
+ */
+export async function lockedAppointmentJson(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<string | undefined> {
+  const row = isId(id) ? await findAppointmentForUpdate(ctx.db, vendorId, id) : undefined;
+  return row && JSON.stringify(presentAppointment(row));
+}
+
+/**
  * PATCH and PUT alike (CONTRACT 1). A status move is checked against the spec 3.1 table and
  * announces CONFIRMED, CANCELLED and COMPLETED, a change of the details appointment.updated, in
  * the same transaction.

@@ -41,14 +41,16 @@ export async function insertCustomerUnlessEmailTaken(
  * (any case), and with it customer.created, fanned out, with a NOTIFY when a delivery was queued.
  * `row.createdAt` is the service's clock; the row is stamped with db/sql.ts writeStampSql of it
  * (never before the statement starts). Returns what the database decided: the stamp, and the
- * free-form objects as stored (jsonb orders their keys); undefined when the e-mail was taken
+ * free-form objects and metadata as stored (jsonb orders their keys); undefined when the e-mail was taken
  * (nothing written then).
  */
 export async function insertCustomerAnnounced(
   db: Executor,
   row: CustomerRow,
   eventId: string,
-): Promise<Pick<CustomerRow, "measurements" | "preferences" | "createdAt" | "updatedAt"> | undefined> {
+): Promise<
+  Pick<CustomerRow, "measurements" | "preferences" | "metadata" | "createdAt" | "updatedAt"> | undefined
+> {
   const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
   const [inserted] = await insertCustomerStatement(db, {
     id: row.id,
@@ -73,6 +75,7 @@ export async function insertCustomerAnnounced(
   return {
     measurements: parse(inserted.measurements),
     preferences: parse(inserted.preferences),
+    metadata: JSON.parse(inserted.metadata) as Record<string, string>,
     createdAt: at,
     updatedAt: at,
   };
@@ -81,6 +84,7 @@ export async function insertCustomerAnnounced(
 const insertCustomerStatement = preparedStatement<{
   measurements: string | null;
   preferences: string | null;
+  metadata: string;
   at: string;
 }>(
   "insert_customer_announced",
@@ -112,6 +116,7 @@ const insertCustomerStatement = preparedStatement<{
       from: sql`from c`,
     })}
     select c.measurements::text as measurements, c.preferences::text as preferences,
+           c.metadata::text as metadata,
            ${isoTimestamp(sql`c.created_at`)} as at, ${notifyWhenQueued}
     from c`,
 );

@@ -219,6 +219,19 @@ export async function getCustomer(
 }
 
 /**
+ * The customer as retrieve answers it, as JSON text, with its row locked for the request's
+ * transaction (If-Match, http/conditional.ts); undefined when there is none.
+ */
+export async function lockedCustomerJson(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<string | undefined> {
+  if (!isId(id) || !(await findCustomerForUpdate(ctx.db, vendorId, id))) return undefined;
+  return JSON.stringify(await getCustomer(ctx, vendorId, id));
+}
+
+/**
  * PATCH and PUT alike (CONTRACT 1): fields left out are unchanged, null clears an optional field.
  * Answers the customer with its counts, as retrieve does.
  */

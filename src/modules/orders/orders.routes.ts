@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
-import { notModified, underIfMatch } from "../../http/conditional.ts";
+import { notModified, underIfMatch, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import { sendJsonText } from "../../http/json-text.ts";
 import {
@@ -68,7 +68,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
     async (request, reply) => {
       const { id, json } = await createOrder(ctx, principalOf(request).vendorId, request.body);
-      return sendJsonText(created(reply, `/api/vendor/orders/${id}`), json);
+      return sendJsonText(withEtag(created(reply, `/api/vendor/orders/${id}`), json), json);
     },
   );
 
@@ -114,7 +114,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         () => lockedOrderJson(ctx, vendorId, id),
         () => updateOrder(ctx, vendorId, id, request.body),
       );
-      return sendJsonText(reply, json);
+      return sendJsonText(withEtag(reply, json), json);
     },
   );
 
@@ -136,15 +136,22 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { vendorId } = principalOf(request);
       const { id } = request.params;
-      return underIfMatch(
+      // The answer is the move, not the order: its ETag is the order's after the move, read in
+      // the same transaction when If-Match holds one.
+      const { moved, order } = await underIfMatch(
         ctx,
         request,
         () => lockedOrderJson(ctx, vendorId, id),
-        () => updateOrderStatus(ctx, vendorId, id, request.body),
+        async () => {
+          const moved = await updateOrderStatus(ctx, vendorId, id, request.body);
+          return { moved, order: await getOrder(ctx, vendorId, id) };
+        },
       );
+      withEtag(reply, order);
+      return moved;
     },
   );
 };
