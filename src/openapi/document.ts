@@ -6,7 +6,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog, errorCodes } from "../errors.ts";
 import { Problem, TombstoneSchema } from "../http/common-schemas.ts";
-import { ChecksumResponse } from "../modules/sync/sync.schemas.ts";
 import {
   AppointmentListResponse,
   AppointmentSchema,
@@ -44,6 +43,7 @@ import {
   UpdateOrderStatusBody,
 } from "../modules/orders/orders.schemas.ts";
 import { orderTransitions } from "../modules/orders/orders.workflow.ts";
+import { ChecksumResponse } from "../modules/sync/sync.schemas.ts";
 import { ProfileSchema } from "../modules/vendors/vendors.schemas.ts";
 import {
   AttemptSchema,
@@ -384,7 +384,10 @@ function successHeaders(path: string, method: string, status: string): Json {
   if (method === "get" && status === "200" && path.startsWith("/api/vendor/")) out.ETag = headerRef("ETag");
   // Every 2xx answer about one order, customer, appointment or webhook names its version
   // (CONTRACT 12, Conditional writes).
-  if (/^\/api\/vendor\/(orders|customers|appointments|webhooks)(\/\{id\}(\/status)?)?$/.test(path) && method !== "get") {
+  if (
+    /^\/api\/vendor\/(orders|customers|appointments|webhooks)(\/\{id\}(\/status)?)?$/.test(path) &&
+    method !== "get"
+  ) {
     if (status === "201" || path.includes("{id}")) out.ETag = headerRef("ETag");
   }
   return out;

@@ -18,7 +18,10 @@ export type ChecksumQuery = Static<typeof ChecksumQuery>;
 export const ChecksumResponse = Type.Object(
   {
     resource: StringEnum(syncedResources),
-    until: Type.String({ format: "date-time", description: "The instant the checksum covers up to, inclusive" }),
+    until: Type.String({
+      format: "date-time",
+      description: "The instant the checksum covers up to, inclusive",
+    }),
     days: Type.Array(
       Type.Object({
         day: Type.String({ format: "date", description: "A UTC day, YYYY-MM-DD, of the records' updatedAt" }),
@@ -28,7 +31,9 @@ export const ChecksumResponse = Type.Object(
             'Lowercase hex SHA-256 of the lines `<id>:<updatedAt>` (updatedAt exactly as the API writes it) of that day\'s records, sorted by id in byte order, joined with "\\n" (no newline at the end)',
         }),
       }),
-      { description: "One entry per UTC day holding records (deleted records are not counted), oldest first" },
+      {
+        description: "One entry per UTC day holding records (deleted records are not counted), oldest first",
+      },
     ),
   },
   { description: "What a copy kept in sync must hold, day by day" },

@@ -26,7 +26,9 @@ export const checksumScopes: readonly Scope[] = Object.values(readScopes);
 
 export async function syncChecksum(ctx: ServiceContext, vendorId: string, query: ChecksumQuery) {
   const until =
-    query.until === undefined ? await syncHorizon(ctx.db) : requireDateTime("until", query.until).toISOString();
+    query.until === undefined
+      ? await syncHorizon(ctx.db)
+      : requireDateTime("until", query.until).toISOString();
   const days = await checksumDays(ctx.db, vendorId, query.resource, until);
   return { resource: query.resource, until, days };
 }
