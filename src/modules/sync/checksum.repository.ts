@@ -31,14 +31,16 @@ export async function checksumDays(
   const table = sql.raw(tables[resource]);
   return queryRows<ChecksumDay>(
     db,
-    sql`select to_char(r.updated_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+    // Grouped by the day as a date (an integer compare), formatted once per day: grouping by its
+    // text cost a third more CPU (bench/README.md, sync checksum).
+    sql`select to_char(d.day, 'YYYY-MM-DD') as day,
                count(*)::int as count,
                encode(sha256(convert_to(
                  string_agg(r.id || ':' || ${isoTimestamp(sql`r.updated_at`)}, E'\\n' order by r.id collate "C"),
                  'UTF8')), 'hex') as hash
-        from ${table} r
+        from ${table} r, lateral (select (r.updated_at at time zone 'UTC')::date as day) d
         where r.vendor_id = ${vendorId} and r.updated_at <= ${until}::timestamptz
-        group by 1
-        order by 1`,
+        group by d.day
+        order by d.day`,
   );
 }
