@@ -12,11 +12,11 @@ with cur as (
              else greatest($6::timestamptz, date_trunc('milliseconds', statement_timestamp())) end), o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any($7::text[])
-      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
-                o.type, o.model, o.tracking_token
+      returning o.*, cur.status as previous_status
     ), h as (
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, $8::text, $9::text, $10::text, u.updated_at from u
+      returning order_id, status, message, image_url, created_at, seq
     ), ev as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
@@ -66,5 +66,9 @@ with cur as (
              $32::text, u.id::text, jsonb_build_object('from', u.previous_status, 'to', $33::text)
       from u
     )
-    select cur.status, cur.type, exists (select 1 from u) as moved, (select pg_notify($34, q.event_id)
+    select cur.status, cur.type, exists (select 1 from u) as moved,
+           (select ('{"id":'::text || coalesce(to_json(o.id)::text, 'null') || ',"type":'::text || coalesce(to_json(o.type)::text, 'null') || ',"status":'::text || coalesce(to_json(o.status)::text, 'null') || ',"model":'::text || coalesce(to_json(o.model)::text, 'null') || ',"size":'::text || coalesce(to_json(o.size)::text, 'null') || ',"color":'::text || coalesce(to_json(o.color)::text, 'null') || ',"description":'::text || coalesce(to_json(o.description)::text, 'null') || ',"specialRequests":'::text || coalesce(to_json(o.special_requests)::text, 'null') || ',"customerId":'::text || coalesce(to_json(o.customer_id)::text, 'null') || ',"customer":'::text || coalesce(case when c.id is null then null else ('{"name":'::text || coalesce(to_json(c.name)::text, 'null') || ',"email":'::text || coalesce(to_json(c.email)::text, 'null') || '}') end, 'null') || ',"updates":'::text || coalesce(coalesce((select '[' || string_agg(('{"status":'::text || coalesce(to_json(u.status)::text, 'null') || ',"message":'::text || coalesce(to_json(u.message)::text, 'null') || ',"imageUrl":'::text || coalesce(to_json(u.image_url)::text, 'null') || ',"createdAt":'::text || coalesce(to_json(to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' order by u.seq) || ']' from (select order_id, status, message, image_url, created_at, seq from order_updates
+            union all select order_id, status, message, image_url, created_at, seq from h) u
+      where u.order_id = o.id), '[]'), 'null') || ',"createdAt":'::text || coalesce(to_json(to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":'::text || coalesce(to_json(to_char(o.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}') from u o left join customers c on c.id = o.customer_id) as json,
+           (select pg_notify($34, q.event_id)
   from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($35, '') from (select 1 from m limit 1) q) as mail_notified from cur

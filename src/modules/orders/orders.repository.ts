@@ -11,7 +11,12 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
-import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
+import {
+  movedOrderJsonSql,
+  newOrderJsonSql,
+  orderJsonSql,
+  orderStatusChangeSql,
+} from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -327,7 +332,7 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
 });
 
 export type StatusMove =
-  | { outcome: "moved" }
+  | { outcome: "moved"; json: string }
   | { outcome: "refused"; status: string; type: string }
   | { outcome: "not_found" };
 
@@ -374,10 +379,17 @@ export async function moveOrderStatus(
     ...actorValues(),
   });
   if (!row) return { outcome: "not_found" };
-  return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
+  return row.moved && row.json !== null
+    ? { outcome: "moved", json: row.json }
+    : { outcome: "refused", status: row.status, type: row.type };
 }
 
-const moveStatusStatement = preparedStatement<{ status: string; type: string; moved: boolean }>(
+const moveStatusStatement = preparedStatement<{
+  status: string;
+  type: string;
+  moved: boolean;
+  json: string | null;
+}>(
   "move_order_status",
   (p) => sql`with cur as (
       select o.id, o.status, o.type from orders o
@@ -389,11 +401,11 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
           updated_at = greatest(${writeStampSql(p.at)}, o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any(${p.allowedFrom}::text[])
-      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
-                o.type, o.model, o.tracking_token
+      returning o.*, cur.status as previous_status
     ), h as (
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
+      returning order_id, status, message, image_url, created_at, seq
     ), ${eventCtes(
       eventRow("order.status_changed", {
         id: sql`${p.eventId}`,
@@ -429,7 +441,9 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
       actorId: sql`${p.actorId}`,
       from: sql`from u`,
     })}
-    select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
+    select cur.status, cur.type, exists (select 1 from u) as moved,
+           (select ${movedOrderJsonSql} from u o left join customers c on c.id = o.customer_id) as json,
+           ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
 );
 
 /** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */

@@ -212,7 +212,7 @@ export async function updateOrderStatus(
   vendorId: string,
   id: string,
   input: UpdateOrderStatusBody,
-): Promise<{ id: string; status: OrderStatus }> {
+): Promise<{ moved: { id: string; status: OrderStatus }; json: string }> {
   if (!isId(id)) throw notFound("Order");
   const message = input.message ?? null;
   const imageUrl = input.imageUrl ?? null;
@@ -236,7 +236,8 @@ export async function updateOrderStatus(
       `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
     );
   }
-  return { id, status: input.status };
+  // The order's JSON after the move, from the same statement: the answer's ETag (CONTRACT 12).
+  return { moved: { id, status: input.status }, json: result.json };
 }
 
 function unsubscribeTokenPair(): { token: string; tokenHash: string } {
