@@ -385,7 +385,9 @@ function successHeaders(path: string, method: string, status: string): Json {
   // Every 2xx answer about one order, customer, appointment or webhook names its version
   // (CONTRACT 12, Conditional writes).
   if (
-    /^\/api\/vendor\/(orders|customers|appointments|webhooks)(\/\{id\}(\/status)?)?$/.test(path) &&
+    /^\/api\/vendor\/(orders|customers|appointments|webhooks)(\/\{id\}(\/status|\/rotate-secret)?)?$/.test(
+      path,
+    ) &&
     method !== "get"
   ) {
     if (status === "201" || path.includes("{id}")) out.ETag = headerRef("ETag");

@@ -105,6 +105,12 @@ describe.each(resources)("$name", (r) => {
       read = await t.api.get(r.path(id), { key });
       expect(etagOf(read), `${u.method} ${u.suffix ?? ""}`).toBe(etagOf(res));
     }
+    if (r.name === "webhook") {
+      const rotated = await t.api.post(`${r.path(id)}/rotate-secret`, {}, { key });
+      expect(rotated.status).toBe(200);
+      read = await t.api.get(r.path(id), { key });
+      expect(etagOf(rotated)).toBe(etagOf(read));
+    }
     if (r.deletable) {
       const del = await t.api.delete(r.path(id), { key });
       expect(del.status).toBe(204);

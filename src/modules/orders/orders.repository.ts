@@ -442,7 +442,7 @@ const moveStatusStatement = preparedStatement<{
       from: sql`from u`,
     })}
     select cur.status, cur.type, exists (select 1 from u) as moved,
-           (select ${movedOrderJsonSql} from u o left join customers c on c.id = o.customer_id) as json,
+           (select ${movedOrderJsonSql(sql`${p.id}::text`)} from u o left join customers c on c.id = o.customer_id) as json,
            ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
 );
 

@@ -187,7 +187,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         },
       },
     },
-    async (request) => rotateWebhookSecret(ctx, vendor(request), request.params.id, request.body),
+    async (request, reply) => {
+      const rotated = await rotateWebhookSecret(ctx, vendor(request), request.params.id, request.body);
+      // The rotation moved the webhook's updatedAt: the answer names its new version.
+      withEtag(reply, await getWebhook(ctx, vendor(request), request.params.id));
+      return rotated;
+    },
   );
 
   app.post(
