@@ -135,8 +135,8 @@ export async function underIfMatch<T>(
 
 /**
  * The ETag of one order, customer, appointment or webhook (CONTRACT 12, Conditional writes): a
- * strong tag of its representation as its GET answers it, given as the JSON text sent (orders,
- * rendered by PostgreSQL) or as the presented object. Every 2xx answer about the resource carries
+ * strong tag of its representation as its GET answers it, given as the presented object, or as
+ * text: for an order, the text of its version (modules/orders/order-version.ts). Every 2xx answer about the resource carries
  * it, writes included, and If-Match compares against it (underIfMatch's `current` renders the
  * same representation).
  */

@@ -348,7 +348,7 @@ const headers: Json = {
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "string" }, example: "5" },
   ETag: {
     description:
-      "The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes), except the order list's first page: weak, from its orders' version stamps",
+      "The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes; a single order's, of its version: its updatedAt and the customer it shows), except the order list's first page: weak, from its orders' version stamps",
     schema: { type: "string" },
     example: '"q7Xw3mZs1YVJ0cGk2b9Tn4RaLh8EoUfD"',
   },

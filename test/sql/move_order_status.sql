@@ -1,5 +1,5 @@
 -- move_order_status: written by `npm run sql:snapshots` from the code; do not edit.
--- Parameters: $1 vendorId, $2 id, $3 to, $4 at, $5 at, $6 at, $7 allowedFrom, $8 to, $9 message, $10 imageUrl, $11 eventId, $12 undefined, $13 to, $14 message, $15 imageUrl, $16 to, $17 mailId, $18 undefined, $19 to, $20 message, $21 mailToken, $22 mailTokenHash, $23 mailId, $24 to, $25 activityId, $26 actorKind, $27 actorId, $28 actorKind, $29 actorId, $30 actorId, $31 actorId, $32 undefined, $33 to, $34 id, $35 undefined, $36 undefined
+-- Parameters: $1 vendorId, $2 id, $3 to, $4 at, $5 at, $6 at, $7 allowedFrom, $8 to, $9 message, $10 imageUrl, $11 eventId, $12 undefined, $13 to, $14 message, $15 imageUrl, $16 to, $17 mailId, $18 undefined, $19 to, $20 message, $21 mailToken, $22 mailTokenHash, $23 mailId, $24 to, $25 activityId, $26 actorKind, $27 actorId, $28 actorKind, $29 actorId, $30 actorId, $31 actorId, $32 undefined, $33 to, $34 undefined, $35 undefined
 with cur as (
       select o.id, o.status, o.type from orders o
       where o.vendor_id = $1::text and o.id = $2::text
@@ -67,7 +67,9 @@ with cur as (
       from u
     )
     select cur.status, cur.type, exists (select 1 from u) as moved,
-           (select ('{"id":'::text || coalesce(to_json(o.id)::text, 'null') || ',"type":'::text || coalesce(to_json(o.type)::text, 'null') || ',"status":'::text || coalesce(to_json(o.status)::text, 'null') || ',"model":'::text || coalesce(to_json(o.model)::text, 'null') || ',"size":'::text || coalesce(to_json(o.size)::text, 'null') || ',"color":'::text || coalesce(to_json(o.color)::text, 'null') || ',"description":'::text || coalesce(to_json(o.description)::text, 'null') || ',"specialRequests":'::text || coalesce(to_json(o.special_requests)::text, 'null') || ',"customerId":'::text || coalesce(to_json(o.customer_id)::text, 'null') || ',"customer":'::text || coalesce(case when c.id is null then null else ('{"name":'::text || coalesce(to_json(c.name)::text, 'null') || ',"email":'::text || coalesce(to_json(c.email)::text, 'null') || '}') end, 'null') || ',"updates":'::text || coalesce(coalesce((select '[' || string_agg(('{"status":'::text || coalesce(to_json(u.status)::text, 'null') || ',"message":'::text || coalesce(to_json(u.message)::text, 'null') || ',"imageUrl":'::text || coalesce(to_json(u.image_url)::text, 'null') || ',"createdAt":'::text || coalesce(to_json(to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}'), ',' order by u.seq) || ']' from (select status, message, image_url, created_at, seq from order_updates where order_id = $34::text
-              union all select status, message, image_url, created_at, seq from h) u), '[]'), 'null') || ',"createdAt":'::text || coalesce(to_json(to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || ',"updatedAt":'::text || coalesce(to_json(to_char(o.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null') || '}') from u o left join customers c on c.id = o.customer_id) as json,
-           (select pg_notify($35, q.event_id)
-  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($36, '') from (select 1 from m limit 1) q) as mail_notified from cur
+           (select to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from u) as updated_at,
+           (select u.customer_id from u) as customer_id,
+           (select c.name from u join customers c on c.id = u.customer_id) as customer_name,
+           (select c.email from u join customers c on c.id = u.customer_id) as customer_email,
+           (select pg_notify($34, q.event_id)
+  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($35, '') from (select 1 from m limit 1) q) as mail_notified from cur

@@ -48,18 +48,6 @@ export const orderJsonSql = orderJsonWithHistory(sql`from order_updates u where 
 export const newOrderJsonSql = orderJsonWithHistory(sql`from h u where u.order_id = o.id`);
 
 /**
- * The same JSON for an order a status move updates in the statement itself, as a GET will answer
- * it after the move (its ETag is the answer's, CONTRACT 12): `o` is the updated row (the move's
- * CTE, all the order's columns), its history the stored entries of order `id` (read on their
- * index, not correlated) and the one the CTE `h` inserts.
- */
-export const movedOrderJsonSql = (id: SQLWrapper) =>
-  orderJsonWithHistory(
-    sql`from (select status, message, image_url, created_at, seq from order_updates where order_id = ${id}
-              union all select status, message, image_url, created_at, seq from h) u`,
-  );
-
-/**
  * The order.status_changed payload (CONTRACT 7) as jsonb, for a status move made in SQL: `u` is
  * the updated order with its `previous_status`; the move's status, message and photo are given.
  * Its shape is OrderStatusChangedSchema.

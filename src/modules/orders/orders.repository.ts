@@ -11,12 +11,7 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
-import {
-  movedOrderJsonSql,
-  newOrderJsonSql,
-  orderJsonSql,
-  orderStatusChangeSql,
-} from "./order-json.repository.ts";
+import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -332,7 +327,15 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
 });
 
 export type StatusMove =
-  | { outcome: "moved"; json: string }
+  | {
+      outcome: "moved";
+      version: {
+        id: string;
+        updatedAt: string;
+        customerId: string | null;
+        customer: { name: string; email: string | null } | null;
+      };
+    }
   | { outcome: "refused"; status: string; type: string }
   | { outcome: "not_found" };
 
@@ -379,16 +382,24 @@ export async function moveOrderStatus(
     ...actorValues(),
   });
   if (!row) return { outcome: "not_found" };
-  return row.moved && row.json !== null
-    ? { outcome: "moved", json: row.json }
-    : { outcome: "refused", status: row.status, type: row.type };
+  if (!row.moved || row.updated_at === null)
+    return { outcome: "refused", status: row.status, type: row.type };
+  // What the order's version (order-version.ts) is made of, after the move.
+  const customer = row.customer_name === null ? null : { name: row.customer_name, email: row.customer_email };
+  return {
+    outcome: "moved",
+    version: { id: move.id, updatedAt: row.updated_at, customerId: row.customer_id, customer },
+  };
 }
 
 const moveStatusStatement = preparedStatement<{
   status: string;
   type: string;
   moved: boolean;
-  json: string | null;
+  updated_at: string | null;
+  customer_id: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
 }>(
   "move_order_status",
   (p) => sql`with cur as (
@@ -442,7 +453,10 @@ const moveStatusStatement = preparedStatement<{
       from: sql`from u`,
     })}
     select cur.status, cur.type, exists (select 1 from u) as moved,
-           (select ${movedOrderJsonSql(sql`${p.id}::text`)} from u o left join customers c on c.id = o.customer_id) as json,
+           (select ${isoTimestamp(sql`u.updated_at`)} from u) as updated_at,
+           (select u.customer_id from u) as customer_id,
+           (select c.name from u join customers c on c.id = u.customer_id) as customer_name,
+           (select c.email from u join customers c on c.id = u.customer_id) as customer_email,
            ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
 );
 

@@ -12,6 +12,7 @@ import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
+import { orderVersion, orderVersionOfJson } from "./order-version.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
@@ -132,13 +133,17 @@ export async function listOrders(
   return `{"orders":[${page.rows.map((r) => r.json).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
-/** The order's JSON with its row locked for the request's transaction (If-Match), if it exists. */
-export async function lockedOrderJson(
+/**
+ * The order's version (order-version.ts: what its ETag hashes) with its row locked for the
+ * request's transaction (If-Match), if it exists.
+ */
+export async function lockedOrderVersion(
   ctx: ServiceContext,
   vendorId: string,
   id: string,
 ): Promise<string | undefined> {
-  return isId(id) ? lockOrderJson(ctx.db, vendorId, id) : undefined;
+  const json = isId(id) ? await lockOrderJson(ctx.db, vendorId, id) : undefined;
+  return json === undefined ? undefined : orderVersionOfJson(json);
 }
 
 export async function getOrder(ctx: ServiceContext, vendorId: string, id: string): Promise<string> {
@@ -212,7 +217,7 @@ export async function updateOrderStatus(
   vendorId: string,
   id: string,
   input: UpdateOrderStatusBody,
-): Promise<{ moved: { id: string; status: OrderStatus }; json: string }> {
+): Promise<{ moved: { id: string; status: OrderStatus }; version: string }> {
   if (!isId(id)) throw notFound("Order");
   const message = input.message ?? null;
   const imageUrl = input.imageUrl ?? null;
@@ -236,8 +241,8 @@ export async function updateOrderStatus(
       `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
     );
   }
-  // The order's JSON after the move, from the same statement: the answer's ETag (CONTRACT 12).
-  return { moved: { id, status: input.status }, json: result.json };
+  // The order's version after the move, from the same statement: the answer's ETag (CONTRACT 12).
+  return { moved: { id, status: input.status }, version: orderVersion(result.version) };
 }
 
 function unsubscribeTokenPair(): { token: string; tokenHash: string } {
