@@ -2863,7 +2863,7 @@ export interface components {
          */
         "Retry-After": string;
         /**
-         * @description The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes), except the order list's first page: weak, from its orders' version stamps
+         * @description The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes; a single order's, of its version: its updatedAt and the customer it shows), except the order list's first page: weak, from its orders' version stamps
          * @example "q7Xw3mZs1YVJ0cGk2b9Tn4RaLh8EoUfD"
          */
         ETag: string;
@@ -7941,6 +7941,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
