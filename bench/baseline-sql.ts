@@ -65,6 +65,9 @@ const customerJson = (t: string, measurements: string, preferences: string) =>
     ["notes", nullable(`${t}.notes`)],
     ["measurements", measurements],
     ["preferences", preferences],
+    // The integrator's own id and pairs (CONTRACT 12): none on the bench's customers.
+    ["externalId", "'null'"],
+    ["metadata", "'{}'"],
     ["createdAt", `'"' || ${iso(`${t}.created_at`)} || '"'`],
     ["updatedAt", `'"' || ${iso(`${t}.updated_at`)} || '"'`],
   ]);

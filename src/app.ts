@@ -55,6 +55,7 @@ import { eventStreamRoutes } from "./modules/events/event-stream.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
 import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
+import { syncRoutes } from "./modules/sync/sync.routes.ts";
 import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { authorizeRoutes } from "./oauth/authorize.routes.ts";
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(orderRoutes, { ctx });
       await api.register(customerRoutes, { ctx });
       await api.register(appointmentRoutes, { ctx });
+      await api.register(syncRoutes, { ctx });
       await api.register(inquiryRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(webhookRoutes, {

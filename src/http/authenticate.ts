@@ -11,6 +11,13 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The scope a credential needs for this route; routes without one are public. */
     scope?: Scope;
+    /**
+     * For a route whose query names the resource it reads (the sync checksum): the scope that
+     * resource needs, from the raw query, instead of `scope` (undefined: `scope` stands). The
+     * OpenAPI document lists each of `scopeChoices`.
+     */
+    scopeFor?: (query: Record<string, unknown>) => Scope | undefined;
+    scopeChoices?: readonly Scope[];
   }
   interface FastifyRequest {
     principal: Principal | undefined;
@@ -52,12 +59,13 @@ export function registerAuthentication(
       throw err;
     }
     await limits.authenticated(principal, reply);
-    if (!principal.scopes.has(scope)) {
-      throw new AppError("insufficient_scope", `This request needs the ${scope} scope`, {
+    const needed = request.routeOptions.config.scopeFor?.(request.query as Record<string, unknown>) ?? scope;
+    if (!principal.scopes.has(needed)) {
+      throw new AppError("insufficient_scope", `This request needs the ${needed} scope`, {
         headers: {
-          "www-authenticate": `Bearer realm="vendor-api", error="insufficient_scope", scope="${scope}"`,
+          "www-authenticate": `Bearer realm="vendor-api", error="insufficient_scope", scope="${needed}"`,
         },
-        requiredScope: scope,
+        requiredScope: needed,
       });
     }
     request.principal = principal;

@@ -91,12 +91,15 @@ export const Problem = Type.Object(
         }),
         {
           description:
-            "validation_failed, unknown_reference, customer_email_taken: one entry per offending field",
+            "validation_failed, unknown_reference, customer_email_taken, external_id_taken: one entry per offending field",
         },
       ),
     ),
     existingId: Type.Optional(
-      Type.String({ description: "customer_email_taken: the customer who has the e-mail" }),
+      Type.String({
+        description:
+          "customer_email_taken: the customer who has the e-mail; external_id_taken: the record that has the externalId",
+      }),
     ),
     currentStatus: Type.Optional(
       Type.String({ description: "invalid_transition: the resource's status now" }),
@@ -139,3 +142,53 @@ export function problemResponses(...statuses: number[]): Record<number, TSchema>
 /** Error statuses every authenticated JSON route can answer. */
 export const authenticatedErrors = [400, 401, 403, 429, 500, 503] as const;
 export const bodyErrors = [413, 415] as const;
+
+/** The integrator's own id for a resource (CONTRACT 12): unique per shop and resource. */
+export const ExternalId = Type.Unsafe<string | null>({
+  type: ["string", "null"],
+  minLength: 1,
+  maxLength: 255,
+  description:
+    "Your own id for this record (e.g. the POS's), at most 255 characters, unique per shop among records of this kind (409 external_id_taken otherwise); null clears it. Filter lists with `?externalId=`.",
+  examples: ["pos-48213"],
+});
+
+/**
+ * The integrator's key-value pairs (CONTRACT 12, as Stripe's metadata): at most 50 keys of at
+ * most 40 characters, string values of at most 500. Given on update, it replaces the whole set.
+ */
+export const Metadata = Type.Unsafe<Record<string, string>>({
+  type: "object",
+  maxProperties: 50,
+  propertyNames: { minLength: 1, maxLength: 40 },
+  additionalProperties: { type: "string", maxLength: 500 },
+  description:
+    "Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).",
+  examples: [{ posId: "48213", till: "2" }],
+});
+
+/** The `?externalId=` filter of a list. */
+export const ExternalIdFilter = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: "Only the record with this externalId (exact match)",
+});
+
+/** `includeDeleted` of a sync list (CONTRACT 12, Deletions). */
+export const IncludeDeleted = Type.Boolean({
+  description:
+    "With updatedSince: the list also carries a tombstone `{ id, deleted: true, updatedAt }` (updatedAt = when it went) for each record deleted, erased or merged away in the window (kept 30 days), and is ordered by updatedAt then id, newest first, rows and tombstones together. Without updatedSince: 400.",
+});
+
+/** What a sync list with includeDeleted shows of a record that is gone. */
+export const TombstoneSchema = Type.Object(
+  {
+    id: Id,
+    deleted: Type.Literal(true),
+    updatedAt: Type.String({
+      format: "date-time",
+      description: "When it was deleted, erased or merged away",
+    }),
+  },
+  { description: "A record deleted within the last 30 days (lists with includeDeleted=true only)" },
+);

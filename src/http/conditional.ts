@@ -132,3 +132,46 @@ export async function underIfMatch<T>(
     await held.rollback();
   }
 }
+
+/**
+ * The ETag of one order, customer, appointment or webhook (CONTRACT 12, Conditional writes): a
+ * strong tag of its representation as its GET answers it, given as the presented object, or as
+ * text: for an order, the text of its version (modules/orders/order-version.ts). Every 2xx answer about the resource carries
+ * it, writes included, and If-Match compares against it (underIfMatch's `current` renders the
+ * same representation).
+ */
+export function representationEtag(representation: string | object): string {
+  return strongEtag(typeof representation === "string" ? representation : JSON.stringify(representation));
+}
+
+/** Sets the resource's ETag on the answer (see representationEtag). */
+export function withEtag(reply: FastifyReply, representation: string | object): FastifyReply {
+  return reply.header("etag", representationEtag(representation));
+}
+
+/**
+ * A DELETE under If-Match: as underIfMatch, but the resource is always read (locked) first, so the
+ * answer can name the version it removed: returns that version's ETag (the 204's ETag).
+ */
+export async function underIfMatchDeleting(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  current: () => Promise<string | undefined>,
+  run: () => Promise<unknown>,
+): Promise<string | undefined> {
+  const header = request.headers["if-match"];
+  const held = await holdTransaction(ctx.db);
+  try {
+    const etag = await runWithTransaction(held, async () => {
+      const json = await current();
+      const tag = json === undefined ? undefined : strongEtag(json);
+      if (header !== undefined && tag !== undefined && !ifMatchHolds(header, tag)) throw preconditionFailed();
+      await run();
+      return tag;
+    });
+    await held.commit();
+    return etag;
+  } finally {
+    await held.rollback();
+  }
+}

@@ -5,6 +5,8 @@ export interface CatalogedRoute {
   method: string;
   url: string;
   scope: Scope | undefined;
+  /** The scopes a route that picks one from its query may need (the sync checksum). */
+  scopes?: readonly Scope[] | undefined;
   documented: boolean;
 }
 
@@ -26,6 +28,7 @@ export function registerRouteCatalog(app: FastifyInstance): void {
         method,
         url: route.url,
         scope: route.config?.scope,
+        scopes: route.config?.scopeChoices,
         documented: !(route.schema as { hide?: boolean } | undefined)?.hide,
       });
     }

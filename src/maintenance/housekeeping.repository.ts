@@ -9,18 +9,20 @@ import {
   oauthCodes,
   oauthRefreshTokens,
   passwordResets,
+  tombstones,
 } from "../db/schema/index.ts";
 
 /**
  * Deletes what expired before `now` (sessions, access and refresh tokens, reset links, and used
- * reset links), codes that expired before `codesBefore` and activity before `activityBefore`;
+ * reset links), codes that expired before `codesBefore`, activity before `activityBefore` and
+ * tombstones of deletions before `tombstonesBefore`;
  * returns how many rows went. The deletes run side by side: each is idempotent.
  */
 export async function deleteExpiredCredentials(
   db: Db,
-  cutoffs: { now: Date; codesBefore: Date; activityBefore: Date },
+  cutoffs: { now: Date; codesBefore: Date; activityBefore: Date; tombstonesBefore: Date },
 ): Promise<number> {
-  const { now, codesBefore, activityBefore } = cutoffs;
+  const { now, codesBefore, activityBefore, tombstonesBefore } = cutoffs;
   const counts = await Promise.all([
     db
       .delete(dashboardSessions)
@@ -40,6 +42,7 @@ export async function deleteExpiredCredentials(
       .where(or(lt(passwordResets.expiresAt, now), isNotNull(passwordResets.usedAt)))
       .returning({ id: passwordResets.id }),
     db.delete(activity).where(lt(activity.at, activityBefore)).returning({ id: activity.id }),
+    db.delete(tombstones).where(lt(tombstones.deletedAt, tombstonesBefore)).returning({ id: tombstones.id }),
   ]);
   return counts.reduce((sum, rows) => sum + rows.length, 0);
 }

@@ -5,7 +5,7 @@
 // this module adds what a route schema cannot say.
 import type { TSchema } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog, errorCodes } from "../errors.ts";
-import { Problem } from "../http/common-schemas.ts";
+import { Problem, TombstoneSchema } from "../http/common-schemas.ts";
 import {
   AppointmentListResponse,
   AppointmentSchema,
@@ -43,6 +43,7 @@ import {
   UpdateOrderStatusBody,
 } from "../modules/orders/orders.schemas.ts";
 import { orderTransitions } from "../modules/orders/orders.workflow.ts";
+import { ChecksumResponse } from "../modules/sync/sync.schemas.ts";
 import { ProfileSchema } from "../modules/vendors/vendors.schemas.ts";
 import {
   AttemptSchema,
@@ -112,6 +113,8 @@ const named: Record<string, TSchema> = {
   EventList: EventListResponse,
   Profile: ProfileSchema,
   WebhookTestPayload: WebhookTestPayloadSchema,
+  Tombstone: TombstoneSchema,
+  SyncChecksum: ChecksumResponse,
 };
 for (const [name, schema] of Object.entries(named)) (schema as Json).title = name;
 
@@ -203,6 +206,11 @@ const problemExamples: Record<ErrorCode, Json> = {
   customer_email_taken: {
     detail: "Another customer of this vendor has this e-mail address",
     errors: [{ field: "email", message: "is already used by another customer" }],
+    existingId: exampleIds.maria,
+  },
+  external_id_taken: {
+    detail: "Another customer of this vendor has this externalId",
+    errors: [{ field: "externalId", message: "is already used by another customer" }],
     existingId: exampleIds.maria,
   },
   idempotency_key_in_use: { detail: "A request with this Idempotency-Key is still being processed" },
@@ -340,7 +348,7 @@ const headers: Json = {
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "string" }, example: "5" },
   ETag: {
     description:
-      "The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes), except the order list's first page: weak, from its orders' version stamps",
+      "The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes; a single order's, of its version: its updatedAt and the customer it shows), except the order list's first page: weak, from its orders' version stamps",
     schema: { type: "string" },
     example: '"q7Xw3mZs1YVJ0cGk2b9Tn4RaLh8EoUfD"',
   },
@@ -374,6 +382,16 @@ function successHeaders(path: string, method: string, status: string): Json {
     out["Idempotent-Replayed"] = headerRef("Idempotent-Replayed");
   if (status === "201" && path.startsWith("/api/vendor/")) out.Location = headerRef("Location");
   if (method === "get" && status === "200" && path.startsWith("/api/vendor/")) out.ETag = headerRef("ETag");
+  // Every 2xx answer about one order, customer, appointment or webhook names its version
+  // (CONTRACT 12, Conditional writes).
+  if (
+    /^\/api\/vendor\/(orders|customers|appointments|webhooks)(\/\{id\}(\/status|\/rotate-secret)?)?$/.test(
+      path,
+    ) &&
+    method !== "get"
+  ) {
+    if (status === "201" || path.includes("{id}")) out.ETag = headerRef("ETag");
+  }
   return out;
 }
 

@@ -21,6 +21,8 @@ const mariaJson = {
   notes: "Prefers Saturday appointments",
   measurements: { bust: 86, waist: 68, hips: 94, height: 168 },
   preferences: { silhouette: "A-line", fabric: "lace", colors: ["ivory", "champagne"] },
+  externalId: "pos-c-20931",
+  metadata: { loyaltyTier: "gold" },
   createdAt: created,
   updatedAt: created,
 };
@@ -57,6 +59,8 @@ const appointmentJson = {
   date: "2027-03-20T10:00:00.000Z",
   duration: 60,
   notes: "First fitting; bring the wedding shoes",
+  externalId: null,
+  metadata: {},
   createdAt: moved,
   updatedAt: moved,
 };
@@ -152,8 +156,21 @@ export const schemaExamples: Record<string, unknown> = {
     notes: "Prefers Saturday appointments",
     measurements: mariaJson.measurements,
     preferences: mariaJson.preferences,
+    externalId: mariaJson.externalId,
   },
-  UpdateCustomer: { phone: "+351 913 000 111", notes: null },
+  UpdateCustomer: { phone: "+351 913 000 111", notes: null, metadata: { loyaltyTier: "gold" } },
+  Tombstone: { id: fitting, deleted: true, updatedAt: moved },
+  SyncChecksum: {
+    resource: "appointments",
+    until: "2026-12-02T09:30:00.000Z",
+    days: [
+      {
+        day: moved.slice(0, 10),
+        count: 1,
+        hash: "5b7c0c4c7d7e1b9a0f0e3f52c1a9d7e4b8f2a6c3d9e0f1a2b3c4d5e6f7a8b9c0",
+      },
+    ],
+  },
   Appointment: appointmentJson,
   AppointmentType: "FITTING",
   AppointmentStatus: "CONFIRMED",
@@ -230,6 +247,7 @@ export const eventDataExamples: Record<string, unknown> = {
   "appointment.confirmed": appointmentJson,
   "appointment.completed": { ...appointmentJson, status: "COMPLETED" },
   "appointment.cancelled": { ...appointmentJson, status: "CANCELLED" },
+  "appointment.deleted": { id: fitting },
   "inquiry.received": inquiryJson,
   "webhook.test": { webhookId: hook, message: "A test delivery from vendor-api" },
 };

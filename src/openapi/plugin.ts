@@ -33,9 +33,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   app.addHook("onRoute", (route) => {
     const scope = route.config?.scope;
     if (!scope) return;
+    const choices = route.config?.scopeChoices ?? [scope];
     route.schema = {
       ...route.schema,
-      security: [{ apiKey: [] }, { oauth2: [scope] }],
+      security: [{ apiKey: [] }, ...choices.map((s) => ({ oauth2: [s] }))],
     } as typeof route.schema;
   });
 
@@ -95,6 +96,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: "Orders", description: "Orders and their status workflow" },
         { name: "Customers", description: "Customers, with measurements and preferences" },
         { name: "Appointments", description: "Appointments with customers and their status workflow" },
+        {
+          name: "Sync",
+          description: "Proof that a copy kept by polling holds exactly the service's records",
+        },
         { name: "Inquiries", description: "Messages sent to a vendor through the public inquiry form" },
         { name: "Profile", description: "The vendor the credential acts for" },
         { name: "OAuth", description: "OAuth 2.0 authorization server (RFC 6749, 7009, 7636, 8414, 9207)" },

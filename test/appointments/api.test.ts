@@ -55,6 +55,8 @@ describe("POST /api/vendor/appointments", () => {
         "date",
         "duration",
         "notes",
+        "externalId",
+        "metadata",
         "createdAt",
         "updatedAt",
       ].sort(),

@@ -35,6 +35,8 @@ describe("POST /api/vendor/customers", () => {
         "notes",
         "measurements",
         "preferences",
+        "externalId",
+        "metadata",
         "createdAt",
         "updatedAt",
       ].sort(),

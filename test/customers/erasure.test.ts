@@ -104,8 +104,9 @@ describe("DELETE /api/vendor/customers/{id}", () => {
     const events = await t.api.get("/api/vendor/events", { key: s.key });
     const types = events.body.events.map((e: { event: string }) => e.event).sort();
     // Ana's order and customer events stay; Maria's order events stay without her; her erasure
-    // is announced by id (CONTRACT 10).
+    // is announced by id (CONTRACT 10), and so is her appointment's deletion (CONTRACT 12).
     expect(types).toEqual([
+      "appointment.deleted",
       "customer.created",
       "customer.deleted",
       "order.created",

@@ -75,8 +75,10 @@ describe("customer.deleted", () => {
     expect(fitting.status).toBe(201);
     expect((await t.api.delete(`/api/vendor/customers/${customerId}`, { key })).status).toBe(204);
     const all = await eventsOf(key);
-    expect(all.map((e) => e.event)).toEqual(["customer.deleted"]);
-    expect(all[0]?.data).toEqual({ id: customerId });
+    // Her appointment went with her, announced by its id alone (CONTRACT 12, Deletions).
+    expect(all.map((e) => e.event).sort()).toEqual(["appointment.deleted", "customer.deleted"]);
+    expect(all.find((e) => e.event === "customer.deleted")?.data).toEqual({ id: customerId });
+    expect(all.find((e) => e.event === "appointment.deleted")?.data).toEqual({ id: fitting.body.id });
     const stored = await queryRows<{ t: string }>(
       t.ctx.db,
       sql`select coalesce(json_agg(data)::text, '') as t from events where vendor_id = ${vendor.id}`,

@@ -129,6 +129,8 @@ describe("every answer matches the OpenAPI document", () => {
     await call("DELETE", `/api/vendor/appointments/${a1.body.id}`, k);
     const a2 = await call("POST", "/api/vendor/appointments", { ...k, body: { ...fitting, orderId: null } });
     await call("DELETE", `/api/vendor/appointments/${a2.body.id}`, k);
+    await call("GET", "/api/vendor/sync/checksum?resource=appointments", k);
+    await call("GET", "/api/vendor/sync/checksum?resource=bookings", k);
 
     // Inquiries.
     const inquiry = await call("POST", `/api/public/vendors/${vendor.id}/inquiries`, {

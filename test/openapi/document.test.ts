@@ -41,7 +41,10 @@ describe("the OpenAPI document", () => {
     for (const route of scoped) {
       const operation = doc.paths[toOpenApiPath(route.url)][route.method.toLowerCase()];
       const where = `${route.method} ${route.url}`;
-      expect(operation.security, where).toEqual([{ apiKey: [] }, { oauth2: [route.scope] }]);
+      expect(operation.security, where).toEqual([
+        { apiKey: [] },
+        ...(route.scopes ?? [route.scope]).map((scope) => ({ oauth2: [scope] })),
+      ]);
       for (const status of ["400", "401", "403", "429", "500"]) {
         expect(operation.responses[status], `${where} ${status}`).toBeDefined();
       }

@@ -47,11 +47,15 @@ describe("the OpenAPI document", () => {
       return media["application/problem+json"].schema.allOf[1].properties.code.enum;
     };
     expect(codes("/api/vendor/orders/{id}/status", "put", "409")).toEqual(["invalid_transition"]);
-    expect(codes("/api/vendor/appointments", "post", "409")).toEqual(["idempotency_key_in_use"]);
+    expect(codes("/api/vendor/appointments", "post", "409")).toEqual([
+      "external_id_taken",
+      "idempotency_key_in_use",
+    ]);
     expect(codes("/api/vendor/appointments", "post", "400")).toContain("unknown_reference");
     expect(codes("/api/vendor/appointments/{id}", "delete", "409")).toEqual(["appointment_not_deletable"]);
     expect(codes("/api/vendor/customers", "post", "409")).toEqual([
       "customer_email_taken",
+      "external_id_taken",
       "idempotency_key_in_use",
     ]);
     expect(codes("/api/vendor/orders", "get", "400")).toEqual(["validation_failed", "ambiguous_credentials"]);
@@ -87,7 +91,7 @@ describe("the OpenAPI document", () => {
       $ref: "#/components/schemas/CustomerWithCounts",
     });
     expect(doc.components.schemas.Event.discriminator.propertyName).toBe("event");
-    expect(doc.components.schemas.Event.oneOf).toHaveLength(12);
+    expect(doc.components.schemas.Event.oneOf).toHaveLength(13);
   });
 
   it("gives every request and response body an example, and cites no internal document", () => {

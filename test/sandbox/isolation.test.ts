@@ -232,8 +232,20 @@ async function probeStream(url: string, caller: World, other: World) {
   }
 }
 
+/** The sync checksum shows no records, only counts and hashes: it counts the caller's own alone. */
+async function probeChecksum(url: string, caller: World) {
+  for (const resource of ["orders", "customers", "appointments"]) {
+    const own = await everyPage(caller, `/api/vendor/${resource}`, resource);
+    const res = await send("GET", `${url}?resource=${resource}&until=9999-12-31T00:00:00Z`, caller);
+    expect(res.status, res.text).toBe(200);
+    const counted = (res.body.days as Array<{ count: number }>).reduce((n, d) => n + d.count, 0);
+    expect(counted, `${resource} counted`).toBe(own.length);
+  }
+}
+
 async function probe(route: { method: string; url: string; title: string }, caller: World, other: World) {
   if (route.url === "/api/vendor/events/stream") return probeStream(route.url, caller, other);
+  if (route.url === "/api/vendor/sync/checksum") return probeChecksum(route.url, caller);
   const body = bodies[route.title]?.(caller);
   if (route.url.includes(":")) {
     // The other world's ids: 404, and nothing of theirs in the answer.
@@ -327,6 +339,14 @@ const triggers: Record<AnyEventType, (w: World) => Promise<unknown>> = {
   "appointment.confirmed": (w) => moveAppointment(w, ["CONFIRMED"]),
   "appointment.completed": (w) => moveAppointment(w, ["CONFIRMED", "COMPLETED"]),
   "appointment.cancelled": (w) => moveAppointment(w, ["CANCELLED"]),
+  "appointment.deleted": async (w) => {
+    const a = await send("POST", "/api/vendor/appointments", w, {
+      customerId: w.ids.customer,
+      type: "FITTING",
+      date: "2099-08-02T10:00:00Z",
+    });
+    return send("DELETE", `/api/vendor/appointments/${a.body.id}`, w);
+  },
   "inquiry.received": (w) =>
     f.t.api.post(`/api/public/vendors/${w.vendorId}/inquiries`, {
       name: `${w.marker} I`,

@@ -12,11 +12,11 @@ with cur as (
              else greatest($6::timestamptz, date_trunc('milliseconds', statement_timestamp())) end), o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any($7::text[])
-      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
-                o.type, o.model, o.tracking_token
+      returning o.*, cur.status as previous_status
     ), h as (
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, $8::text, $9::text, $10::text, u.updated_at from u
+      returning order_id, status, message, image_url, created_at, seq
     ), ev as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
@@ -71,5 +71,10 @@ with cur as (
              $32::text, u.id::text, jsonb_build_object('from', u.previous_status, 'to', $33::text)
       from u
     )
-    select cur.status, cur.type, exists (select 1 from u) as moved, (select pg_notify($34, q.event_id)
+    select cur.status, cur.type, exists (select 1 from u) as moved,
+           (select to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from u) as updated_at,
+           (select u.customer_id from u) as customer_id,
+           (select c.name from u join customers c on c.id = u.customer_id) as customer_name,
+           (select c.email from u join customers c on c.id = u.customer_id) as customer_email,
+           (select pg_notify($34, q.event_id)
   from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($35, '') from (select 1 from m limit 1) q) as mail_notified from cur

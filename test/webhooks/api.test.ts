@@ -229,6 +229,7 @@ describe("OpenAPI", () => {
         "appointment.completed",
         "appointment.confirmed",
         "appointment.created",
+        "appointment.deleted",
         "appointment.updated",
         "customer.created",
         "customer.deleted",

@@ -31,6 +31,9 @@ export type DeliveryAttempt = Schemas["DeliveryAttempt"];
 export type Event = Schemas["Event"];
 export type Profile = Schemas["Profile"];
 export type Problem = Schemas["Problem"];
+/** What a sync list with `includeDeleted: true` shows of a record deleted in its window. */
+export type Tombstone = Schemas["Tombstone"];
+export type SyncChecksum = Schemas["SyncChecksum"];
 
 type Query<Op extends keyof operations> = operations[Op]["parameters"] extends { query?: infer Q }
   ? NonNullable<Q>
@@ -41,6 +44,34 @@ export type ListAppointmentsQuery = Query<"listAppointments">;
 export type ListInquiriesQuery = Query<"listInquiries">;
 export type ListEventsQuery = Query<"listEvents">;
 export type ListDeliveriesQuery = Query<"listWebhookDeliveries">;
+export type SyncChecksumQuery = Query<"getSyncChecksum">;
+
+/** Options of a call that reads or writes one order, customer, appointment or webhook. */
+export interface WriteOptions {
+  /**
+   * The ETag of the version you read (`etagOf(…)` of an earlier answer): the service refuses the
+   * change with 412 precondition_failed (ApiError) if the resource changed since. `*`: any version.
+   */
+  ifMatch?: string;
+}
+
+// The ETag of each answer object, kept beside it rather than on it, so the objects stay exactly
+// the service's JSON (a spread or JSON.stringify of them is unchanged).
+const etags = new WeakMap<object, string>();
+
+/**
+ * The ETag the service sent with this answer (an order, customer, appointment or webhook as `get`,
+ * `create` or `update` returned it), for `{ ifMatch }` on your next change to it; undefined for
+ * an object that did not come from an answer with an ETag.
+ */
+export function etagOf(answer: object): string | undefined {
+  return etags.get(answer);
+}
+
+/** A tombstone, not a record: `includeDeleted` lists carry both. */
+export function isTombstone(item: object): item is Tombstone {
+  return (item as { deleted?: unknown }).deleted === true;
+}
 
 /** A delivery's body as a receiver gets it, one shape per event name. */
 export type WebhookEvent = {
@@ -98,6 +129,7 @@ interface RequestOptions {
   query?: Record<string, unknown> | undefined;
   body?: unknown;
   idempotencyKey?: string | undefined;
+  ifMatch?: string | undefined;
   auth?: boolean;
 }
 
@@ -142,6 +174,7 @@ export class VendorApiClient {
       ...(options.auth !== false ? this.#authHeaders() : {}),
     };
     if (method === "POST") headers["idempotency-key"] = options.idempotencyKey ?? randomUUID();
+    if (options.ifMatch !== undefined) headers["if-match"] = options.ifMatch;
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
@@ -185,7 +218,10 @@ export class VendorApiClient {
         }
         throw new ApiError(res.status, problem);
       }
-      return (text ? JSON.parse(text) : undefined) as T;
+      const answer: unknown = text ? JSON.parse(text) : undefined;
+      const etag = res.headers.get("etag");
+      if (etag && answer !== null && typeof answer === "object") etags.set(answer, etag);
+      return answer as T;
     }
   }
 
@@ -267,10 +303,17 @@ export class VendorApiClient {
     get: (id: string) => this.request<Order>("GET", `/api/vendor/orders/${enc(id)}`),
     create: (body: CreateOrder, idempotencyKey?: string) =>
       this.request<Order>("POST", "/api/vendor/orders", { body, idempotencyKey }),
-    update: (id: string, body: UpdateOrder) =>
-      this.request<Order>("PATCH", `/api/vendor/orders/${enc(id)}`, { body }),
-    updateStatus: (id: string, body: UpdateOrderStatus) =>
-      this.request<OrderStatusResult>("PUT", `/api/vendor/orders/${enc(id)}/status`, { body }),
+    update: (id: string, body: UpdateOrder, options?: WriteOptions) =>
+      this.request<Order>("PATCH", `/api/vendor/orders/${enc(id)}`, { body, ...options }),
+    /** The answer's etagOf is the order's after the move. */
+    updateStatus: (id: string, body: UpdateOrderStatus, options?: WriteOptions) =>
+      this.request<OrderStatusResult>("PUT", `/api/vendor/orders/${enc(id)}/status`, { body, ...options }),
+    /** Every order changed since `updatedSince`, and a tombstone for each one deleted (sync). */
+    changes: (query: Omit<ListOrdersQuery, "cursor" | "includeDeleted"> & { updatedSince: string }) =>
+      this.#pages<"orders", Order | Tombstone>("orders", "/api/vendor/orders", {
+        ...query,
+        includeDeleted: true,
+      }),
   };
 
   readonly customers = {
@@ -281,10 +324,17 @@ export class VendorApiClient {
     get: (id: string) => this.request<CustomerWithCounts>("GET", `/api/vendor/customers/${enc(id)}`),
     create: (body: CreateCustomer, idempotencyKey?: string) =>
       this.request<Customer>("POST", "/api/vendor/customers", { body, idempotencyKey }),
-    update: (id: string, body: UpdateCustomer) =>
-      this.request<CustomerWithCounts>("PATCH", `/api/vendor/customers/${enc(id)}`, { body }),
+    update: (id: string, body: UpdateCustomer, options?: WriteOptions) =>
+      this.request<CustomerWithCounts>("PATCH", `/api/vendor/customers/${enc(id)}`, { body, ...options }),
     /** Erasure on the customer's request: cannot be undone. */
-    erase: (id: string) => this.request<void>("DELETE", `/api/vendor/customers/${enc(id)}`),
+    erase: (id: string, options?: WriteOptions) =>
+      this.request<void>("DELETE", `/api/vendor/customers/${enc(id)}`, { ...options }),
+    /** Every customer changed since `updatedSince`, and a tombstone for each one erased or merged away. */
+    changes: (query: Omit<ListCustomersQuery, "cursor" | "includeDeleted"> & { updatedSince: string }) =>
+      this.#pages<"customers", Customer | Tombstone>("customers", "/api/vendor/customers", {
+        ...query,
+        includeDeleted: true,
+      }),
   };
 
   readonly appointments = {
@@ -295,9 +345,16 @@ export class VendorApiClient {
     get: (id: string) => this.request<Appointment>("GET", `/api/vendor/appointments/${enc(id)}`),
     create: (body: CreateAppointment, idempotencyKey?: string) =>
       this.request<Appointment>("POST", "/api/vendor/appointments", { body, idempotencyKey }),
-    update: (id: string, body: UpdateAppointment) =>
-      this.request<Appointment>("PATCH", `/api/vendor/appointments/${enc(id)}`, { body }),
-    delete: (id: string) => this.request<void>("DELETE", `/api/vendor/appointments/${enc(id)}`),
+    update: (id: string, body: UpdateAppointment, options?: WriteOptions) =>
+      this.request<Appointment>("PATCH", `/api/vendor/appointments/${enc(id)}`, { body, ...options }),
+    delete: (id: string, options?: WriteOptions) =>
+      this.request<void>("DELETE", `/api/vendor/appointments/${enc(id)}`, { ...options }),
+    /** Every appointment changed since `updatedSince`, and a tombstone for each one deleted. */
+    changes: (query: Omit<ListAppointmentsQuery, "cursor" | "includeDeleted"> & { updatedSince: string }) =>
+      this.#pages<"appointments", Appointment | Tombstone>("appointments", "/api/vendor/appointments", {
+        ...query,
+        includeDeleted: true,
+      }),
   };
 
   readonly inquiries = {
@@ -319,9 +376,10 @@ export class VendorApiClient {
     get: (id: string) => this.request<Webhook>("GET", `/api/vendor/webhooks/${enc(id)}`),
     create: (body: CreateWebhook, idempotencyKey?: string) =>
       this.request<WebhookWithSecret>("POST", "/api/vendor/webhooks", { body, idempotencyKey }),
-    update: (id: string, body: UpdateWebhook) =>
-      this.request<Webhook>("PATCH", `/api/vendor/webhooks/${enc(id)}`, { body }),
-    delete: (id: string) => this.request<void>("DELETE", `/api/vendor/webhooks/${enc(id)}`),
+    update: (id: string, body: UpdateWebhook, options?: WriteOptions) =>
+      this.request<Webhook>("PATCH", `/api/vendor/webhooks/${enc(id)}`, { body, ...options }),
+    delete: (id: string, options?: WriteOptions) =>
+      this.request<void>("DELETE", `/api/vendor/webhooks/${enc(id)}`, { ...options }),
     rotateSecret: (id: string, overlapSeconds?: number) =>
       this.request<RotatedSecret>("POST", `/api/vendor/webhooks/${enc(id)}/rotate-secret`, {
         body: overlapSeconds === undefined ? undefined : { overlapSeconds },
@@ -352,6 +410,12 @@ export class VendorApiClient {
     get: (id: string) => this.request<Event>("GET", `/api/vendor/events/${enc(id)}`),
     /** Live events, reconnecting with Last-Event-ID (see streamEvents). */
     stream: (options?: StreamOptions) => this.streamEvents(options),
+  };
+
+  readonly sync = {
+    /** Per UTC day, the count and hash of the records (see the sync guide for your side of it). */
+    checksum: (query: SyncChecksumQuery) =>
+      this.request<SyncChecksum>("GET", "/api/vendor/sync/checksum", { query }),
   };
 
   readonly profile = {

@@ -212,6 +212,26 @@ export interface paths {
         patch: operations["updateAppointment"];
         trace?: never;
     };
+    "/api/vendor/sync/checksum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checksum of the records, per day
+         * @description Per UTC day of updatedAt (up to `until`), how many records of the resource there are and a SHA-256 over their ids and updatedAt, so a copy kept by polling can prove it holds exactly the same, or find the day it drifted and fetch only that day again. Needs the resource's read scope (orders:read, customers:read or appointments:read). See the sync guide for the computation on your side.
+         */
+        get: operations["getSyncChecksum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/inquiries": {
         parameters: {
             query?: never;
@@ -797,6 +817,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "appointment.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * appointment.deleted
+         * @description An appointment was deleted (`DELETE /api/vendor/appointments/{id}`), or went with its customer's erasure or merge. `data` holds only its id; a sync list with `includeDeleted=true` shows it as a tombstone for 30 days.
+         */
+        post: operations["appointmentDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "inquiry.received": {
         parameters: {
             query?: never;
@@ -852,6 +892,8 @@ export interface components {
          *       "date": "2027-03-20T10:00:00.000Z",
          *       "duration": 60,
          *       "notes": "First fitting; bring the wedding shoes",
+         *       "externalId": null,
+         *       "metadata": {},
          *       "createdAt": "2026-11-09T14:30:00.000Z",
          *       "updatedAt": "2026-11-09T14:30:00.000Z"
          *     }
@@ -879,6 +921,12 @@ export interface components {
             /** @description Minutes */
             duration: number;
             notes: string | null;
+            /** @description Your own id for the appointment, if set */
+            externalId: string | null;
+            /** @description Your own string pairs ({} when none) */
+            metadata: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -907,6 +955,8 @@ export interface components {
          *         "date": "2027-03-20T10:00:00.000Z",
          *         "duration": 60,
          *         "notes": "First fitting; bring the wedding shoes",
+         *         "externalId": null,
+         *         "metadata": {},
          *         "createdAt": "2026-11-09T14:30:00.000Z",
          *         "updatedAt": "2026-11-09T14:30:00.000Z"
          *       },
@@ -940,6 +990,8 @@ export interface components {
          *         "date": "2027-03-20T10:00:00.000Z",
          *         "duration": 60,
          *         "notes": "First fitting; bring the wedding shoes",
+         *         "externalId": null,
+         *         "metadata": {},
          *         "createdAt": "2026-11-09T14:30:00.000Z",
          *         "updatedAt": "2026-11-09T14:30:00.000Z"
          *       },
@@ -973,6 +1025,8 @@ export interface components {
          *         "date": "2027-03-20T10:00:00.000Z",
          *         "duration": 60,
          *         "notes": "First fitting; bring the wedding shoes",
+         *         "externalId": null,
+         *         "metadata": {},
          *         "createdAt": "2026-11-09T14:30:00.000Z",
          *         "updatedAt": "2026-11-09T14:30:00.000Z"
          *       },
@@ -1006,6 +1060,8 @@ export interface components {
          *         "date": "2027-03-20T10:00:00.000Z",
          *         "duration": 60,
          *         "notes": "First fitting; bring the wedding shoes",
+         *         "externalId": null,
+         *         "metadata": {},
          *         "createdAt": "2026-11-09T14:30:00.000Z",
          *         "updatedAt": "2026-11-09T14:30:00.000Z"
          *       },
@@ -1025,6 +1081,37 @@ export interface components {
             createdAt: string;
         };
         /**
+         * AppointmentDeletedEvent
+         * @description An appointment was deleted (`DELETE /api/vendor/appointments/{id}`), or went with its customer's erasure or merge. `data` holds only its id; a sync list with `includeDeleted=true` shows it as a tombstone for 30 days.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "appointment.deleted",
+         *       "data": {
+         *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4"
+         *       },
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        AppointmentDeletedEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "appointment.deleted";
+            /** @description The id of the deleted appointment */
+            data: {
+                /**
+                 * @description CUID2 identifier
+                 * @example tz4a98xxat96iws9zmbrgj3a
+                 */
+                id: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
          * AppointmentList
          * @example {
          *       "appointments": [
@@ -1037,6 +1124,8 @@ export interface components {
          *           "date": "2027-03-20T10:00:00.000Z",
          *           "duration": 60,
          *           "notes": "First fitting; bring the wedding shoes",
+         *           "externalId": null,
+         *           "metadata": {},
          *           "createdAt": "2026-11-09T14:30:00.000Z",
          *           "updatedAt": "2026-11-09T14:30:00.000Z"
          *         }
@@ -1045,8 +1134,8 @@ export interface components {
          *     }
          */
         AppointmentList: {
-            /** @description Sorted by date, earliest first */
-            appointments: components["schemas"]["Appointment"][];
+            /** @description Sorted by date, earliest first; with includeDeleted, by updatedAt newest first with tombstones of deleted appointments */
+            appointments: (components["schemas"]["Appointment"] | components["schemas"]["Tombstone"])[];
             /** @description Cursor of the next page; null on the last page */
             nextCursor: string | null;
         };
@@ -1079,6 +1168,8 @@ export interface components {
          *         "date": "2027-03-20T10:00:00.000Z",
          *         "duration": 90,
          *         "notes": "First fitting; bring the wedding shoes",
+         *         "externalId": null,
+         *         "metadata": {},
          *         "createdAt": "2026-11-09T14:30:00.000Z",
          *         "updatedAt": "2026-11-09T14:30:00.000Z"
          *       },
@@ -1126,6 +1217,21 @@ export interface components {
             notes?: string | null;
             /** @description An order of the same vendor and the same customer */
             orderId?: string | null;
+            /**
+             * @description Your own id for this record (e.g. the POS's), at most 255 characters, unique per shop among records of this kind (409 external_id_taken otherwise); null clears it. Filter lists with `?externalId=`.
+             * @example pos-48213
+             */
+            externalId?: string | null;
+            /**
+             * @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).
+             * @example {
+             *       "posId": "48213",
+             *       "till": "2"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /**
          * CreateCustomer
@@ -1148,7 +1254,8 @@ export interface components {
          *           "ivory",
          *           "champagne"
          *         ]
-         *       }
+         *       },
+         *       "externalId": "pos-c-20931"
          *     }
          */
         CreateCustomer: {
@@ -1176,6 +1283,21 @@ export interface components {
             preferences?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description Your own id for this record (e.g. the POS's), at most 255 characters, unique per shop among records of this kind (409 external_id_taken otherwise); null clears it. Filter lists with `?externalId=`.
+             * @example pos-48213
+             */
+            externalId?: string | null;
+            /**
+             * @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).
+             * @example {
+             *       "posId": "48213",
+             *       "till": "2"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /**
          * CreateInquiry
@@ -1265,7 +1387,7 @@ export interface components {
              */
             url: string;
             /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "inquiry.received")[];
+            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received")[];
         };
         /**
          * Customer
@@ -1290,6 +1412,10 @@ export interface components {
          *           "ivory",
          *           "champagne"
          *         ]
+         *       },
+         *       "externalId": "pos-c-20931",
+         *       "metadata": {
+         *         "loyaltyTier": "gold"
          *       },
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "updatedAt": "2026-11-02T10:15:00.000Z"
@@ -1319,6 +1445,12 @@ export interface components {
             preferences: {
                 [key: string]: unknown;
             } | null;
+            /** @description Your own id for the customer, if set */
+            externalId: string | null;
+            /** @description Your own string pairs ({} when none) */
+            metadata: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -1358,6 +1490,10 @@ export interface components {
          *             "ivory",
          *             "champagne"
          *           ]
+         *         },
+         *         "externalId": "pos-c-20931",
+         *         "metadata": {
+         *           "loyaltyTier": "gold"
          *         },
          *         "createdAt": "2026-11-02T10:15:00.000Z",
          *         "updatedAt": "2026-11-02T10:15:00.000Z"
@@ -1433,6 +1569,10 @@ export interface components {
          *               "champagne"
          *             ]
          *           },
+         *           "externalId": "pos-c-20931",
+         *           "metadata": {
+         *             "loyaltyTier": "gold"
+         *           },
          *           "createdAt": "2026-11-02T10:15:00.000Z",
          *           "updatedAt": "2026-11-02T10:15:00.000Z"
          *         }
@@ -1441,8 +1581,8 @@ export interface components {
          *     }
          */
         CustomerList: {
-            /** @description Newest first (by creation) */
-            customers: components["schemas"]["Customer"][];
+            /** @description Newest first (by creation); with includeDeleted, by updatedAt with tombstones of deleted customers */
+            customers: (components["schemas"]["Customer"] | components["schemas"]["Tombstone"])[];
             /** @description Cursor of the next page; null on the last page */
             nextCursor: string | null;
         };
@@ -1472,6 +1612,10 @@ export interface components {
          *             "ivory",
          *             "champagne"
          *           ]
+         *         },
+         *         "externalId": "pos-c-20931",
+         *         "metadata": {
+         *           "loyaltyTier": "gold"
          *         },
          *         "createdAt": "2026-11-02T10:15:00.000Z",
          *         "updatedAt": "2026-11-02T10:15:00.000Z"
@@ -1515,6 +1659,10 @@ export interface components {
          *           "champagne"
          *         ]
          *       },
+         *       "externalId": "pos-c-20931",
+         *       "metadata": {
+         *         "loyaltyTier": "gold"
+         *       },
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "updatedAt": "2026-11-02T10:15:00.000Z",
          *       "counts": {
@@ -1547,6 +1695,12 @@ export interface components {
             preferences: {
                 [key: string]: unknown;
             } | null;
+            /** @description Your own id for the customer, if set */
+            externalId: string | null;
+            /** @description Your own string pairs ({} when none) */
+            metadata: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -1711,7 +1865,7 @@ export interface components {
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
-        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["AppointmentDeletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
         /**
          * EventList
          * @example {
@@ -1997,8 +2151,8 @@ export interface components {
          *     }
          */
         OrderList: {
-            /** @description Most recently updated first */
-            orders: components["schemas"]["Order"][];
+            /** @description Most recently updated first; with includeDeleted, tombstones of deleted orders among them */
+            orders: (components["schemas"]["Order"] | components["schemas"]["Tombstone"])[];
             /** @description Cursor of the next page; null on the last page */
             nextCursor: string | null;
         };
@@ -2187,18 +2341,18 @@ export interface components {
              * @description The error code
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
             /** @description What went wrong in this request */
             detail?: string;
             /** @description The request id (also in X-Request-Id): quote it to support */
             requestId: string;
-            /** @description validation_failed, unknown_reference, customer_email_taken: one entry per offending field */
+            /** @description validation_failed, unknown_reference, customer_email_taken, external_id_taken: one entry per offending field */
             errors?: {
                 /** @description Dotted path of the field, e.g. `measurements.waist` */
                 field: string;
                 message: string;
             }[];
-            /** @description customer_email_taken: the customer who has the e-mail */
+            /** @description customer_email_taken: the customer who has the e-mail; external_id_taken: the record that has the externalId */
             existingId?: string;
             /** @description invalid_transition: the resource's status now */
             currentStatus?: string;
@@ -2310,6 +2464,65 @@ export interface components {
             overlapSeconds?: number;
         };
         /**
+         * SyncChecksum
+         * @description What a copy kept in sync must hold, day by day
+         * @example {
+         *       "resource": "appointments",
+         *       "until": "2026-12-02T09:30:00.000Z",
+         *       "days": [
+         *         {
+         *           "day": "2026-11-09",
+         *           "count": 1,
+         *           "hash": "5b7c0c4c7d7e1b9a0f0e3f52c1a9d7e4b8f2a6c3d9e0f1a2b3c4d5e6f7a8b9c0"
+         *         }
+         *       ]
+         *     }
+         */
+        SyncChecksum: {
+            /** @enum {string} */
+            resource: "orders" | "customers" | "appointments";
+            /**
+             * Format: date-time
+             * @description The instant the checksum covers up to, inclusive
+             */
+            until: string;
+            /** @description One entry per UTC day holding records (deleted records are not counted), oldest first */
+            days: {
+                /**
+                 * Format: date
+                 * @description A UTC day, YYYY-MM-DD, of the records' updatedAt
+                 */
+                day: string;
+                /** @description How many records were last updated that day */
+                count: number;
+                /** @description Lowercase hex SHA-256 of the lines `<id>:<updatedAt>` (updatedAt exactly as the API writes it) of that day's records, sorted by id in byte order, joined with "\n" (no newline at the end) */
+                hash: string;
+            }[];
+        };
+        /**
+         * Tombstone
+         * @description A record deleted within the last 30 days (lists with includeDeleted=true only)
+         * @example {
+         *       "id": "a1s4d7f0g3h6j9k2l5z8x1c4",
+         *       "deleted": true,
+         *       "updatedAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        Tombstone: {
+            /**
+             * @description CUID2 identifier
+             * @example tz4a98xxat96iws9zmbrgj3a
+             */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+            /**
+             * Format: date-time
+             * @description When it was deleted, erased or merged away
+             */
+            updatedAt: string;
+        };
+        /**
          * UpdateAppointment
          * @description Partial update: fields left out are unchanged, null clears notes or orderId. A status move follows the table under Appointments.
          * @example {
@@ -2340,13 +2553,31 @@ export interface components {
             notes?: string | null;
             /** @description An order of the same vendor and the same customer */
             orderId?: string | null;
+            /**
+             * @description Your own id for this record (e.g. the POS's), at most 255 characters, unique per shop among records of this kind (409 external_id_taken otherwise); null clears it. Filter lists with `?externalId=`.
+             * @example pos-48213
+             */
+            externalId?: string | null;
+            /**
+             * @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).
+             * @example {
+             *       "posId": "48213",
+             *       "till": "2"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /**
          * UpdateCustomer
          * @description Partial update: fields left out are unchanged, null clears an optional field
          * @example {
          *       "phone": "+351 913 000 111",
-         *       "notes": null
+         *       "notes": null,
+         *       "metadata": {
+         *         "loyaltyTier": "gold"
+         *       }
          *     }
          */
         UpdateCustomer: {
@@ -2374,6 +2605,21 @@ export interface components {
             preferences?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description Your own id for this record (e.g. the POS's), at most 255 characters, unique per shop among records of this kind (409 external_id_taken otherwise); null clears it. Filter lists with `?externalId=`.
+             * @example pos-48213
+             */
+            externalId?: string | null;
+            /**
+             * @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).
+             * @example {
+             *       "posId": "48213",
+             *       "till": "2"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         /**
          * UpdateOrder
@@ -2427,7 +2673,7 @@ export interface components {
              */
             url?: string;
             /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "inquiry.received")[];
+            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received")[];
             /**
              * @description ACTIVE receives deliveries; DISABLED receives none
              * @enum {string}
@@ -2617,7 +2863,7 @@ export interface components {
          */
         "Retry-After": string;
         /**
-         * @description The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes), except the order list's first page: weak, from its orders' version stamps
+         * @description The representation's entity-tag, for If-None-Match (304 when unchanged) and, on a single resource, If-Match on its updates. Strong (a hash of the bytes; a single order's, of its version: its updatedAt and the customer it shows), except the order list's first page: weak, from its orders' version stamps
          * @example "q7Xw3mZs1YVJ0cGk2b9Tn4RaLh8EoUfD"
          */
         ETag: string;
@@ -2726,18 +2972,18 @@ export interface operations {
                          * @description The error code
                          * @enum {string}
                          */
-                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
                         /** @description What went wrong in this request */
                         detail?: string;
                         /** @description The request id (also in X-Request-Id): quote it to support */
                         requestId: string;
-                        /** @description validation_failed, unknown_reference, customer_email_taken: one entry per offending field */
+                        /** @description validation_failed, unknown_reference, customer_email_taken, external_id_taken: one entry per offending field */
                         errors?: {
                             /** @description Dotted path of the field, e.g. `measurements.waist` */
                             field: string;
                             message: string;
                         }[];
-                        /** @description customer_email_taken: the customer who has the e-mail */
+                        /** @description customer_email_taken: the customer who has the e-mail; external_id_taken: the record that has the externalId */
                         existingId?: string;
                         /** @description invalid_transition: the resource's status now */
                         currentStatus?: string;
@@ -2763,6 +3009,8 @@ export interface operations {
                 customerId?: string;
                 /** @description Only orders updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 updatedSince?: string;
+                /** @description With updatedSince: the list also carries a tombstone `{ id, deleted: true, updatedAt }` (updatedAt = when it went) for each record deleted, erased or merged away in the window (kept 30 days), and is ordered by updatedAt then id, newest first, rows and tombstones together. Without updatedSince: 400. */
+                includeDeleted?: boolean;
             };
             header?: {
                 /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
@@ -2961,6 +3209,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,6 +3597,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,6 +3811,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +3984,10 @@ export interface operations {
                 updatedSince?: string;
                 /** @description Only the customer with this e-mail (case-insensitive) */
                 email?: string;
+                /** @description Only the record with this externalId (exact match) */
+                externalId?: string;
+                /** @description With updatedSince: the list also carries a tombstone `{ id, deleted: true, updatedAt }` (updatedAt = when it went) for each record deleted, erased or merged away in the window (kept 30 days), and is ordered by updatedAt then id, newest first, rows and tombstones together. Without updatedSince: 400. */
+                includeDeleted?: boolean;
             };
             header?: {
                 /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
@@ -3779,6 +4034,10 @@ export interface operations {
                      *               "ivory",
                      *               "champagne"
                      *             ]
+                     *           },
+                     *           "externalId": "pos-c-20931",
+                     *           "metadata": {
+                     *             "loyaltyTier": "gold"
                      *           },
                      *           "createdAt": "2026-11-02T10:15:00.000Z",
                      *           "updatedAt": "2026-11-02T10:15:00.000Z"
@@ -3915,7 +4174,8 @@ export interface operations {
                  *           "ivory",
                  *           "champagne"
                  *         ]
-                 *       }
+                 *       },
+                 *       "externalId": "pos-c-20931"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateCustomer"];
@@ -3933,6 +4193,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,6 +4218,10 @@ export interface operations {
                      *           "ivory",
                      *           "champagne"
                      *         ]
+                     *       },
+                     *       "externalId": "pos-c-20931",
+                     *       "metadata": {
+                     *         "loyaltyTier": "gold"
                      *       },
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z"
@@ -4006,7 +4271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `customer_email_taken`: Customer e-mail already in use; `idempotency_key_in_use`: Idempotency key in use */
+            /** @description `customer_email_taken`: Customer e-mail already in use; `external_id_taken`: External id already in use; `idempotency_key_in_use`: Idempotency key in use */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4016,7 +4281,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "customer_email_taken" | "idempotency_key_in_use";
+                        code?: "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use";
                     };
                 };
             };
@@ -4155,6 +4420,10 @@ export interface operations {
                      *           "champagne"
                      *         ]
                      *       },
+                     *       "externalId": "pos-c-20931",
+                     *       "metadata": {
+                     *         "loyaltyTier": "gold"
+                     *       },
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z",
                      *       "counts": {
@@ -4275,7 +4544,10 @@ export interface operations {
     replaceCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -4291,7 +4563,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "phone": "+351 913 000 111",
-                 *       "notes": null
+                 *       "notes": null,
+                 *       "metadata": {
+                 *         "loyaltyTier": "gold"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateCustomer"];
@@ -4307,6 +4582,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4331,6 +4607,10 @@ export interface operations {
                      *           "ivory",
                      *           "champagne"
                      *         ]
+                     *       },
+                     *       "externalId": "pos-c-20931",
+                     *       "metadata": {
+                     *         "loyaltyTier": "gold"
                      *       },
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z",
@@ -4397,7 +4677,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `customer_email_taken`: Customer e-mail already in use */
+            /** @description `customer_email_taken`: Customer e-mail already in use; `external_id_taken`: External id already in use */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4406,7 +4686,20 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "customer_email_taken";
+                        code?: "customer_email_taken" | "external_id_taken";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -4482,7 +4775,10 @@ export interface operations {
     eraseCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -4503,6 +4799,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4558,6 +4855,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -4633,7 +4943,10 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -4649,7 +4962,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "phone": "+351 913 000 111",
-                 *       "notes": null
+                 *       "notes": null,
+                 *       "metadata": {
+                 *         "loyaltyTier": "gold"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateCustomer"];
@@ -4665,6 +4981,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4689,6 +5006,10 @@ export interface operations {
                      *           "ivory",
                      *           "champagne"
                      *         ]
+                     *       },
+                     *       "externalId": "pos-c-20931",
+                     *       "metadata": {
+                     *         "loyaltyTier": "gold"
                      *       },
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z",
@@ -4755,7 +5076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `customer_email_taken`: Customer e-mail already in use */
+            /** @description `customer_email_taken`: Customer e-mail already in use; `external_id_taken`: External id already in use */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4764,7 +5085,20 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "customer_email_taken";
+                        code?: "customer_email_taken" | "external_id_taken";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -4854,6 +5188,10 @@ export interface operations {
                 customerId?: string;
                 /** @description Only appointments updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 updatedSince?: string;
+                /** @description Only the record with this externalId (exact match) */
+                externalId?: string;
+                /** @description With updatedSince: the list also carries a tombstone `{ id, deleted: true, updatedAt }` (updatedAt = when it went) for each record deleted, erased or merged away in the window (kept 30 days), and is ordered by updatedAt then id, newest first, rows and tombstones together. Without updatedSince: 400. */
+                includeDeleted?: boolean;
             };
             header?: {
                 /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
@@ -4889,6 +5227,8 @@ export interface operations {
                      *           "date": "2027-03-20T10:00:00.000Z",
                      *           "duration": 60,
                      *           "notes": "First fitting; bring the wedding shoes",
+                     *           "externalId": null,
+                     *           "metadata": {},
                      *           "createdAt": "2026-11-09T14:30:00.000Z",
                      *           "updatedAt": "2026-11-09T14:30:00.000Z"
                      *         }
@@ -5029,6 +5369,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,6 +5383,8 @@ export interface operations {
                      *       "date": "2027-03-20T10:00:00.000Z",
                      *       "duration": 60,
                      *       "notes": "First fitting; bring the wedding shoes",
+                     *       "externalId": null,
+                     *       "metadata": {},
                      *       "createdAt": "2026-11-09T14:30:00.000Z",
                      *       "updatedAt": "2026-11-09T14:30:00.000Z"
                      *     }
@@ -5090,7 +5433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `idempotency_key_in_use`: Idempotency key in use */
+            /** @description `external_id_taken`: External id already in use; `idempotency_key_in_use`: Idempotency key in use */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5100,7 +5443,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "idempotency_key_in_use";
+                        code?: "external_id_taken" | "idempotency_key_in_use";
                     };
                 };
             };
@@ -5227,6 +5570,8 @@ export interface operations {
                      *       "date": "2027-03-20T10:00:00.000Z",
                      *       "duration": 60,
                      *       "notes": "First fitting; bring the wedding shoes",
+                     *       "externalId": null,
+                     *       "metadata": {},
                      *       "createdAt": "2026-11-09T14:30:00.000Z",
                      *       "updatedAt": "2026-11-09T14:30:00.000Z"
                      *     }
@@ -5343,7 +5688,10 @@ export interface operations {
     replaceAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -5374,6 +5722,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5387,6 +5736,8 @@ export interface operations {
                      *       "date": "2027-03-20T10:00:00.000Z",
                      *       "duration": 60,
                      *       "notes": "First fitting; bring the wedding shoes",
+                     *       "externalId": null,
+                     *       "metadata": {},
                      *       "createdAt": "2026-11-09T14:30:00.000Z",
                      *       "updatedAt": "2026-11-09T14:30:00.000Z"
                      *     }
@@ -5448,7 +5799,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_transition`: Status transition not allowed */
+            /** @description `invalid_transition`: Status transition not allowed; `external_id_taken`: External id already in use */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5457,7 +5808,20 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_transition";
+                        code?: "invalid_transition" | "external_id_taken";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -5533,7 +5897,10 @@ export interface operations {
     deleteAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -5554,6 +5921,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5622,6 +5990,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "appointment_not_deletable";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -5697,7 +6078,10 @@ export interface operations {
     updateAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -5728,6 +6112,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5741,6 +6126,8 @@ export interface operations {
                      *       "date": "2027-03-20T10:00:00.000Z",
                      *       "duration": 60,
                      *       "notes": "First fitting; bring the wedding shoes",
+                     *       "externalId": null,
+                     *       "metadata": {},
                      *       "createdAt": "2026-11-09T14:30:00.000Z",
                      *       "updatedAt": "2026-11-09T14:30:00.000Z"
                      *     }
@@ -5802,7 +6189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `invalid_transition`: Status transition not allowed */
+            /** @description `invalid_transition`: Status transition not allowed; `external_id_taken`: External id already in use */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5811,7 +6198,20 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_transition";
+                        code?: "invalid_transition" | "external_id_taken";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -5838,6 +6238,145 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getSyncChecksum: {
+        parameters: {
+            query: {
+                /** @description Which records: orders, customers or appointments */
+                resource: "orders" | "customers" | "appointments";
+                /** @description Only records whose updatedAt is at or before this instant (the newest updatedAt your copy has seen is a good choice). Default: the sync horizon, the instant up to which every change has committed. */
+                until?: string;
+            };
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What a copy kept in sync must hold, day by day */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resource": "appointments",
+                     *       "until": "2026-12-02T09:30:00.000Z",
+                     *       "days": [
+                     *         {
+                     *           "day": "2026-11-09",
+                     *           "count": 1,
+                     *           "hash": "5b7c0c4c7d7e1b9a0f0e3f52c1a9d7e4b8f2a6c3d9e0f1a2b3c4d5e6f7a8b9c0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SyncChecksum"];
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -6492,6 +7031,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,7 +7349,10 @@ export interface operations {
     replaceWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -6840,6 +7383,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6912,6 +7456,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -6987,7 +7544,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -7008,6 +7568,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7063,6 +7624,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -7138,7 +7712,10 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the resource as you last read it (GET its URL): when it changed since, the update is refused with 412 precondition_failed and changes nothing. `*` matches any current version. */
+                "if-match"?: string;
+            };
             path: {
                 /**
                  * @description CUID2 identifier
@@ -7169,6 +7746,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7241,6 +7819,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `precondition_failed`: Precondition failed */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -7350,6 +7941,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8474,7 +9066,7 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "inquiry.received";
+                type?: "order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received";
                 /** @description Only events at or after this instant. Incremental sync: pass the newest `createdAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `createdAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 since?: string;
             };
@@ -8776,7 +9368,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event names to receive (default: every event the credential may read): order.created, order.updated, order.status_changed, customer.created, customer.updated, customer.deleted, appointment.created, appointment.updated, appointment.confirmed, appointment.cancelled, appointment.completed, inquiry.received */
+                /** @description Comma-separated event names to receive (default: every event the credential may read): order.created, order.updated, order.status_changed, customer.created, customer.updated, customer.deleted, appointment.created, appointment.updated, appointment.confirmed, appointment.cancelled, appointment.completed, appointment.deleted, inquiry.received */
                 types?: string;
             };
             header?: {
@@ -9964,6 +10556,10 @@ export interface operations {
                  *             "champagne"
                  *           ]
                  *         },
+                 *         "externalId": "pos-c-20931",
+                 *         "metadata": {
+                 *           "loyaltyTier": "gold"
+                 *         },
                  *         "createdAt": "2026-11-02T10:15:00.000Z",
                  *         "updatedAt": "2026-11-02T10:15:00.000Z"
                  *       },
@@ -10062,6 +10658,10 @@ export interface operations {
                  *             "ivory",
                  *             "champagne"
                  *           ]
+                 *         },
+                 *         "externalId": "pos-c-20931",
+                 *         "metadata": {
+                 *           "loyaltyTier": "gold"
                  *         },
                  *         "createdAt": "2026-11-02T10:15:00.000Z",
                  *         "updatedAt": "2026-11-02T10:15:00.000Z"
@@ -10235,6 +10835,8 @@ export interface operations {
                  *         "date": "2027-03-20T10:00:00.000Z",
                  *         "duration": 60,
                  *         "notes": "First fitting; bring the wedding shoes",
+                 *         "externalId": null,
+                 *         "metadata": {},
                  *         "createdAt": "2026-11-09T14:30:00.000Z",
                  *         "updatedAt": "2026-11-09T14:30:00.000Z"
                  *       },
@@ -10322,6 +10924,8 @@ export interface operations {
                  *         "date": "2027-03-20T10:00:00.000Z",
                  *         "duration": 90,
                  *         "notes": "First fitting; bring the wedding shoes",
+                 *         "externalId": null,
+                 *         "metadata": {},
                  *         "createdAt": "2026-11-09T14:30:00.000Z",
                  *         "updatedAt": "2026-11-09T14:30:00.000Z"
                  *       },
@@ -10409,6 +11013,8 @@ export interface operations {
                  *         "date": "2027-03-20T10:00:00.000Z",
                  *         "duration": 60,
                  *         "notes": "First fitting; bring the wedding shoes",
+                 *         "externalId": null,
+                 *         "metadata": {},
                  *         "createdAt": "2026-11-09T14:30:00.000Z",
                  *         "updatedAt": "2026-11-09T14:30:00.000Z"
                  *       },
@@ -10496,6 +11102,8 @@ export interface operations {
                  *         "date": "2027-03-20T10:00:00.000Z",
                  *         "duration": 60,
                  *         "notes": "First fitting; bring the wedding shoes",
+                 *         "externalId": null,
+                 *         "metadata": {},
                  *         "createdAt": "2026-11-09T14:30:00.000Z",
                  *         "updatedAt": "2026-11-09T14:30:00.000Z"
                  *       },
@@ -10583,6 +11191,8 @@ export interface operations {
                  *         "date": "2027-03-20T10:00:00.000Z",
                  *         "duration": 60,
                  *         "notes": "First fitting; bring the wedding shoes",
+                 *         "externalId": null,
+                 *         "metadata": {},
                  *         "createdAt": "2026-11-09T14:30:00.000Z",
                  *         "updatedAt": "2026-11-09T14:30:00.000Z"
                  *       },
@@ -10598,6 +11208,91 @@ export interface operations {
                     /** @constant */
                     event: "appointment.completed";
                     data: components["schemas"]["Appointment"];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    appointmentDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "appointment.deleted",
+                 *       "data": {
+                 *         "id": "a1s4d7f0g3h6j9k2l5z8x1c4"
+                 *       },
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "appointment.deleted";
+                    /** @description The id of the deleted appointment */
+                    data: {
+                        /**
+                         * @description CUID2 identifier
+                         * @example tz4a98xxat96iws9zmbrgj3a
+                         */
+                        id: string;
+                    };
                     /**
                      * Format: date-time
                      * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z

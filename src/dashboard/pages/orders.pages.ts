@@ -250,7 +250,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           request.params.id,
           input as UpdateOrderStatusBody,
         );
-        return { kind: "success", message: `Status set to ${humanize(result.status)}.` };
+        return { kind: "success", message: `Status set to ${humanize(result.moved.status)}.` };
       });
     },
   );

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 import { customers } from "./customers.ts";
 import { orders } from "./orders.ts";
@@ -22,6 +23,10 @@ export const appointments = pgTable(
     date: ts("date").notNull(),
     duration: integer("duration").notNull(),
     notes: text("notes"),
+    /** The integrator's own id (CONTRACT 12): unique per shop among its appointments. */
+    externalId: text("external_id"),
+    /** The integrator's string pairs (CONTRACT 12), bounded by the API's schema. */
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -30,5 +35,10 @@ export const appointments = pgTable(
     index("appointments_vendor_date_idx").on(t.vendorId, t.date, t.id),
     index("appointments_customer_idx").on(t.customerId),
     index("appointments_order_idx").on(t.orderId),
+    // The sync lists with includeDeleted and the sync checksum read by update time.
+    index("appointments_vendor_updated_idx").on(t.vendorId, t.updatedAt),
+    uniqueIndex("appointments_vendor_external_id_key")
+      .on(t.vendorId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
   ],
 );

@@ -19,6 +19,10 @@ export const customers = pgTable(
     preferences: jsonb("preferences").$type<Record<string, unknown>>(),
     /** When the customer unsubscribed from the shop's mail (one-click, RFC 8058): no more mail. */
     mailUnsubscribedAt: ts("mail_unsubscribed_at"),
+    /** The integrator's own id (CONTRACT 12): unique per shop among its customers. */
+    externalId: text("external_id"),
+    /** The integrator's string pairs (CONTRACT 12), bounded by the API's schema. */
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -29,5 +33,8 @@ export const customers = pgTable(
       .where(sql`${t.email} is not null`),
     index("customers_vendor_created_idx").on(t.vendorId, t.createdAt.desc(), t.id.desc()),
     index("customers_vendor_updated_idx").on(t.vendorId, t.updatedAt),
+    uniqueIndex("customers_vendor_external_id_key")
+      .on(t.vendorId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
   ],
 );

@@ -12,6 +12,8 @@ export function presentAppointment(row: AppointmentRow) {
     date: row.date.toISOString(),
     duration: row.duration,
     notes: row.notes,
+    externalId: row.externalId,
+    metadata: row.metadata ?? {},
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -15,9 +15,12 @@ export interface ListAppointmentsFilter {
   to?: Date | undefined;
   status?: string | undefined;
   customerId?: string | undefined;
+  externalId?: string | undefined;
   updatedSince?: Date | undefined;
   /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
   horizon?: string | undefined;
+  /** Order by (updatedAt, id), newest first, as a sync list with tombstones is (sync-page.ts). */
+  byUpdate?: boolean | undefined;
 }
 
 /**
@@ -35,14 +38,18 @@ export async function listAppointments(
   if (filter.to) conditions.push(lte(appointments.date, filter.to));
   if (filter.status) conditions.push(eq(appointments.status, filter.status));
   if (filter.customerId) conditions.push(eq(appointments.customerId, filter.customerId));
+  if (filter.externalId) conditions.push(eq(appointments.externalId, filter.externalId));
   if (filter.updatedSince) conditions.push(gte(appointments.updatedAt, filter.updatedSince));
   if (filter.horizon) conditions.push(sql`${appointments.updatedAt} <= ${filter.horizon}::timestamptz`);
-  if (filter.cursor) conditions.push(afterCursor(appointments.date, appointments.id, filter.cursor, "asc"));
+  const [sort, direction] = filter.byUpdate
+    ? ([appointments.updatedAt, "desc"] as const)
+    : ([appointments.date, "asc"] as const);
+  if (filter.cursor) conditions.push(afterCursor(sort, appointments.id, filter.cursor, direction));
   return db
     .select()
     .from(appointments)
     .where(and(...conditions))
-    .orderBy(...keysetOrder(appointments.date, appointments.id, "asc"))
+    .orderBy(...keysetOrder(sort, appointments.id, direction))
     .limit(filter.limit + 1);
 }
 
@@ -60,6 +67,19 @@ export async function findAppointmentById(
 }
 
 /** The appointment, locked until the transaction ends, so concurrent moves apply one at a time. */
+export async function findAppointmentByExternalId(
+  db: Executor,
+  vendorId: string,
+  externalId: string,
+): Promise<AppointmentRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(appointments)
+    .where(and(eq(appointments.vendorId, vendorId), eq(appointments.externalId, externalId)))
+    .limit(1);
+  return row;
+}
+
 export async function findAppointmentForUpdate(
   db: Executor,
   vendorId: string,

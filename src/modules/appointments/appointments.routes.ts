@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import {
   AppointmentListResponse,
@@ -15,7 +16,8 @@ import {
   createAppointment,
   deleteAppointment,
   getAppointment,
-  listAppointments,
+  listAppointmentsForApi,
+  lockedAppointmentJson,
   updateAppointment,
 } from "./appointments.service.ts";
 
@@ -36,13 +38,13 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         response: { 200: AppointmentListResponse, ...problemResponses(...authenticatedErrors) },
       },
     },
-    async (request) => listAppointments(ctx, principalOf(request).vendorId, request.query),
+    async (request) => listAppointmentsForApi(ctx, principalOf(request).vendorId, request.query),
   );
 
   app.post(
     "/appointments",
     {
-      config: { scope: "appointments:write", errors: ["unknown_reference"] },
+      config: { scope: "appointments:write", errors: ["unknown_reference", "external_id_taken"] },
       schema: {
         tags,
         operationId: "createAppointment",
@@ -58,6 +60,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
     },
     async (request, reply) => {
       const appointment = await createAppointment(ctx, principalOf(request).vendorId, request.body);
+      withEtag(reply, appointment);
       return created(reply, `/api/vendor/appointments/${appointment.id}`).send(appointment);
     },
   );
@@ -74,14 +77,22 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         response: { 200: AppointmentSchema, ...problemResponses(...authenticatedErrors, 404) },
       },
     },
-    async (request) => getAppointment(ctx, principalOf(request).vendorId, request.params.id),
+    async (request, reply) => {
+      const appointment = await getAppointment(ctx, principalOf(request).vendorId, request.params.id);
+      withEtag(reply, appointment);
+      return appointment;
+    },
   );
 
   for (const method of ["PATCH", "PUT"] as const) {
     app.route({
       method,
       url: "/appointments/:id",
-      config: { scope: "appointments:write", errors: ["unknown_reference", "invalid_transition"] },
+      config: {
+        scope: "appointments:write",
+        ifMatch: true,
+        errors: ["unknown_reference", "invalid_transition", "external_id_taken"],
+      },
       schema: {
         tags,
         operationId: method === "PATCH" ? "updateAppointment" : "replaceAppointment",
@@ -98,15 +109,25 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
           ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
         },
       },
-      handler: async (request) =>
-        updateAppointment(ctx, principalOf(request).vendorId, request.params.id, request.body),
+      handler: async (request, reply) => {
+        const { vendorId } = principalOf(request);
+        const { id } = request.params;
+        const appointment = await underIfMatch(
+          ctx,
+          request,
+          () => lockedAppointmentJson(ctx, vendorId, id),
+          () => updateAppointment(ctx, vendorId, id, request.body),
+        );
+        withEtag(reply, appointment);
+        return appointment;
+      },
     });
   }
 
   app.delete(
     "/appointments/:id",
     {
-      config: { scope: "appointments:write", errors: ["appointment_not_deletable"] },
+      config: { scope: "appointments:write", ifMatch: true, errors: ["appointment_not_deletable"] },
       schema: {
         tags,
         operationId: "deleteAppointment",
@@ -121,7 +142,15 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
       },
     },
     async (request, reply) => {
-      await deleteAppointment(ctx, principalOf(request).vendorId, request.params.id);
+      const { vendorId } = principalOf(request);
+      const { id } = request.params;
+      const etag = await underIfMatchDeleting(
+        ctx,
+        request,
+        () => lockedAppointmentJson(ctx, vendorId, id),
+        () => deleteAppointment(ctx, vendorId, id),
+      );
+      if (etag) reply.header("etag", etag);
       return reply.code(204).send(null);
     },
   );

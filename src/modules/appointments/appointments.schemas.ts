@@ -1,12 +1,17 @@
 import { type Static, Type } from "@sinclair/typebox";
 import {
+  ExternalId,
+  ExternalIdFilter,
   Id,
+  IncludeDeleted,
+  Metadata,
   NextCursor,
   NullableString,
   PageQuery,
   StringEnum,
   SyncSince,
   Timestamp,
+  TombstoneSchema,
 } from "../../http/common-schemas.ts";
 import { appointmentStatuses, appointmentTypes } from "./appointments.workflow.ts";
 
@@ -25,6 +30,12 @@ export const AppointmentSchema = Type.Object(
     date: Type.String({ format: "date-time", description: "Start, as a UTC instant with milliseconds" }),
     duration: Type.Integer({ description: "Minutes" }),
     notes: NullableString(),
+    externalId: Type.Union([Type.String(), Type.Null()], {
+      description: "Your own id for the appointment, if set",
+    }),
+    metadata: Type.Record(Type.String(), Type.String(), {
+      description: "Your own string pairs ({} when none)",
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -52,6 +63,8 @@ export const CreateAppointmentBody = Type.Object(
     duration: Type.Optional({ ...Duration, default: 60, description: "Minutes, 15-480, default 60" }),
     notes: Type.Optional(Notes),
     orderId: Type.Optional(OrderRef),
+    externalId: Type.Optional(ExternalId),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
 );
@@ -68,6 +81,8 @@ export const UpdateAppointmentBody = Type.Object(
     duration: Type.Optional(Duration),
     notes: Type.Optional(Notes),
     orderId: Type.Optional(OrderRef),
+    externalId: Type.Optional(ExternalId),
+    metadata: Type.Optional(Metadata),
   },
   {
     additionalProperties: false,
@@ -90,10 +105,15 @@ export const ListAppointmentsQuery = Type.Object({
   status: Type.Optional(AppointmentStatusSchema),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's appointments" })),
   updatedSince: Type.Optional(SyncSince("appointments updated", "updatedAt")),
+  externalId: Type.Optional(ExternalIdFilter),
+  includeDeleted: Type.Optional(IncludeDeleted),
 });
 export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuery>;
 
 export const AppointmentListResponse = Type.Object({
-  appointments: Type.Array(AppointmentSchema, { description: "Sorted by date, earliest first" }),
+  appointments: Type.Array(Type.Union([AppointmentSchema, TombstoneSchema]), {
+    description:
+      "Sorted by date, earliest first; with includeDeleted, by updatedAt newest first with tombstones of deleted appointments",
+  }),
   nextCursor: NextCursor,
 });

@@ -21,10 +21,17 @@ export interface ErasedCustomer {
   email: string | null;
 }
 
-export async function deleteCustomerAppointments(db: Executor, vendorId: string, customerId: string) {
-  await db
+/** Deletes the customer's appointments; returns their ids (each leaves a tombstone and an event). */
+export async function deleteCustomerAppointments(
+  db: Executor,
+  vendorId: string,
+  customerId: string,
+): Promise<string[]> {
+  const gone = await db
     .delete(appointments)
-    .where(and(eq(appointments.vendorId, vendorId), eq(appointments.customerId, customerId)));
+    .where(and(eq(appointments.vendorId, vendorId), eq(appointments.customerId, customerId)))
+    .returning({ id: appointments.id });
+  return gone.map((a) => a.id);
 }
 
 /**

@@ -15,6 +15,8 @@ export function presentCustomer(row: CustomerRow) {
     notes: row.notes,
     measurements: row.measurements ?? null,
     preferences: row.preferences ?? null,
+    externalId: row.externalId,
+    metadata: row.metadata ?? {},
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -21,6 +21,7 @@ export function customerJsonbSql(alias: string): SQL {
   return sql`jsonb_build_object('id', ${c("id")}, 'name', ${c("name")}, 'email', ${c("email")},
     'phone', ${c("phone")}, 'weddingDate', ${c("wedding_date")}, 'notes', ${c("notes")},
     'measurements', ${c("measurements")}, 'preferences', ${c("preferences")},
+    'externalId', ${c("external_id")}, 'metadata', ${c("metadata")},
     'createdAt', ${isoTimestamp(c("created_at"))}, 'updatedAt', ${isoTimestamp(c("updated_at"))})`;
 }
 
@@ -40,14 +41,16 @@ export async function insertCustomerUnlessEmailTaken(
  * (any case), and with it customer.created, fanned out, with a NOTIFY when a delivery was queued.
  * `row.createdAt` is the service's clock; the row is stamped with db/sql.ts writeStampSql of it
  * (never before the statement starts). Returns what the database decided: the stamp, and the
- * free-form objects as stored (jsonb orders their keys); undefined when the e-mail was taken
+ * free-form objects and metadata as stored (jsonb orders their keys); undefined when the e-mail was taken
  * (nothing written then).
  */
 export async function insertCustomerAnnounced(
   db: Executor,
   row: CustomerRow,
   eventId: string,
-): Promise<Pick<CustomerRow, "measurements" | "preferences" | "createdAt" | "updatedAt"> | undefined> {
+): Promise<
+  Pick<CustomerRow, "measurements" | "preferences" | "metadata" | "createdAt" | "updatedAt"> | undefined
+> {
   const json = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
   const [inserted] = await insertCustomerStatement(db, {
     id: row.id,
@@ -59,6 +62,8 @@ export async function insertCustomerAnnounced(
     notes: row.notes,
     measurements: json(row.measurements),
     preferences: json(row.preferences),
+    externalId: row.externalId,
+    metadata: JSON.stringify(row.metadata),
     at: row.createdAt.toISOString(),
     eventId,
     activityId: newId(),
@@ -70,6 +75,7 @@ export async function insertCustomerAnnounced(
   return {
     measurements: parse(inserted.measurements),
     preferences: parse(inserted.preferences),
+    metadata: JSON.parse(inserted.metadata) as Record<string, string>,
     createdAt: at,
     updatedAt: at,
   };
@@ -78,14 +84,16 @@ export async function insertCustomerAnnounced(
 const insertCustomerStatement = preparedStatement<{
   measurements: string | null;
   preferences: string | null;
+  metadata: string;
   at: string;
 }>(
   "insert_customer_announced",
   (p) => sql`with c as (
       insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
-                             preferences, created_at, updated_at)
+                             preferences, external_id, metadata, created_at, updated_at)
       select ${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
-             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb, t.at, t.at
+             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb,
+             ${p.externalId}::text, ${p.metadata}::jsonb, t.at, t.at
       from (select ${writeStampSql(p.at)} as at) t
       on conflict do nothing
       returning *
@@ -108,6 +116,7 @@ const insertCustomerStatement = preparedStatement<{
       from: sql`from c`,
     })}
     select c.measurements::text as measurements, c.preferences::text as preferences,
+           c.metadata::text as metadata,
            ${isoTimestamp(sql`c.created_at`)} as at, ${notifyWhenQueued}
     from c`,
 );
@@ -121,6 +130,19 @@ export async function findCustomerByEmail(
     .select()
     .from(customers)
     .where(and(eq(customers.vendorId, vendorId), sql`lower(${customers.email}) = lower(${email})`))
+    .limit(1);
+  return row;
+}
+
+export async function findCustomerByExternalId(
+  db: Executor,
+  vendorId: string,
+  externalId: string,
+): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.vendorId, vendorId), eq(customers.externalId, externalId)))
     .limit(1);
   return row;
 }
@@ -145,6 +167,9 @@ export interface ListCustomersFilter {
   /** With updatedSince: only rows stamped at or before this sync horizon (db/sync-horizon.ts). */
   horizon?: string | undefined;
   email?: string | undefined;
+  externalId?: string | undefined;
+  /** Order by (updatedAt, id), newest first, as a sync list with tombstones is (sync-page.ts). */
+  byUpdate?: boolean | undefined;
   /** Customers whose name, e-mail or phone contains this text (case-insensitive). */
   search?: string | undefined;
 }
@@ -163,18 +188,20 @@ export async function listCustomers(
   if (filter.updatedSince) conditions.push(gte(customers.updatedAt, filter.updatedSince));
   if (filter.horizon) conditions.push(sql`${customers.updatedAt} <= ${filter.horizon}::timestamptz`);
   if (filter.email) conditions.push(sql`lower(${customers.email}) = lower(${filter.email})`);
+  if (filter.externalId) conditions.push(eq(customers.externalId, filter.externalId));
   if (filter.search) {
     const p = containsPattern(filter.search);
     conditions.push(
       sql`(${customers.name} ilike ${p} or ${customers.email} ilike ${p} or ${customers.phone} ilike ${p})`,
     );
   }
-  if (filter.cursor) conditions.push(afterCursor(customers.createdAt, customers.id, filter.cursor, "desc"));
+  const sort = filter.byUpdate ? customers.updatedAt : customers.createdAt;
+  if (filter.cursor) conditions.push(afterCursor(sort, customers.id, filter.cursor, "desc"));
   return db
     .select()
     .from(customers)
     .where(and(...conditions))
-    .orderBy(...keysetOrder(customers.createdAt, customers.id, "desc"))
+    .orderBy(...keysetOrder(sort, customers.id, "desc"))
     .limit(filter.limit + 1);
 }
 

@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import {
   CreateCustomerBody,
@@ -16,7 +17,8 @@ import {
   createCustomer,
   eraseCustomer,
   getCustomer,
-  listCustomers,
+  listCustomersForApi,
+  lockedCustomerJson,
   updateCustomer,
 } from "./customers.service.ts";
 
@@ -36,13 +38,13 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         response: { 200: CustomerListResponse, ...problemResponses(...authenticatedErrors) },
       },
     },
-    async (request) => listCustomers(ctx, principalOf(request).vendorId, request.query),
+    async (request) => listCustomersForApi(ctx, principalOf(request).vendorId, request.query),
   );
 
   app.post(
     "/customers",
     {
-      config: { scope: "customers:write", errors: ["customer_email_taken"] },
+      config: { scope: "customers:write", errors: ["customer_email_taken", "external_id_taken"] },
       schema: {
         tags,
         operationId: "createCustomer",
@@ -58,6 +60,8 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
     },
     async (request, reply) => {
       const customer = await createCustomer(ctx, principalOf(request).vendorId, request.body);
+      // Its ETag is that of retrieve's answer, which adds the counts (none yet).
+      withEtag(reply, { ...customer, counts: { orders: 0, appointments: 0 } });
       return created(reply, `/api/vendor/customers/${customer.id}`).send(customer);
     },
   );
@@ -75,14 +79,22 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         response: { 200: CustomerDetailSchema, ...problemResponses(...authenticatedErrors, 404) },
       },
     },
-    async (request) => getCustomer(ctx, principalOf(request).vendorId, request.params.id),
+    async (request, reply) => {
+      const customer = await getCustomer(ctx, principalOf(request).vendorId, request.params.id);
+      withEtag(reply, customer);
+      return customer;
+    },
   );
 
   for (const method of ["PATCH", "PUT"] as const) {
     app.route({
       method,
       url: "/customers/:id",
-      config: { scope: "customers:write", errors: ["customer_email_taken"] },
+      config: {
+        scope: "customers:write",
+        ifMatch: true,
+        errors: ["customer_email_taken", "external_id_taken"],
+      },
       schema: {
         tags,
         operationId: method === "PATCH" ? "updateCustomer" : "replaceCustomer",
@@ -96,15 +108,25 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
           ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
         },
       },
-      handler: async (request) =>
-        updateCustomer(ctx, principalOf(request).vendorId, request.params.id, request.body),
+      handler: async (request, reply) => {
+        const { vendorId } = principalOf(request);
+        const { id } = request.params;
+        const customer = await underIfMatch(
+          ctx,
+          request,
+          () => lockedCustomerJson(ctx, vendorId, id),
+          () => updateCustomer(ctx, vendorId, id, request.body),
+        );
+        withEtag(reply, customer);
+        return customer;
+      },
     });
   }
 
   app.delete(
     "/customers/:id",
     {
-      config: { scope: "customers:write" },
+      config: { scope: "customers:write", ifMatch: true },
       schema: {
         tags,
         operationId: "eraseCustomer",
@@ -119,7 +141,15 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       },
     },
     async (request, reply) => {
-      await eraseCustomer(ctx, principalOf(request).vendorId, request.params.id);
+      const { vendorId } = principalOf(request);
+      const { id } = request.params;
+      const etag = await underIfMatchDeleting(
+        ctx,
+        request,
+        () => lockedCustomerJson(ctx, vendorId, id),
+        () => eraseCustomer(ctx, vendorId, id),
+      );
+      if (etag) reply.header("etag", etag);
       return reply.code(204).send(null);
     },
   );

@@ -1,12 +1,17 @@
 import { type Static, Type } from "@sinclair/typebox";
 import {
   DisplayName,
+  ExternalId,
+  ExternalIdFilter,
   Id,
+  IncludeDeleted,
+  Metadata,
   NextCursor,
   NullableString,
   PageQuery,
   SyncSince,
   Timestamp,
+  TombstoneSchema,
 } from "../../http/common-schemas.ts";
 
 /** Free-form JSON objects (spec 2.2); their size and depth are bounded by the service. */
@@ -27,6 +32,12 @@ export const CustomerSchema = Type.Object(
     notes: NullableString(),
     measurements: FreeForm("Measurements"),
     preferences: FreeForm("Preferences"),
+    externalId: Type.Union([Type.String(), Type.Null()], {
+      description: "Your own id for the customer, if set",
+    }),
+    metadata: Type.Record(Type.String(), Type.String(), {
+      description: "Your own string pairs ({} when none)",
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -51,6 +62,8 @@ const fields = {
   notes: Type.Optional(NullableString({ maxLength: 5000, description: "Notes about the customer" })),
   measurements: Type.Optional(FreeForm("Measurements as a JSON object")),
   preferences: Type.Optional(FreeForm("Preferences as a JSON object")),
+  externalId: Type.Optional(ExternalId),
+  metadata: Type.Optional(Metadata),
 };
 const Name = DisplayName("Customer name");
 
@@ -72,10 +85,15 @@ export const ListCustomersQuery = Type.Object({
   email: Type.Optional(
     Type.String({ maxLength: 254, description: "Only the customer with this e-mail (case-insensitive)" }),
   ),
+  externalId: Type.Optional(ExternalIdFilter),
+  includeDeleted: Type.Optional(IncludeDeleted),
 });
 export type ListCustomersQuery = Static<typeof ListCustomersQuery>;
 
 export const CustomerListResponse = Type.Object({
-  customers: Type.Array(CustomerSchema, { description: "Newest first (by creation)" }),
+  customers: Type.Array(Type.Union([CustomerSchema, TombstoneSchema]), {
+    description:
+      "Newest first (by creation); with includeDeleted, by updatedAt with tombstones of deleted customers",
+  }),
   nextCursor: NextCursor,
 });

@@ -4,6 +4,7 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
+import { externalIdTaken } from "../../lib/external-ids.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { assertFreeFormObject } from "../../lib/json-bounds.ts";
@@ -11,6 +12,13 @@ import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
+import { recordDeletion } from "../sync/record-deletion.repository.ts";
+import {
+  assertIncludeDeletedHasWindow,
+  includeDeletedSince,
+  pageWithTombstones,
+  type Tombstone,
+} from "../sync/sync-page.ts";
 import {
   customerEmails,
   deleteCustomerAppointments,
@@ -25,6 +33,7 @@ import {
   type CustomerCounts,
   type CustomerRow,
   findCustomerByEmail,
+  findCustomerByExternalId,
   findCustomerForUpdate,
   findCustomerNames,
   findCustomerWithCounts,
@@ -87,6 +96,8 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     notes: null,
     measurements: null,
     preferences: null,
+    externalId: null,
+    metadata: {},
     mailUnsubscribedAt: null,
     createdAt: now,
     updatedAt: now,
@@ -123,6 +134,8 @@ export async function createCustomer(
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
+    externalId: input.externalId ?? null,
+    metadata: input.metadata ?? {},
     mailUnsubscribedAt: null,
     createdAt: now,
     updatedAt: now,
@@ -132,8 +145,11 @@ export async function createCustomer(
   const stored = await insertCustomerAnnounced(ctx.db, row, newId());
   const created = stored && presentCustomer({ ...row, ...stored });
   if (created) return created;
+  // Nothing was written: a unique index refused the row, the e-mail's or the externalId's.
   const existing = input.email ? await findCustomerByEmail(ctx.db, vendorId, input.email) : undefined;
-  throw emailTaken(existing?.id);
+  if (existing || !input.externalId) throw emailTaken(existing?.id);
+  const other = await findCustomerByExternalId(ctx.db, vendorId, input.externalId);
+  throw externalIdTaken("customer", other?.id);
 }
 
 /** A page of customers, newest first: `{ customers, nextCursor }`. */
@@ -142,6 +158,7 @@ export async function listCustomers(
   vendorId: string,
   query: ListCustomersQuery & { search?: string | undefined },
 ) {
+  assertIncludeDeletedHasWindow(query);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
@@ -151,10 +168,44 @@ export async function listCustomers(
     updatedSince: optionalDateTime("updatedSince", query.updatedSince),
     horizon,
     email: query.email,
+    externalId: query.externalId,
     search: query.search,
   });
   const page = toPage(rows, limit, (r) => ({ t: r.createdAt.toISOString(), id: r.id, h: horizon }));
   return { customers: page.rows.map(presentCustomer), nextCursor: page.nextCursor };
+}
+
+/**
+ * The API's list: with `updatedSince` and `includeDeleted=true`, the customers changed in the
+ * window and tombstones of those deleted, erased or merged away, by (updatedAt, id) newest first
+ * (sync-page.ts); otherwise listCustomers.
+ */
+export async function listCustomersForApi(ctx: ServiceContext, vendorId: string, query: ListCustomersQuery) {
+  if (!query.includeDeleted) return listCustomers(ctx, vendorId, query);
+  const updatedSince = includeDeletedSince(query);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const cursor = decodeCursor(query.cursor);
+  const horizon = cursor?.h ?? (await syncHorizon(ctx.db));
+  const rows = await listCustomerRows(ctx.db, vendorId, {
+    limit,
+    cursor,
+    updatedSince,
+    horizon,
+    email: query.email,
+    externalId: query.externalId,
+    byUpdate: true,
+  });
+  const keyed = rows.map((r) => ({ t: r.updatedAt.toISOString(), id: r.id, value: presentCustomer(r) }));
+  const window = { limit, cursor, updatedSince, horizon };
+  const page = await pageWithTombstones<CustomerJson | Tombstone>(
+    ctx.db,
+    vendorId,
+    "customers",
+    window,
+    keyed,
+    (tombstone) => tombstone,
+  );
+  return { customers: page.items, nextCursor: page.nextCursor };
 }
 
 export async function getCustomer(
@@ -165,6 +216,19 @@ export async function getCustomer(
   const row = isId(id) ? await findCustomerWithCounts(ctx.db, vendorId, id) : undefined;
   if (!row) throw notFound("Customer");
   return { ...presentCustomer(row), counts: row.counts };
+}
+
+/**
+ * The customer as retrieve answers it, as JSON text, with its row locked for the request's
+ * transaction (If-Match, http/conditional.ts); undefined when there is none.
+ */
+export async function lockedCustomerJson(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<string | undefined> {
+  if (!isId(id) || !(await findCustomerForUpdate(ctx.db, vendorId, id))) return undefined;
+  return JSON.stringify(await getCustomer(ctx, vendorId, id));
 }
 
 /**
@@ -189,6 +253,10 @@ export async function updateCustomer(
         const other = await findCustomerByEmail(tx, vendorId, input.email);
         if (other && other.id !== id) throw emailTaken(other.id);
       }
+      if (input.externalId && input.externalId !== current.externalId) {
+        const other = await findCustomerByExternalId(tx, vendorId, input.externalId);
+        if (other && other.id !== id) throw externalIdTaken("customer", other.id);
+      }
       const changes: Partial<CustomerRow> = {};
       if (input.name !== undefined) changes.name = input.name.trim();
       if (input.email !== undefined) changes.email = input.email;
@@ -197,6 +265,8 @@ export async function updateCustomer(
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;
       if (input.preferences !== undefined) changes.preferences = input.preferences;
+      if (input.externalId !== undefined) changes.externalId = input.externalId;
+      if (input.metadata !== undefined) changes.metadata = input.metadata;
       // updated_at never moves backwards, even if clocks of two processes disagree.
       changes.updatedAt = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
       const updated = await updateCustomerRow(tx, vendorId, id, changes);
@@ -212,10 +282,15 @@ export async function updateCustomer(
       await enqueueEvent(tx, { vendorId, type: "customer.updated", data, createdAt: changes.updatedAt });
     });
   } catch (error) {
-    // A concurrent write took the e-mail between our check and our update: the index decides.
+    // A concurrent write took the e-mail or the externalId between our check and our update:
+    // the index decides.
     if (isUniqueViolation(error) && input.email) {
       const other = await findCustomerByEmail(ctx.db, vendorId, input.email);
-      throw emailTaken(other?.id);
+      if (other && other.id !== id) throw emailTaken(other.id);
+    }
+    if (isUniqueViolation(error) && input.externalId) {
+      const other = await findCustomerByExternalId(ctx.db, vendorId, input.externalId);
+      throw externalIdTaken("customer", other?.id);
     }
     throw error;
   }
@@ -238,7 +313,7 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     // What marks a copy as hers: her id (every JSON about her carries it) and her e-mails. Not
     // her name: a short one would match unrelated text.
     const values = [id, ...emails];
-    await deleteCustomerAppointments(tx, vendorId, id);
+    const appointmentIds = await deleteCustomerAppointments(tx, vendorId, id);
     await deleteCustomerInquiries(tx, vendorId, emails);
     await deleteIdempotentAnswersAbout(tx, vendorId, values);
     await eraseFromAttemptLogs(tx, vendorId, values);
@@ -247,6 +322,18 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await eraseCustomerFromEvents(tx, vendorId, { id, emails });
     await deleteCustomerRow(tx, vendorId, id);
     await enqueueEvent(tx, { vendorId, type: "customer.deleted", data: { id }, createdAt: now });
+    // A client that syncs by polling or listens learns what went (CONTRACT 12, Deletions). The
+    // appointment events carry only ids, so they hold nothing of hers.
+    for (const appointmentId of appointmentIds) {
+      await enqueueEvent(tx, {
+        vendorId,
+        type: "appointment.deleted",
+        data: { id: appointmentId },
+        createdAt: now,
+      });
+    }
+    await recordDeletion(tx, { vendorId, resource: "customers", id, at: now });
+    await recordDeletion(tx, { vendorId, resource: "appointments", id: appointmentIds, at: now });
     // The log keeps what was done to her, not her id (no entry names her name or e-mail).
     await recordErasure(tx, { vendorId, action: "customer.erased", subjectId: null, at: now, erasedId: id });
   });

@@ -25,6 +25,12 @@ export const CustomerDeletedPayloadSchema = Type.Object(
   { description: "The id of the erased customer; nothing personal", additionalProperties: false },
 );
 
+/** The payload of `appointment.deleted`: the appointment is gone, its id is what a mirror needs. */
+export const AppointmentDeletedPayloadSchema = Type.Object(
+  { id: Id },
+  { description: "The id of the deleted appointment", additionalProperties: false },
+);
+
 interface CatalogEntry {
   /** The read scope an OAuth subscriber needs besides webhooks:write; null: not subscribable. */
   scope: Scope | null;
@@ -92,6 +98,12 @@ export const eventCatalog = {
     scope: "appointments:read",
     description: "An appointment took place (moved to COMPLETED). `data` is the appointment.",
     payload: AppointmentSchema,
+  },
+  "appointment.deleted": {
+    scope: "appointments:read",
+    description:
+      "An appointment was deleted (`DELETE /api/vendor/appointments/{id}`), or went with its customer's erasure or merge. `data` holds only its id; a sync list with `includeDeleted=true` shows it as a tombstone for 30 days.",
+    payload: AppointmentDeletedPayloadSchema,
   },
   "inquiry.received": {
     scope: "inquiries:read",

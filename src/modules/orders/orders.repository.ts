@@ -327,7 +327,15 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
 });
 
 export type StatusMove =
-  | { outcome: "moved" }
+  | {
+      outcome: "moved";
+      version: {
+        id: string;
+        updatedAt: string;
+        customerId: string | null;
+        customer: { name: string; email: string | null } | null;
+      };
+    }
   | { outcome: "refused"; status: string; type: string }
   | { outcome: "not_found" };
 
@@ -374,10 +382,25 @@ export async function moveOrderStatus(
     ...actorValues(),
   });
   if (!row) return { outcome: "not_found" };
-  return row.moved ? { outcome: "moved" } : { outcome: "refused", status: row.status, type: row.type };
+  if (!row.moved || row.updated_at === null)
+    return { outcome: "refused", status: row.status, type: row.type };
+  // What the order's version (order-version.ts) is made of, after the move.
+  const customer = row.customer_name === null ? null : { name: row.customer_name, email: row.customer_email };
+  return {
+    outcome: "moved",
+    version: { id: move.id, updatedAt: row.updated_at, customerId: row.customer_id, customer },
+  };
 }
 
-const moveStatusStatement = preparedStatement<{ status: string; type: string; moved: boolean }>(
+const moveStatusStatement = preparedStatement<{
+  status: string;
+  type: string;
+  moved: boolean;
+  updated_at: string | null;
+  customer_id: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+}>(
   "move_order_status",
   (p) => sql`with cur as (
       select o.id, o.status, o.type from orders o
@@ -389,11 +412,11 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
           updated_at = greatest(${writeStampSql(p.at)}, o.updated_at + interval '1 millisecond')
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any(${p.allowedFrom}::text[])
-      returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
-                o.type, o.model, o.tracking_token
+      returning o.*, cur.status as previous_status
     ), h as (
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
+      returning order_id, status, message, image_url, created_at, seq
     ), ${eventCtes(
       eventRow("order.status_changed", {
         id: sql`${p.eventId}`,
@@ -429,7 +452,12 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
       actorId: sql`${p.actorId}`,
       from: sql`from u`,
     })}
-    select cur.status, cur.type, exists (select 1 from u) as moved, ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
+    select cur.status, cur.type, exists (select 1 from u) as moved,
+           (select ${isoTimestamp(sql`u.updated_at`)} from u) as updated_at,
+           (select u.customer_id from u) as customer_id,
+           (select c.name from u join customers c on c.id = u.customer_id) as customer_name,
+           (select c.email from u join customers c on c.id = u.customer_id) as customer_email,
+           ${notifyWhenQueued}, ${notifyMailWhenAny} from cur`,
 );
 
 /** The order, locked until the transaction ends, so concurrent status moves apply one at a time. */

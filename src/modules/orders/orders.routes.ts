@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
-import { notModified, underIfMatch } from "../../http/conditional.ts";
+import { notModified, underIfMatch, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import { sendJsonText } from "../../http/json-text.ts";
+import { orderVersionOfJson } from "./order-version.ts";
 import {
   CreateOrderBody,
   ListOrdersQuery,
@@ -18,7 +19,7 @@ import {
   createOrder,
   getOrder,
   listOrdersConditional,
-  lockedOrderJson,
+  lockedOrderVersion,
   updateOrder,
   updateOrderStatus,
 } from "./orders.service.ts";
@@ -68,7 +69,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
     async (request, reply) => {
       const { id, json } = await createOrder(ctx, principalOf(request).vendorId, request.body);
-      return sendJsonText(created(reply, `/api/vendor/orders/${id}`), json);
+      return sendJsonText(
+        withEtag(created(reply, `/api/vendor/orders/${id}`), orderVersionOfJson(json)),
+        json,
+      );
     },
   );
 
@@ -86,7 +90,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
     },
     async (request, reply) => {
       const json = await getOrder(ctx, principalOf(request).vendorId, request.params.id);
-      return sendJsonText(reply, json);
+      return sendJsonText(withEtag(reply, orderVersionOfJson(json)), json);
     },
   );
 
@@ -111,10 +115,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
       const json = await underIfMatch(
         ctx,
         request,
-        () => lockedOrderJson(ctx, vendorId, id),
+        () => lockedOrderVersion(ctx, vendorId, id),
         () => updateOrder(ctx, vendorId, id, request.body),
       );
-      return sendJsonText(reply, json);
+      return sendJsonText(withEtag(reply, orderVersionOfJson(json)), json);
     },
   );
 
@@ -136,15 +140,18 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { vendorId } = principalOf(request);
       const { id } = request.params;
-      return underIfMatch(
+      // The answer is the move, not the order: its ETag is the order's after the move.
+      const { moved, version } = await underIfMatch(
         ctx,
         request,
-        () => lockedOrderJson(ctx, vendorId, id),
+        () => lockedOrderVersion(ctx, vendorId, id),
         () => updateOrderStatus(ctx, vendorId, id, request.body),
       );
+      withEtag(reply, version);
+      return moved;
     },
   );
 };

@@ -2,12 +2,14 @@ import { type Static, Type } from "@sinclair/typebox";
 import {
   DisplayName,
   Id,
+  IncludeDeleted,
   NextCursor,
   NullableString,
   PageQuery,
   StringEnum,
   SyncSince,
   Timestamp,
+  TombstoneSchema,
 } from "../../http/common-schemas.ts";
 import { orderStatuses, orderTypes } from "./orders.workflow.ts";
 
@@ -138,10 +140,13 @@ export const ListOrdersQuery = Type.Object({
   ),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's orders" })),
   updatedSince: Type.Optional(SyncSince("orders updated", "updatedAt")),
+  includeDeleted: Type.Optional(IncludeDeleted),
 });
 export type ListOrdersQuery = Static<typeof ListOrdersQuery>;
 
 export const OrderListResponse = Type.Object({
-  orders: Type.Array(OrderSchema, { description: "Most recently updated first" }),
+  orders: Type.Array(Type.Union([OrderSchema, TombstoneSchema]), {
+    description: "Most recently updated first; with includeDeleted, tombstones of deleted orders among them",
+  }),
   nextCursor: NextCursor,
 });

@@ -11,6 +11,8 @@ import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
+import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
+import { orderVersion, orderVersionOfJson } from "./order-version.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
@@ -57,7 +59,8 @@ function isFirstPage(query: ListOrdersQuery & OrderSearch): boolean {
     !query.updatedSince &&
     query.customerId === undefined &&
     !query.status?.length &&
-    !query.search
+    !query.search &&
+    !query.includeDeleted
   );
 }
 
@@ -104,28 +107,43 @@ export async function listOrders(
   if (query.customerId !== undefined && !isId(query.customerId)) return '{"orders":[],"nextCursor":null}';
   // The first page without filters, what integrations poll: joined into one text by PostgreSQL.
   if (isFirstPage(query)) return firstPageText(await firstOrderPageJson(ctx.db, vendorId, limit));
+  assertIncludeDeletedHasWindow(query);
   const cursor = decodeCursor(query.cursor);
   const horizon = query.updatedSince ? (cursor?.h ?? (await syncHorizon(ctx.db))) : undefined;
+  const updatedSince = optionalDateTime("updatedSince", query.updatedSince);
   const rows = await listOrderJson(ctx.db, vendorId, {
     limit,
     cursor,
     horizon,
-    updatedSince: optionalDateTime("updatedSince", query.updatedSince),
+    updatedSince,
     customerId: query.customerId,
     statuses: query.status,
     search: query.search,
   });
+  if (query.includeDeleted && updatedSince && horizon) {
+    // The list's own order is (updatedAt, id) newest first already: tombstones merge into it.
+    const keyed = rows.map((r) => ({ t: r.updatedAt, id: r.id, value: r.json }));
+    const window = { limit, cursor, updatedSince, horizon };
+    const merged = await pageWithTombstones(ctx.db, vendorId, "orders", window, keyed, (d) =>
+      JSON.stringify(d),
+    );
+    return `{"orders":[${merged.items.join(",")}],"nextCursor":${JSON.stringify(merged.nextCursor)}}`;
+  }
   const page = toPage(rows, limit, (r) => ({ t: r.updatedAt, id: r.id, h: horizon }));
   return `{"orders":[${page.rows.map((r) => r.json).join(",")}],"nextCursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
-/** The order's JSON with its row locked for the request's transaction (If-Match), if it exists. */
-export async function lockedOrderJson(
+/**
+ * The order's version (order-version.ts: what its ETag hashes) with its row locked for the
+ * request's transaction (If-Match), if it exists.
+ */
+export async function lockedOrderVersion(
   ctx: ServiceContext,
   vendorId: string,
   id: string,
 ): Promise<string | undefined> {
-  return isId(id) ? lockOrderJson(ctx.db, vendorId, id) : undefined;
+  const json = isId(id) ? await lockOrderJson(ctx.db, vendorId, id) : undefined;
+  return json === undefined ? undefined : orderVersionOfJson(json);
 }
 
 export async function getOrder(ctx: ServiceContext, vendorId: string, id: string): Promise<string> {
@@ -199,7 +217,7 @@ export async function updateOrderStatus(
   vendorId: string,
   id: string,
   input: UpdateOrderStatusBody,
-): Promise<{ id: string; status: OrderStatus }> {
+): Promise<{ moved: { id: string; status: OrderStatus }; version: string }> {
   if (!isId(id)) throw notFound("Order");
   const message = input.message ?? null;
   const imageUrl = input.imageUrl ?? null;
@@ -223,7 +241,8 @@ export async function updateOrderStatus(
       `status move ${result.status} -> ${input.status} refused in SQL but allowed by the workflow`,
     );
   }
-  return { id, status: input.status };
+  // The order's version after the move, from the same statement: the answer's ETag (CONTRACT 12).
+  return { moved: { id, status: input.status }, version: orderVersion(result.version) };
 }
 
 function unsubscribeTokenPair(): { token: string; tokenHash: string } {

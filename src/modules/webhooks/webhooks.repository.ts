@@ -56,6 +56,20 @@ export async function findWebhookById(
   return row;
 }
 
+/** The webhook, locked until the transaction ends (If-Match compares, then the update applies). */
+export async function findWebhookForUpdate(
+  db: Executor,
+  vendorId: string,
+  id: string,
+): Promise<WebhookRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.vendorId, vendorId), eq(webhooks.id, id)))
+    .for("update");
+  return row;
+}
+
 export async function updateWebhookRow(
   db: Executor,
   vendorId: string,

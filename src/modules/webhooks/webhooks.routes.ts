@@ -10,6 +10,7 @@ import {
   IdParams,
   problemResponses,
 } from "../../http/common-schemas.ts";
+import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import type { UrlPolicy } from "../../webhook-delivery/url-guard.ts";
 import {
@@ -34,6 +35,7 @@ import {
   getWebhook,
   listDeliveries,
   listWebhooks,
+  lockedWebhookJson,
   recoverDeliveries,
   redeliver,
   registerWebhook,
@@ -71,6 +73,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
     },
     async (request, reply) => {
       const webhook = await registerWebhook(ctx, vendor(request), request.body, caller(request), urlPolicy);
+      // Its ETag is that of retrieve's answer, which never shows the secret.
+      const { secret: _secret, ...shown } = webhook;
+      withEtag(reply, shown);
       return created(reply, `/api/vendor/webhooks/${webhook.id}`).send(webhook);
     },
   );
@@ -103,14 +108,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, 404) },
       },
     },
-    async (request) => getWebhook(ctx, vendor(request), request.params.id),
+    async (request, reply) => {
+      const webhook = await getWebhook(ctx, vendor(request), request.params.id);
+      withEtag(reply, webhook);
+      return webhook;
+    },
   );
 
   for (const method of ["PATCH", "PUT"] as const) {
     app.route({
       method,
       url: "/webhooks/:id",
-      config: { ...write, errors: ["insufficient_scope"] },
+      config: { ...write, ifMatch: true, errors: ["insufficient_scope"] },
       schema: {
         tags,
         operationId: method === "PATCH" ? "updateWebhook" : "replaceWebhook",
@@ -121,15 +130,24 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         body: UpdateWebhookBody,
         response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
       },
-      handler: async (request) =>
-        updateWebhook(ctx, vendor(request), request.params.id, request.body, caller(request), urlPolicy),
+      handler: async (request, reply) => {
+        const { id } = request.params;
+        const webhook = await underIfMatch(
+          ctx,
+          request,
+          () => lockedWebhookJson(ctx, vendor(request), id),
+          () => updateWebhook(ctx, vendor(request), id, request.body, caller(request), urlPolicy),
+        );
+        withEtag(reply, webhook);
+        return webhook;
+      },
     });
   }
 
   app.delete(
     "/webhooks/:id",
     {
-      config: write,
+      config: { ...write, ifMatch: true },
       schema: {
         tags,
         operationId: "deleteWebhook",
@@ -139,7 +157,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
       },
     },
     async (request, reply) => {
-      await deleteWebhook(ctx, vendor(request), request.params.id);
+      const { id } = request.params;
+      const etag = await underIfMatchDeleting(
+        ctx,
+        request,
+        () => lockedWebhookJson(ctx, vendor(request), id),
+        () => deleteWebhook(ctx, vendor(request), id),
+      );
+      if (etag) reply.header("etag", etag);
       return reply.code(204).send(null);
     },
   );
@@ -162,7 +187,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         },
       },
     },
-    async (request) => rotateWebhookSecret(ctx, vendor(request), request.params.id, request.body),
+    async (request, reply) => {
+      const rotated = await rotateWebhookSecret(ctx, vendor(request), request.params.id, request.body);
+      // The rotation moved the webhook's updatedAt: the answer names its new version.
+      withEtag(reply, await getWebhook(ctx, vendor(request), request.params.id));
+      return rotated;
+    },
   );
 
   app.post(

@@ -18,6 +18,7 @@ import {
   findDeliveryById,
   findPendingDelivery,
   findWebhookById,
+  findWebhookForUpdate,
   insertDeliveries,
   insertWebhook,
   listAttemptRows,
@@ -123,6 +124,19 @@ export async function listWebhooks(ctx: ServiceContext, vendorId: string, query:
 
 export async function getWebhook(ctx: ServiceContext, vendorId: string, id: string) {
   return presentWebhook(await requireWebhook(ctx, vendorId, id));
+}
+
+/**
+ * The webhook as retrieve answers it, as JSON text, with its row locked for the request's
+ * transaction (If-Match, http/conditional.ts); undefined when there is none.
+ */
+export async function lockedWebhookJson(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+): Promise<string | undefined> {
+  const row = isId(id) ? await findWebhookForUpdate(ctx.db, vendorId, id) : undefined;
+  return row && JSON.stringify(presentWebhook(row));
 }
 
 export async function updateWebhook(
