@@ -63,6 +63,10 @@ export const errorRemedies: Record<ErrorCode, { cause: string; remedy: string }>
     cause: "Another customer of yours already has this e-mail address.",
     remedy: "Use that customer (its id is in `existingId`) or change the address.",
   },
+  external_id_taken: {
+    cause: "Another record of the same kind in your shop already has this `externalId`.",
+    remedy: "Fetch that record with `?externalId=` and update it, or send a different id.",
+  },
   idempotency_key_in_use: {
     cause: "A request with the same Idempotency-Key is still being processed.",
     remedy: "Wait for `Retry-After` seconds and retry with the same key: you then get the first answer.",

@@ -35,6 +35,26 @@ export const DateOnly = Type.String({
   examples: ["2027-06-12"],
 });
 
+/** The integrator's own id for a record (CONTRACT 12): unique per shop and resource. */
+export const ExternalId = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  description: "Your own id for this record, at most 255 characters, unique per shop among its kind",
+  examples: ["pos-4711"],
+});
+
+/**
+ * The integrator's string pairs (CONTRACT 12, as Stripe's metadata): at most 50 keys of 1-40
+ * characters, each value a string of at most 500.
+ */
+export const Metadata = Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
+  maxProperties: 50,
+  propertyNames: { minLength: 1, maxLength: 40 },
+  description:
+    "Your own key-value pairs: at most 50 keys of 1-40 characters, string values of at most 500 characters",
+  examples: [{ posId: "4711" }],
+});
+
 export const Id = Type.String({ description: "CUID2 identifier", examples: ["tz4a98xxat96iws9zmbrgj3a"] });
 export const IdParams = Type.Object({ id: Id });
 

@@ -205,6 +205,10 @@ const problemExamples: Record<ErrorCode, Json> = {
     errors: [{ field: "email", message: "is already used by another customer" }],
     existingId: exampleIds.maria,
   },
+  external_id_taken: {
+    detail: "externalId is already used by another order of this shop",
+    errors: [{ field: "externalId", message: "is already used by another order of this shop" }],
+  },
   idempotency_key_in_use: { detail: "A request with this Idempotency-Key is still being processed" },
   precondition_failed: {
     detail: "The resource changed since the ETag in If-Match: read it again, then apply your change to it",

@@ -1,19 +1,19 @@
 -- insert_customer_announced: written by `npm run sql:snapshots` from the code; do not edit.
--- Parameters: $1 id, $2 vendorId, $3 name, $4 email, $5 phone, $6 weddingDate, $7 notes, $8 measurements, $9 preferences, $10 at, $11 at, $12 at, $13 eventId, $14 undefined, $15 activityId, $16 actorKind, $17 actorId, $18 actorKind, $19 actorId, $20 actorId, $21 actorId, $22 undefined, $23 undefined
+-- Parameters: $1 id, $2 vendorId, $3 name, $4 email, $5 phone, $6 phoneE164, $7 weddingDate, $8 notes, $9 measurements, $10 preferences, $11 at, $12 at, $13 at, $14 eventId, $15 undefined, $16 activityId, $17 actorKind, $18 actorId, $19 actorKind, $20 actorId, $21 actorId, $22 actorId, $23 undefined, $24 undefined
 with c as (
-      insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
+      insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, notes, measurements,
                              preferences, created_at, updated_at)
       select $1::text, $2::text, $3::text, $4::text, $5::text,
-             $6::date, $7::text, $8::jsonb, $9::jsonb, t.at, t.at
-      from (select (case when $10::timestamptz < statement_timestamp() - interval '1 hour'
-             then $11::timestamptz
-             else greatest($12::timestamptz, date_trunc('milliseconds', statement_timestamp())) end) as at) t
+             $6::text, $7::date, $8::text, $9::jsonb, $10::jsonb, t.at, t.at
+      from (select (case when $11::timestamptz < statement_timestamp() - interval '1 hour'
+             then $12::timestamptz
+             else greatest($13::timestamptz, date_trunc('milliseconds', statement_timestamp())) end) as at) t
       on conflict do nothing
       returning *
     ), ev as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
-      from (select $13::text as id, c.vendor_id::text as vendor_id, $14::text as type,
+      from (select $14::text as id, c.vendor_id::text as vendor_id, $15::text as type,
                     jsonb_build_object('id', c.id, 'name', c.name, 'email', c.email,
     'phone', c.phone, 'weddingDate', c.wedding_date, 'notes', c.notes,
     'measurements', c.measurements, 'preferences', c.preferences,
@@ -37,16 +37,16 @@ with c as (
       returning event_id, status
     ), act as (
       insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
-      select $15::text, c.vendor_id::text, c.created_at, $16::text, $17::text,
-             case $18::text
-      when 'api_key' then (select k.name from api_keys k where k.id = $19::text and k.vendor_id = c.vendor_id::text)
-      when 'oauth_app' then (select a.name from applications a where a.client_id = $20::text)
-      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $21::text and m.vendor_id = c.vendor_id::text)
+      select $16::text, c.vendor_id::text, c.created_at, $17::text, $18::text,
+             case $19::text
+      when 'api_key' then (select k.name from api_keys k where k.id = $20::text and k.vendor_id = c.vendor_id::text)
+      when 'oauth_app' then (select a.name from applications a where a.client_id = $21::text)
+      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $22::text and m.vendor_id = c.vendor_id::text)
     end,
-             $22::text, c.id::text, null::jsonb
+             $23::text, c.id::text, null::jsonb
       from c
     )
     select c.measurements::text as measurements, c.preferences::text as preferences,
-           to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, (select pg_notify($23, q.event_id)
+           to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, (select pg_notify($24, q.event_id)
   from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified
     from c

@@ -13,7 +13,7 @@ with cur as (
       from cur
       where o.id = cur.id and (cur.type || ':' || cur.status) = any($7::text[])
       returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as previous_status,
-                o.type, o.model, o.tracking_token
+                o.type, o.model, o.tracking_token, o.number, o.external_id, o.metadata
     ), h as (
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, $8::text, $9::text, $10::text, u.updated_at from u
@@ -21,8 +21,9 @@ with cur as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
       from (select $11::text as id, u.vendor_id::text as vendor_id, $12::text as type,
-                    jsonb_build_object('id', u.id, 'status', $13::text, 'previousStatus', u.previous_status,
-    'customerId', u.customer_id, 'updatedAt', to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                    jsonb_build_object('id', u.id, 'number', u.number, 'status', $13::text, 'previousStatus', u.previous_status,
+    'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
+    'updatedAt', to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'message', $14::text, 'imageUrl', $15::text) as data, u.updated_at as created_at, null::text as target_webhook_id
              from u where u.previous_status <> $16::text) s
       returning id, vendor_id, type, created_at, target_webhook_id

@@ -11,6 +11,7 @@ import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
+import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import {
   customerEmails,
   deleteCustomerAppointments,
@@ -41,6 +42,8 @@ export interface CustomerContact {
   name: string;
   email?: string | null | undefined;
   phone?: string | null | undefined;
+  /** `phone` in E.164 as the shop reads it (vendors/shop-phone-country.ts). */
+  phoneE164?: string | null | undefined;
   weddingDate?: string | null | undefined;
 }
 
@@ -83,6 +86,7 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     name: contact.name,
     email: contact.email ?? null,
     phone: contact.phone ?? null,
+    phoneE164: contact.phoneE164 ?? null,
     weddingDate: contact.weddingDate ?? null,
     notes: null,
     measurements: null,
@@ -119,6 +123,7 @@ export async function createCustomer(
     name: input.name.trim(),
     email: input.email ?? null,
     phone: input.phone ?? null,
+    phoneE164: await shopPhoneE164(ctx, vendorId, input.phone),
     weddingDate: input.weddingDate ?? null,
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
@@ -192,7 +197,10 @@ export async function updateCustomer(
       const changes: Partial<CustomerRow> = {};
       if (input.name !== undefined) changes.name = input.name.trim();
       if (input.email !== undefined) changes.email = input.email;
-      if (input.phone !== undefined) changes.phone = input.phone;
+      if (input.phone !== undefined) {
+        changes.phone = input.phone;
+        changes.phoneE164 = await shopPhoneE164(ctx, vendorId, input.phone);
+      }
       if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;

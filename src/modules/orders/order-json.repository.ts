@@ -24,6 +24,7 @@ const customerJsonSql = sql`case when c.id is null then null else ${compactJsonO
 const orderJsonWithHistory = (from: SQL) =>
   compactJsonObject([
     ["id", sql`o.id`],
+    ["number", sql`o.number`],
     ["type", sql`o.type`],
     ["status", sql`o.status`],
     ["model", sql`o.model`],
@@ -33,6 +34,9 @@ const orderJsonWithHistory = (from: SQL) =>
     ["specialRequests", sql`o.special_requests`],
     ["customerId", sql`o.customer_id`],
     ["customer", customerJsonSql, "json"],
+    ["externalId", sql`o.external_id`],
+    // jsonb's own text (`{"k": "v"}`); an order without metadata shows `{}`, as Stripe's do.
+    ["metadata", sql`coalesce(o.metadata::text, '{}')`, "json"],
     ["updates", compactJsonArray(orderUpdateJsonSql, from, sql`u.seq`), "json"],
     ["createdAt", isoTimestamp(sql`o.created_at`)],
     ["updatedAt", isoTimestamp(sql`o.updated_at`)],
@@ -57,7 +61,8 @@ export function orderStatusChangeSql(move: {
   message: SQLWrapper;
   imageUrl: SQLWrapper;
 }): SQL {
-  return sql`jsonb_build_object('id', u.id, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
-    'customerId', u.customer_id, 'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
+  return sql`jsonb_build_object('id', u.id, 'number', u.number, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
+    'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
+    'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
     'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text)`;
 }
