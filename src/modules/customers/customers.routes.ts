@@ -4,12 +4,14 @@ import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
 import { created } from "../../http/created.ts";
+import { mergeCustomers } from "./customer-merge.service.ts";
 import {
   CreateCustomerBody,
   CustomerDetailSchema,
   CustomerListResponse,
   CustomerSchema,
   ListCustomersQuery,
+  MergeCustomersBody,
   UpdateCustomerBody,
 } from "./customers.schemas.ts";
 import {
@@ -122,5 +124,27 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       await eraseCustomer(ctx, principalOf(request).vendorId, request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    "/customers/:id/merge",
+    {
+      config: { scope: "customers:write" },
+      schema: {
+        tags,
+        operationId: "mergeCustomers",
+        summary: "Merge a duplicate into a customer",
+        description:
+          "Moves the orders, appointments and inquiries of customer `from` to this customer, keeps the richer value of each field (this customer's unless it is empty; measurements and preferences joined key by key, this customer's winning) and deletes `from`. Emits customer.updated for this customer and customer.deleted with `mergedInto` for the other. Answers this customer as retrieve does. Cannot be undone.",
+        params: IdParams,
+        body: MergeCustomersBody,
+        response: {
+          200: CustomerDetailSchema,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
+        },
+      },
+    },
+    async (request) =>
+      mergeCustomers(ctx, principalOf(request).vendorId, request.params.id, request.body.from),
   );
 };

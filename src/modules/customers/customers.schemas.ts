@@ -78,3 +78,14 @@ export const CustomerListResponse = Type.Object({
   customers: Type.Array(CustomerSchema, { description: "Newest first (by creation)" }),
   nextCursor: NextCursor,
 });
+
+export const MergeCustomersBody = Type.Object(
+  {
+    from: Type.String({
+      maxLength: 64,
+      description: "The duplicate customer to merge into this one; it is deleted",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type MergeCustomersBody = Static<typeof MergeCustomersBody>;
