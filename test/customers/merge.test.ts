@@ -84,9 +84,7 @@ describe("merging two customers", () => {
       ["customer.deleted", dup.body.id, kept.body.id],
     ]);
     // The inquiry is hers now: erasing the kept customer takes it with her.
-    expect((await t.api.delete(`/api/vendor/customers/${kept.body.id}`, { key })).status).toBe(
-      204,
-    );
+    expect((await t.api.delete(`/api/vendor/customers/${kept.body.id}`, { key })).status).toBe(204);
     expect((await t.api.get(`/api/vendor/inquiries/${inquiry.body.id}`, { key })).status).toBe(404);
   });
 

@@ -102,12 +102,7 @@ describe.skipIf(!pg)("order numbers across two API processes", { timeout: 240_00
       ),
     );
     expect(answers.map((x) => x.status)).toEqual(answers.map(() => 201));
-    const listed = await allPages(
-      apis[0] as (typeof apis)[number],
-      "/api/vendor/orders",
-      key,
-      "orders",
-    );
+    const listed = await allPages(apis[0] as (typeof apis)[number], "/api/vendor/orders", key, "orders");
     expect(listed.map((o: { number: number }) => o.number).sort((x: number, y: number) => x - y)).toEqual(
       range(1001, 50),
     );

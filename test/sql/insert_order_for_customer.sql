@@ -84,7 +84,7 @@ with t as (select (case when $1::timestamptz < statement_timestamp() - interval 
       when 'oauth_app' then (select a.name from applications a where a.client_id = $48::text)
       when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $49::text and m.vendor_id = o.vendor_id::text)
     end,
-             $50::text, o.id::text, null::jsonb
+             $50::text, o.id::text, jsonb_build_object('number', o.number)
       from o
     )
     select oj.json, (select pg_notify($51, q.event_id)

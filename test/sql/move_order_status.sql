@@ -50,7 +50,7 @@ with cur as (
       from (select $17::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
       $18::text as kind, c.email as to_address,
       jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'timeZone', v.time_zone,
-                         'customerName', c.name, 'customerEmail', c.email) || jsonb_build_object('orderType', u.type, 'model', u.model, 'status', $19::text,
+                         'customerName', c.name, 'customerEmail', c.email) || jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', $19::text,
                                       'message', $20::text, 'trackingToken', u.tracking_token) as data,
       $21::text as secret, $22::text as unsubscribe_token_hash, u.updated_at as created_at
     from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
@@ -64,7 +64,7 @@ with cur as (
       when 'oauth_app' then (select a.name from applications a where a.client_id = $30::text)
       when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $31::text and m.vendor_id = u.vendor_id::text)
     end,
-             $32::text, u.id::text, jsonb_build_object('from', u.previous_status, 'to', $33::text)
+             $32::text, u.id::text, jsonb_build_object('number', u.number, 'from', u.previous_status, 'to', $33::text)
       from u
     )
     select cur.status, cur.type, exists (select 1 from u) as moved, (select pg_notify($34, q.event_id)

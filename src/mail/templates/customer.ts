@@ -35,6 +35,8 @@ export function unsubscribeUrl(ctx: RenderContext): string {
 }
 
 export interface OrderStatusMailData extends FromShop {
+  /** The shop's order number; absent in mail queued before orders had one. */
+  number?: number;
   orderType: string;
   model: string | null;
   status: string;
@@ -46,7 +48,8 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
   audience: "customer",
   render(data, ctx) {
     const tracking = `${ctx.publicUrl}/track/${encodeURIComponent(data.trackingToken)}`;
-    const what = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
+    const item = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
+    const what = typeof data.number === "number" ? `#${data.number}, ${item}` : item;
     const footer = unsubscribeFooter(data, ctx);
     return {
       subject: oneLine(`${what}: ${words(data.status)}`),

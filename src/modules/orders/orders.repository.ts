@@ -367,6 +367,7 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
       at: sql`o.created_at`,
       action: "order.created",
       subjectId: sql`o.id`,
+      detail: sql`jsonb_build_object('number', o.number)`,
       actorKind: sql`${p.actorKind}`,
       actorId: sql`${p.actorId}`,
       from: sql`from o`,
@@ -460,7 +461,7 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
         id: sql`${p.mailId}`,
         token: sql`${p.mailToken}`,
         tokenHash: sql`${p.mailTokenHash}`,
-        extra: sql`jsonb_build_object('orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
+        extra: sql`jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
                                       'message', ${p.message}::text, 'trackingToken', u.tracking_token)`,
         createdAt: sql`u.updated_at`,
         from: sql`from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
@@ -472,7 +473,7 @@ const moveStatusStatement = preparedStatement<{ status: string; type: string; mo
       at: sql`u.updated_at`,
       action: "order.status_changed",
       subjectId: sql`u.id`,
-      detail: sql`jsonb_build_object('from', u.previous_status, 'to', ${p.to}::text)`,
+      detail: sql`jsonb_build_object('number', u.number, 'from', u.previous_status, 'to', ${p.to}::text)`,
       actorKind: sql`${p.actorKind}`,
       actorId: sql`${p.actorId}`,
       from: sql`from u`,
@@ -548,6 +549,7 @@ export async function findOrderTrackingToken(
 
 export interface TrackedOrderRow {
   vendorName: string;
+  number: number;
   /** The shop's time zone: the tracking page shows times in it. */
   timeZone: string;
   type: string;
@@ -565,7 +567,7 @@ export interface TrackedOrderRow {
 export async function findTrackedOrder(db: Executor, token: string): Promise<TrackedOrderRow | undefined> {
   const [row] = await queryRows<TrackedOrderRow>(
     db,
-    sql`select v.name as "vendorName", v.time_zone as "timeZone", o.type as "type", o.model as "model", o.status as "status",
+    sql`select v.name as "vendorName", v.time_zone as "timeZone", o.number as "number", o.type as "type", o.model as "model", o.status as "status",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
              'status', u.status, 'message', u.message, 'imageUrl', u.image_url,

@@ -338,7 +338,7 @@ async function updateOrderDetails(
         action: "order.updated",
         subjectId: id,
         at,
-        detail: { fields: Object.keys(changes) },
+        detail: { number: order.number, fields: Object.keys(changes) },
       });
     }
     const json = await findOrderJson(tx, vendorId, id);
@@ -370,6 +370,7 @@ export async function getOrderTrackingToken(
 
 export interface TrackedOrder {
   vendorName: string;
+  number: number;
   /** The shop's time zone: the tracking page shows times in it. */
   timeZone: string;
   type: OrderType;
@@ -385,6 +386,7 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
   if (!row) throw notFound("Order");
   return {
     vendorName: row.vendorName,
+    number: row.number,
     timeZone: row.timeZone,
     type: row.type as OrderType,
     model: row.model,
