@@ -52,6 +52,19 @@ describe("an order's externalId and metadata", () => {
     expect(theirs.status).toBe(201);
   });
 
+  it("a clash under an Idempotency-Key is a 409 too, remembered for the key, and the order stands", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const first = await t.api.post("/api/vendor/orders", order({ externalId: "pos-7" }), { key });
+    const headers = { "idempotency-key": "clash-1" };
+    const clash = await t.api.post("/api/vendor/orders", order({ externalId: "pos-7" }), { key, headers });
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ code: "external_id_taken", errors: [{ field: "externalId" }] });
+    const again = await t.api.post("/api/vendor/orders", order({ externalId: "pos-7" }), { key, headers });
+    expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([409, "true"]);
+    const found = await t.api.get("/api/vendor/orders?externalId=pos-7", { key });
+    expect(found.body.orders.map((o: { id: string }) => o.id)).toEqual([first.body.id]);
+  });
+
   it("?externalId= finds the shop's order and only it", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     const other = await createVendorWithKey(t.ctx);

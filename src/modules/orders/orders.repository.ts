@@ -265,7 +265,7 @@ export async function insertOrderForCustomer(
   db: Executor,
   order: NewOrder,
   customer: OrderCustomer,
-): Promise<string | undefined> {
+): Promise<string | "external_id_taken" | undefined> {
   const [row] = await insertOrderStatement(db, {
     vendorId: order.vendorId,
     at: order.at.toISOString(),
@@ -293,14 +293,24 @@ export async function insertOrderForCustomer(
     activityId: newId(),
     ...actorValues(),
   });
-  return row?.json;
+  if (row?.external_id_taken) return "external_id_taken";
+  return row?.json ?? undefined;
 }
 
-const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_for_customer", (p) => {
-  const at = sql`(select at from t)`;
-  // The customer is found by one index lookup at most: the branches of `found` run in order and
-  // stop at the first row (customers_pkey, customers_vendor_email_key, customers_vendor_phone_idx).
-  return sql`with t as (select ${writeStampSql(p.at)} as at), found as (
+const insertOrderStatement = preparedStatement<{ json: string | null; external_id_taken: boolean }>(
+  "insert_order_for_customer",
+  (p) => {
+    const at = sql`(select at from t)`;
+    // The customer is found by one index lookup at most: the branches of `found` run in order and
+    // stop at the first row (customers_pkey, customers_vendor_email_key, customers_vendor_phone_idx).
+    // A taken externalId is seen before anything is written (one index lookup, only when given), so
+    // the statement does not fail: a failed statement would abort an Idempotency-Key request's
+    // transaction. A concurrent create of the same externalId still meets the unique index.
+    return sql`with t as (select ${writeStampSql(p.at)} as at), ext as (
+      select 1 from orders x
+      where ${p.externalId}::text is not null and x.vendor_id = ${p.vendorId}::text
+        and x.external_id = ${p.externalId}::text
+    ), found as (
       (select c.id, c.name, c.email from customers c
        where c.vendor_id = ${p.vendorId}::text and c.id = ${p.linkId}::text)
       union all
@@ -320,11 +330,11 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
       insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, created_at, updated_at)
       select ${p.customerId}::text, ${p.vendorId}::text, ${p.customerName}::text, ${p.customerEmail}::text,
              ${p.customerPhoneNew}::text, ${p.customerPhoneE164}::text, ${p.customerWeddingDate}::date, ${at}, ${at}
-      where ${p.linkId}::text is null and not exists (select 1 from found)
+      where ${p.linkId}::text is null and not exists (select 1 from found) and not exists (select 1 from ext)
       on conflict do nothing
       returning *
     ), c as (
-      select id, name, email from nc union all select id, name, email from found
+      select id, name, email from nc union all select id, name, email from found where not exists (select 1 from ext)
     ), num as (
       update vendors set last_order_number = last_order_number + 1
       where id = ${p.vendorId}::text and exists (select 1 from c)
@@ -372,8 +382,9 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
       actorId: sql`${p.actorId}`,
       from: sql`from o`,
     })}
-    select oj.json, ${notifyWhenQueued} from oj`;
-});
+    select (select json from oj) as json, exists (select 1 from ext) as external_id_taken, ${notifyWhenQueued}`;
+  },
+);
 
 export type StatusMove =
   | { outcome: "moved" }

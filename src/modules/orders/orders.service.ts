@@ -220,6 +220,7 @@ export async function createOrder(
     const json =
       (await insertOrderForCustomer(ctx.db, order, customer)) ??
       (linkId === null ? await insertOrderForCustomer(ctx.db, order, customer) : undefined);
+    if (json === "external_id_taken") throw externalIdTaken();
     if (!json && linkId !== null) throw unknownCustomer();
     if (!json) throw new Error("order create found no customer to link to after a conflict");
     return { id: order.id, json };
