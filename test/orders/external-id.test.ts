@@ -19,6 +19,8 @@ describe("an order's externalId and metadata", () => {
     );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ externalId: "pos-4711", metadata: { till: "2", note: "ü" } });
+    // Compact as the rest of the order's text.
+    expect(created.text).toBe(JSON.stringify(created.body));
     const { id } = created.body;
     const patched = await t.api.patch(`/api/vendor/orders/${id}`, { metadata: { till: "3" } }, { key });
     expect(patched.body).toMatchObject({ externalId: "pos-4711", metadata: { till: "3" } });

@@ -35,8 +35,14 @@ const orderJsonWithHistory = (from: SQL) =>
     ["customerId", sql`o.customer_id`],
     ["customer", customerJsonSql, "json"],
     ["externalId", sql`o.external_id`],
-    // jsonb's own text (`{"k": "v"}`); an order without metadata shows `{}`, as Stripe's do.
-    ["metadata", sql`coalesce(o.metadata::text, '{}')`, "json"],
+    // Compact, as the rest of the text (jsonb's own text has spaces); `{}` without metadata, as
+    // Stripe's. Only an order with metadata reads its pairs.
+    [
+      "metadata",
+      sql`coalesce((select '{' || string_agg(to_json(m.key)::text || ':' || to_json(m.value)::text, ',') || '}'
+                    from jsonb_each_text(o.metadata) m), '{}')`,
+      "json",
+    ],
     ["updates", compactJsonArray(orderUpdateJsonSql, from, sql`u.seq`), "json"],
     ["createdAt", isoTimestamp(sql`o.created_at`)],
     ["updatedAt", isoTimestamp(sql`o.updated_at`)],
