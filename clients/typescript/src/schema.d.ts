@@ -159,6 +159,26 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/vendor/customers/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a duplicate into a customer
+         * @description Moves the orders, appointments and inquiries of customer `from` to this customer, keeps the richer value of each field (this customer's unless it is empty; measurements and preferences joined key by key, this customer's winning) and deletes `from`. Emits customer.updated for this customer and customer.deleted with `mergedInto` for the other. Answers this customer as retrieve does. Cannot be undone.
+         */
+        post: operations["mergeCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/appointments": {
         parameters: {
             query?: never;
@@ -688,7 +708,7 @@ export interface webhooks {
         put?: never;
         /**
          * customer.deleted
-         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.
+         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id. Or the customer was merged into another: `data.mergedInto` names it, and her orders, appointments and inquiries are that customer's now (with a new `updatedAt`).
          */
         post: operations["customerDeletedWebhook"];
         delete?: never;
@@ -1221,15 +1241,17 @@ export interface components {
          *     }
          */
         CreateOrder: {
-            /** @description Customer name */
-            customerName: string;
+            /** @description The shop's customer the order is for; instead of customerName, customerEmail, customerPhone and weddingDate */
+            customerId?: string;
+            /** @description Customer name; required unless customerId is given */
+            customerName?: string;
             type: components["schemas"]["OrderType"];
             /**
              * Format: email
              * @description Links the order to the customer with this e-mail
              */
             customerEmail?: string | null;
-            /** @description Telephone number (stored on a newly created customer) */
+            /** @description Telephone number: without a customer of that e-mail, links the order to the customer with this number (compared in E.164, the shop's country as default), else is stored on the new customer */
             customerPhone?: string | null;
             /**
              * Format: date
@@ -1246,6 +1268,12 @@ export interface components {
             color?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /** @description Your own id for the order; unique among the shop's orders */
+            externalId?: string | null;
+            /** @description Your own key-value pairs: at most 50 keys of 1-40 characters, string values of at most 500 characters */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * CreateWebhook
@@ -1379,7 +1407,7 @@ export interface components {
         };
         /**
          * CustomerDeletedEvent
-         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.
+         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id. Or the customer was merged into another: `data.mergedInto` names it, and her orders, appointments and inquiries are that customer's now (with a new `updatedAt`).
          * @example {
          *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
          *       "event": "customer.deleted",
@@ -1397,13 +1425,15 @@ export interface components {
              * @enum {string}
              */
             event: "customer.deleted";
-            /** @description The id of the erased customer; nothing personal */
+            /** @description The id of the erased or merged customer; nothing personal */
             data: {
                 /**
                  * @description CUID2 identifier
                  * @example tz4a98xxat96iws9zmbrgj3a
                  */
                 id: string;
+                /** @description Set when the customer was merged: the customer that holds her records now */
+                mergedInto?: string;
             };
             /** Format: date-time */
             createdAt: string;
@@ -1701,9 +1731,14 @@ export interface components {
          *       "event": "order.status_changed",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "status": "IN_PRODUCTION",
          *         "previousStatus": "ORDERED",
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
+         *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
          *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -1721,9 +1756,14 @@ export interface components {
          *           "event": "order.status_changed",
          *           "data": {
          *             "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *             "number": 1042,
          *             "status": "IN_PRODUCTION",
          *             "previousStatus": "ORDERED",
          *             "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *             "externalId": "pos-4711",
+         *             "metadata": {
+         *               "till": "2"
+         *             },
          *             "updatedAt": "2026-11-09T14:30:00.000Z",
          *             "message": "Your gown is being cut from the lace you chose",
          *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -1842,10 +1882,21 @@ export interface components {
             createdAt: string;
         };
         /**
+         * MergeCustomers
+         * @example {
+         *       "from": "k5j8h1g4f7d0s3a6p9o2i5u8"
+         *     }
+         */
+        MergeCustomers: {
+            /** @description The duplicate customer to merge into this one; it is deleted */
+            from: string;
+        };
+        /**
          * Order
          * @description An order with its status history
          * @example {
          *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *       "number": 1042,
          *       "type": "BRIDAL_DRESS",
          *       "status": "IN_PRODUCTION",
          *       "model": "Aurora",
@@ -1857,6 +1908,10 @@ export interface components {
          *       "customer": {
          *         "name": "Maria Silva",
          *         "email": "maria.silva@example.com"
+         *       },
+         *       "externalId": "pos-4711",
+         *       "metadata": {
+         *         "till": "2"
          *       },
          *       "updates": [
          *         {
@@ -1882,6 +1937,8 @@ export interface components {
              * @example tz4a98xxat96iws9zmbrgj3a
              */
             id: string;
+            /** @description The shop's order number: 1001, 1002, … in the order they were made */
+            number: number;
             type: components["schemas"]["OrderType"];
             status: components["schemas"]["OrderStatus"];
             model: string | null;
@@ -1896,6 +1953,17 @@ export interface components {
                 name: string;
                 email: string | null;
             } | null;
+            /** @description Your own id for the order, if set */
+            externalId: string | null;
+            /**
+             * @description Your own key-value pairs: at most 50 keys of 1-40 characters, string values of at most 500 characters
+             * @example {
+             *       "posId": "4711"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description Status history, oldest first */
             updates: components["schemas"]["OrderUpdate"][];
             /**
@@ -1919,6 +1987,7 @@ export interface components {
          *       "event": "order.created",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "type": "BRIDAL_DRESS",
          *         "status": "ORDERED",
          *         "model": "Aurora",
@@ -1930,6 +1999,10 @@ export interface components {
          *         "customer": {
          *           "name": "Maria Silva",
          *           "email": "maria.silva@example.com"
+         *         },
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
          *         },
          *         "updates": [
          *           {
@@ -1963,6 +2036,7 @@ export interface components {
          *       "orders": [
          *         {
          *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *           "number": 1042,
          *           "type": "BRIDAL_DRESS",
          *           "status": "IN_PRODUCTION",
          *           "model": "Aurora",
@@ -1974,6 +2048,10 @@ export interface components {
          *           "customer": {
          *             "name": "Maria Silva",
          *             "email": "maria.silva@example.com"
+         *           },
+         *           "externalId": "pos-4711",
+         *           "metadata": {
+         *             "till": "2"
          *           },
          *           "updates": [
          *             {
@@ -2014,9 +2092,14 @@ export interface components {
          * @description An order's move to another status
          * @example {
          *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *       "number": 1042,
          *       "status": "IN_PRODUCTION",
          *       "previousStatus": "ORDERED",
          *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *       "externalId": "pos-4711",
+         *       "metadata": {
+         *         "till": "2"
+         *       },
          *       "updatedAt": "2026-11-09T14:30:00.000Z",
          *       "message": "Your gown is being cut from the lace you chose",
          *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -2028,10 +2111,23 @@ export interface components {
              * @example tz4a98xxat96iws9zmbrgj3a
              */
             id: string;
+            /** @description The shop's order number */
+            number: number;
             status: components["schemas"]["OrderStatus"];
             previousStatus: components["schemas"]["OrderStatus"];
             /** @description The order's customer; null once that customer was erased on request */
             customerId: string | null;
+            /** @description Your own id for the order, if set */
+            externalId: string | null;
+            /**
+             * @description Your own key-value pairs: at most 50 keys of 1-40 characters, string values of at most 500 characters
+             * @example {
+             *       "posId": "4711"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -2051,9 +2147,14 @@ export interface components {
          *       "event": "order.status_changed",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "status": "IN_PRODUCTION",
          *         "previousStatus": "ORDERED",
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
+         *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
          *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -2125,6 +2226,7 @@ export interface components {
          *       "event": "order.updated",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "type": "BRIDAL_DRESS",
          *         "status": "IN_PRODUCTION",
          *         "model": "Aurora",
@@ -2136,6 +2238,10 @@ export interface components {
          *         "customer": {
          *           "name": "Maria Silva",
          *           "email": "maria.silva@example.com"
+         *         },
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
          *         },
          *         "updates": [
          *           {
@@ -2187,7 +2293,7 @@ export interface components {
              * @description The error code
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
             /** @description What went wrong in this request */
             detail?: string;
             /** @description The request id (also in X-Request-Id): quote it to support */
@@ -2394,6 +2500,12 @@ export interface components {
             description?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /** @description Your own id for the order; null removes it */
+            externalId?: string | null;
+            /** @description Replaces the order's metadata as a whole; null or {} removes every key */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * UpdateOrderStatus
@@ -2726,7 +2838,7 @@ export interface operations {
                          * @description The error code
                          * @enum {string}
                          */
-                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
                         /** @description What went wrong in this request */
                         detail?: string;
                         /** @description The request id (also in X-Request-Id): quote it to support */
@@ -2761,6 +2873,10 @@ export interface operations {
                 status?: components["schemas"]["OrderStatus"][];
                 /** @description Only this customer's orders */
                 customerId?: string;
+                /** @description Only the order with this number */
+                number?: number;
+                /** @description Only the order with this externalId */
+                externalId?: string;
                 /** @description Only orders updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 updatedSince?: string;
             };
@@ -2791,6 +2907,7 @@ export interface operations {
                      *       "orders": [
                      *         {
                      *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *           "number": 1042,
                      *           "type": "BRIDAL_DRESS",
                      *           "status": "IN_PRODUCTION",
                      *           "model": "Aurora",
@@ -2802,6 +2919,10 @@ export interface operations {
                      *           "customer": {
                      *             "name": "Maria Silva",
                      *             "email": "maria.silva@example.com"
+                     *           },
+                     *           "externalId": "pos-4711",
+                     *           "metadata": {
+                     *             "till": "2"
                      *           },
                      *           "updates": [
                      *             {
@@ -2967,6 +3088,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *       "number": 1042,
                      *       "type": "BRIDAL_DRESS",
                      *       "status": "IN_PRODUCTION",
                      *       "model": "Aurora",
@@ -2978,6 +3100,10 @@ export interface operations {
                      *       "customer": {
                      *         "name": "Maria Silva",
                      *         "email": "maria.silva@example.com"
+                     *       },
+                     *       "externalId": "pos-4711",
+                     *       "metadata": {
+                     *         "till": "2"
                      *       },
                      *       "updates": [
                      *         {
@@ -3171,6 +3297,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *       "number": 1042,
                      *       "type": "BRIDAL_DRESS",
                      *       "status": "IN_PRODUCTION",
                      *       "model": "Aurora",
@@ -3182,6 +3309,10 @@ export interface operations {
                      *       "customer": {
                      *         "name": "Maria Silva",
                      *         "email": "maria.silva@example.com"
+                     *       },
+                     *       "externalId": "pos-4711",
+                     *       "metadata": {
+                     *         "till": "2"
                      *       },
                      *       "updates": [
                      *         {
@@ -3354,6 +3485,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *       "number": 1042,
                      *       "type": "BRIDAL_DRESS",
                      *       "status": "IN_PRODUCTION",
                      *       "model": "Aurora",
@@ -3365,6 +3497,10 @@ export interface operations {
                      *       "customer": {
                      *         "name": "Maria Silva",
                      *         "email": "maria.silva@example.com"
+                     *       },
+                     *       "externalId": "pos-4711",
+                     *       "metadata": {
+                     *         "till": "2"
                      *       },
                      *       "updates": [
                      *         {
@@ -4791,6 +4927,229 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    mergeCustomers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request. The answer is stored in the same transaction as the change, so a retry after any failure either replays it or runs the request anew. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description CUID2 identifier
+                 * @example tz4a98xxat96iws9zmbrgj3a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "k5j8h1g4f7d0s3a6p9o2i5u8"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MergeCustomers"];
+            };
+        };
+        responses: {
+            /** @description A customer with counts of orders and appointments */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                     *       "name": "Maria Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+351 912 345 678",
+                     *       "weddingDate": "2027-06-12",
+                     *       "notes": "Prefers Saturday appointments",
+                     *       "measurements": {
+                     *         "bust": 86,
+                     *         "waist": 68,
+                     *         "hips": 94,
+                     *         "height": 168
+                     *       },
+                     *       "preferences": {
+                     *         "silhouette": "A-line",
+                     *         "fabric": "lace",
+                     *         "colors": [
+                     *           "ivory",
+                     *           "champagne"
+                     *         ]
+                     *       },
+                     *       "createdAt": "2026-11-02T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-02T10:15:00.000Z",
+                     *       "counts": {
+                     *         "orders": 1,
+                     *         "appointments": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerWithCounts"];
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };
@@ -8508,9 +8867,14 @@ export interface operations {
                      *           "event": "order.status_changed",
                      *           "data": {
                      *             "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *             "number": 1042,
                      *             "status": "IN_PRODUCTION",
                      *             "previousStatus": "ORDERED",
                      *             "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                     *             "externalId": "pos-4711",
+                     *             "metadata": {
+                     *               "till": "2"
+                     *             },
                      *             "updatedAt": "2026-11-09T14:30:00.000Z",
                      *             "message": "Your gown is being cut from the lace you chose",
                      *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -8654,9 +9018,14 @@ export interface operations {
                      *       "event": "order.status_changed",
                      *       "data": {
                      *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *         "number": 1042,
                      *         "status": "IN_PRODUCTION",
                      *         "previousStatus": "ORDERED",
                      *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                     *         "externalId": "pos-4711",
+                     *         "metadata": {
+                     *           "till": "2"
+                     *         },
                      *         "updatedAt": "2026-11-09T14:30:00.000Z",
                      *         "message": "Your gown is being cut from the lace you chose",
                      *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -9655,6 +10024,7 @@ export interface operations {
                  *       "event": "order.created",
                  *       "data": {
                  *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "number": 1042,
                  *         "type": "BRIDAL_DRESS",
                  *         "status": "ORDERED",
                  *         "model": "Aurora",
@@ -9666,6 +10036,10 @@ export interface operations {
                  *         "customer": {
                  *           "name": "Maria Silva",
                  *           "email": "maria.silva@example.com"
+                 *         },
+                 *         "externalId": "pos-4711",
+                 *         "metadata": {
+                 *           "till": "2"
                  *         },
                  *         "updates": [
                  *           {
@@ -9755,6 +10129,7 @@ export interface operations {
                  *       "event": "order.updated",
                  *       "data": {
                  *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "number": 1042,
                  *         "type": "BRIDAL_DRESS",
                  *         "status": "IN_PRODUCTION",
                  *         "model": "Aurora",
@@ -9766,6 +10141,10 @@ export interface operations {
                  *         "customer": {
                  *           "name": "Maria Silva",
                  *           "email": "maria.silva@example.com"
+                 *         },
+                 *         "externalId": "pos-4711",
+                 *         "metadata": {
+                 *           "till": "2"
                  *         },
                  *         "updates": [
                  *           {
@@ -9861,9 +10240,14 @@ export interface operations {
                  *       "event": "order.status_changed",
                  *       "data": {
                  *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "number": 1042,
                  *         "status": "IN_PRODUCTION",
                  *         "previousStatus": "ORDERED",
                  *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *         "externalId": "pos-4711",
+                 *         "metadata": {
+                 *           "till": "2"
+                 *         },
                  *         "updatedAt": "2026-11-09T14:30:00.000Z",
                  *         "message": "Your gown is being cut from the lace you chose",
                  *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -10155,13 +10539,15 @@ export interface operations {
                     id: string;
                     /** @constant */
                     event: "customer.deleted";
-                    /** @description The id of the erased customer; nothing personal */
+                    /** @description The id of the erased or merged customer; nothing personal */
                     data: {
                         /**
                          * @description CUID2 identifier
                          * @example tz4a98xxat96iws9zmbrgj3a
                          */
                         id: string;
+                        /** @description Set when the customer was merged: the customer that holds her records now */
+                        mergedInto?: string;
                     };
                     /**
                      * Format: date-time
