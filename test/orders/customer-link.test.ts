@@ -106,6 +106,23 @@ describe("an order's customer", () => {
     expect(second.body.customerId).toBe(first.body.customerId);
   });
 
+  it("a phone given to a customer later, written nationally, is matched too", async () => {
+    const { key } = await germanShop();
+    const clara = await t.api.post("/api/vendor/customers", { name: "Clara" }, { key });
+    const patched = await t.api.patch(
+      `/api/vendor/customers/${clara.body.id}`,
+      { phone: "0170 1234567" },
+      { key },
+    );
+    expect(patched.status).toBe(200);
+    const order = await t.api.post(
+      "/api/vendor/orders",
+      { customerName: "Clara", customerPhone: "+49 170 1234567", type: "SUIT" },
+      { key },
+    );
+    expect(order.body.customerId).toBe(clara.body.id);
+  });
+
   it("the e-mail wins over the phone, and a phone match never joins two different e-mails", async () => {
     const { key } = await germanShop();
     const byMail = await t.api.post("/api/vendor/customers", { name: "A", email: "a@example.com" }, { key });

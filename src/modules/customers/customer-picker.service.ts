@@ -31,7 +31,7 @@ export async function pickCustomers(
   const looksLikePhone = digitsOnly.length >= 3 && /^[0-9+()\-./\s]+$/.test(text);
   // A national number's trunk prefix (the 0 of 0170) is not in the stored form (+49 170 …).
   const digits = looksLikePhone ? digitsOnly.replace(/^0+/, "") || digitsOnly : null;
-  const e164 = looksLikePhone ? await shopPhoneE164(ctx, vendorId, text) : null;
+  const e164 = looksLikePhone ? await shopPhoneE164(ctx.db, vendorId, text) : null;
   return findPickableCustomers(ctx.db, vendorId, { text, digits, e164 }, PICKER_LIMIT);
 }
 

@@ -123,7 +123,7 @@ export async function createCustomer(
     name: input.name.trim(),
     email: input.email ?? null,
     phone: input.phone ?? null,
-    phoneE164: await shopPhoneE164(ctx, vendorId, input.phone),
+    phoneE164: await shopPhoneE164(ctx.db, vendorId, input.phone),
     weddingDate: input.weddingDate ?? null,
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
@@ -199,7 +199,7 @@ export async function updateCustomer(
       if (input.email !== undefined) changes.email = input.email;
       if (input.phone !== undefined) {
         changes.phone = input.phone;
-        changes.phoneE164 = await shopPhoneE164(ctx, vendorId, input.phone);
+        changes.phoneE164 = await shopPhoneE164(tx, vendorId, input.phone);
       }
       if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
       if (input.notes !== undefined) changes.notes = input.notes;

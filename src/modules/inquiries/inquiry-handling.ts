@@ -74,7 +74,7 @@ export async function convertInquiry(
         name: inquiry.name,
         email: inquiry.email,
         phone: inquiry.phone,
-        phoneE164: await shopPhoneE164(ctx, vendorId, inquiry.phone),
+        phoneE164: await shopPhoneE164(tx, vendorId, inquiry.phone),
         weddingDate: inquiry.weddingDate,
       },
       now,

@@ -184,7 +184,7 @@ export async function createOrder(
   const linkId = input.customerId ?? null;
   // A malformed id names no customer: refused as an unknown one, without a query.
   if (linkId !== null && !isId(linkId)) throw unknownCustomer();
-  const phoneE164 = linkId === null ? await shopPhoneE164(ctx, vendorId, input.customerPhone) : null;
+  const phoneE164 = linkId === null ? await shopPhoneE164(ctx.db, vendorId, input.customerPhone) : null;
   // One statement, no transaction round trips around it: the stamp is taken from `now` in SQL,
   // never before the statement starts (lossless sync, README; db/sql.ts writeStampSql).
   const now = ctx.now();

@@ -5,7 +5,7 @@
 // The order create is one statement on a measured hot path, so the zone is not read on every
 // create: only for a number without a country code, and then kept for a minute per process (a
 // settings change here forgets it at once; another process sees it within that minute).
-import type { ServiceContext } from "../../context.ts";
+import type { Executor } from "../../db/client.ts";
 import { isInternationalPhone, normalizePhone, phoneCountryOfShop } from "../../lib/phone.ts";
 import { findVendorById } from "./vendors.repository.ts";
 
@@ -13,11 +13,11 @@ const KEEP_MS = 60_000;
 const MAX_SHOPS = 10_000;
 const known = new Map<string, { country: string | undefined; until: number }>();
 
-async function shopPhoneCountry(ctx: ServiceContext, vendorId: string): Promise<string | undefined> {
+async function shopPhoneCountry(db: Executor, vendorId: string): Promise<string | undefined> {
   const now = Date.now();
   const hit = known.get(vendorId);
   if (hit && hit.until > now) return hit.country;
-  const vendor = await findVendorById(ctx.db, vendorId);
+  const vendor = await findVendorById(db, vendorId);
   const country = vendor ? phoneCountryOfShop(vendor.timeZone) : undefined;
   if (known.size >= MAX_SHOPS) known.clear();
   known.set(vendorId, { country, until: now + KEEP_MS });
@@ -29,13 +29,16 @@ export function forgetShopPhoneCountry(vendorId: string): void {
   known.delete(vendorId);
 }
 
-/** `phone` in E.164 as the shop reads it, or null (lib/phone.ts). */
+/**
+ * `phone` in E.164 as the shop reads it, or null (lib/phone.ts). `db` is the caller's transaction
+ * when it holds one (PGlite has one connection: a read beside the transaction would wait for it).
+ */
 export async function shopPhoneE164(
-  ctx: ServiceContext,
+  db: Executor,
   vendorId: string,
   phone: string | null | undefined,
 ): Promise<string | null> {
   if (!phone) return null;
   if (isInternationalPhone(phone)) return normalizePhone(phone);
-  return normalizePhone(phone, await shopPhoneCountry(ctx, vendorId));
+  return normalizePhone(phone, await shopPhoneCountry(db, vendorId));
 }
