@@ -68,7 +68,7 @@ describe("a status change with a message", () => {
     const m = received?.parsed;
     expect(m?.from?.value[0]).toEqual({ name: "Bella & <Co>", address: expect.any(String) });
     expect(m?.replyTo?.value[0]?.address).toBe("hello@bella.example");
-    expect(m?.subject).toBe("Bridal dress Aurora: In production");
+    expect(m?.subject).toBe("Order #1001 (Bridal dress Aurora): In production");
     expect(m?.text).toContain("Cutting <script>alert(1)</script> begins");
     expect(m?.text).toMatch(new RegExp(`${t.url}/track/[A-Za-z0-9_-]{43}`));
     expect(m?.html).toContain("Cutting &lt;script&gt;alert(1)&lt;/script&gt; begins");
@@ -138,7 +138,9 @@ describe("unsubscribing", () => {
     // The dashboard shows the shop's recent mail with its status.
     const settings = await browser.get("/dashboard/settings");
     expect(settings.text).toContain('id="recent-mail"');
-    expect(settings.text).toMatch(/<tr data-status="SENT">.*Bridal dress Aurora: In production/s);
+    expect(settings.text).toMatch(
+      /<tr data-status="SENT">.*Order #1001 \(Bridal dress Aurora\): In production/s,
+    );
     expect((await new Browser(t.url).get(`/dashboard/customers/${s.customerId}`)).status).toBe(303);
   });
 });

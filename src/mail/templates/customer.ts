@@ -49,7 +49,7 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
   render(data, ctx) {
     const tracking = `${ctx.publicUrl}/track/${encodeURIComponent(data.trackingToken)}`;
     const item = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
-    const what = typeof data.number === "number" ? `#${data.number}, ${item}` : item;
+    const what = typeof data.number === "number" ? `Order #${data.number} (${item})` : item;
     const footer = unsubscribeFooter(data, ctx);
     return {
       subject: oneLine(`${what}: ${words(data.status)}`),
