@@ -164,7 +164,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
     const options = chosen ? [chosen, ...found.filter((c) => c.id !== chosen.id)] : found;
     const pageCtx = await pageContext(ctx, request, reply);
     // The picker's search-as-you-type is our own file (CSP 'self'); the page works without it.
-    allowOwnScripts(reply);
+    allowOwnScripts(reply, { fetch: true });
     const form = newOrderForm(
       { customerId: chosen?.id ?? (found.length === 1 ? found[0]?.id : "") },
       [],
