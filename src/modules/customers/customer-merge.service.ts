@@ -64,10 +64,14 @@ export async function mergeCustomers(
   await ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
-    const kept = await findCustomerForUpdate(tx, vendorId, id);
-    if (!kept) throw notFound("Customer");
-    const other = isId(fromId) ? await findCustomerForUpdate(tx, vendorId, fromId) : undefined;
-    if (!other) throw notFound("Customer");
+    if (!isId(fromId)) throw notFound("Customer");
+    // Both rows locked in id order, so two merges of the same pair cannot wait on each other.
+    const [first, second] = id < fromId ? [id, fromId] : [fromId, id];
+    const a = await findCustomerForUpdate(tx, vendorId, first);
+    const b = await findCustomerForUpdate(tx, vendorId, second);
+    const kept = a?.id === id ? a : b;
+    const other = a?.id === fromId ? a : b;
+    if (!kept || !other || kept.id !== id || other.id !== fromId) throw notFound("Customer");
     const moved = await moveCustomerRecords(tx, vendorId, other.id, kept.id, now);
     const fields = mergedFields(kept, other);
     const otherEmails = await customerEmails(tx, vendorId, { id: other.id, email: other.email });
