@@ -77,26 +77,37 @@ const customerJson = (t: string, measurements: string, preferences: string) =>
  * customer.created), the order, its first history entry, order.created, deliveries, NOTIFY.
  * $1 key hash, $2 name, $3 email, $4 phone, $5 wedding date, $6 new customer id, $7 order id,
  * $8 type, $9 model, $10 size, $11 color, $12 description, $13 special requests, $14 tracking
- * token, $15 customer.created event id, $16 order.created event id, $17 activity entry id.
+ * token, $15 customer.created event id, $16 order.created event id, $17 activity entry id, $18 the
+ * phone in E.164 (matched when the e-mail is not, and stored on a new customer). The order takes
+ * the shop's next number from the vendor row (as the app does: CONTRACT 12).
  */
 export const createOrder = `with ${key("orders:write")},
   found as (
-    select c.id, c.name, c.email from customers c join k on c.vendor_id = k.vendor_id
-    where $3::text is not null and lower(c.email) = lower($3::text) limit 1
+    (select c.id, c.name, c.email from customers c join k on c.vendor_id = k.vendor_id
+     where $3::text is not null and lower(c.email) = lower($3::text) limit 1)
+    union all
+    (select c.id, c.name, c.email from customers c join k on c.vendor_id = k.vendor_id
+     where $18::text is not null and c.phone_e164 = $18::text and (c.email is null or $3::text is null)
+     order by c.created_at, c.id limit 1)
+    limit 1
   ), nc as (
-    insert into customers (id, vendor_id, name, email, phone, wedding_date, created_at, updated_at)
-    select $6::text, k.vendor_id, $2::text, $3::text, $4::text, $5::date, now(), now() from k
+    insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, created_at, updated_at)
+    select $6::text, k.vendor_id, $2::text, $3::text, $4::text, $18::text, $5::date, now(), now() from k
     where not exists (select 1 from found)
     on conflict do nothing
     returning id, vendor_id, name, email, phone, wedding_date, notes, created_at, updated_at
   ), c as (
     select id, name, email from nc union all select id, name, email from found
+  ), num as (
+    update vendors v set last_order_number = last_order_number + 1 from k
+    where v.id = k.vendor_id and exists (select 1 from c)
+    returning v.last_order_number as number
   ), o as (
-    insert into orders (id, vendor_id, customer_id, type, status, model, size, color, description,
+    insert into orders (id, vendor_id, customer_id, number, type, status, model, size, color, description,
                         special_requests, customer_phone, wedding_date, tracking_token, created_at, updated_at)
-    select $7::text, k.vendor_id, c.id, $8::text, 'ORDERED', $9::text, $10::text, $11::text, $12::text,
+    select $7::text, k.vendor_id, c.id, num.number, $8::text, 'ORDERED', $9::text, $10::text, $11::text, $12::text,
            $13::text, $4::text, $5::date, $14::text, now(), now()
-    from k cross join c
+    from k cross join c cross join num
     returning *
   ), h as (
     insert into order_updates (order_id, status, message, created_at)
@@ -105,6 +116,7 @@ export const createOrder = `with ${key("orders:write")},
   ), oj as (
     select o.vendor_id, ${object([
       ["id", str("o.id")],
+      ["number", "o.number::text"],
       ["type", str("o.type")],
       ["status", str("o.status")],
       ["model", nullable("o.model")],
@@ -120,6 +132,8 @@ export const createOrder = `with ${key("orders:write")},
           ["email", nullable("c.email")],
         ]),
       ],
+      ["externalId", "'null'"],
+      ["metadata", "'{}'"],
       [
         "updates",
         `'[' || ${object([
@@ -147,6 +161,7 @@ export const createOrder = `with ${key("orders:write")},
     vendorId: "o.vendor_id",
     at: "o.created_at",
     subjectId: "o.id",
+    detail: "jsonb_build_object('number', o.number)",
   })}
   select (select json from oj) as json, exists (select 1 from k) as authed, ${notify("$16")}`;
 
@@ -168,15 +183,16 @@ export const updateStatus = `with ${key("orders:write")},
     from cur
     where o.id = cur.id
       and (cur.status = $3::text or (cur.status = any($4::text[]) and ($3::text <> 'RETURNED' or cur.type = 'RENTAL')))
-    returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as prev
+    returning o.id, o.vendor_id, o.customer_id, o.updated_at, cur.status as prev, o.number, o.external_id, o.metadata
   ), h as (
     insert into order_updates (order_id, status, message, image_url, created_at)
     select id, $3::text, $5::text, $6::text, updated_at from u
   ), ev as (
     insert into events (id, vendor_id, type, data, created_at, dispatched_at)
     select $7::text, u.vendor_id, 'order.status_changed',
-           jsonb_build_object('id', u.id, 'status', $3::text, 'previousStatus', u.prev,
-             'customerId', u.customer_id, 'updatedAt', ${iso("u.updated_at")}, 'message', $5::text,
+           jsonb_build_object('id', u.id, 'number', u.number, 'status', $3::text, 'previousStatus', u.prev,
+             'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
+             'updatedAt', ${iso("u.updated_at")}, 'message', $5::text,
              'imageUrl', $6::text),
            u.updated_at, u.updated_at
     from u where u.prev <> $3::text
@@ -188,7 +204,7 @@ export const updateStatus = `with ${key("orders:write")},
     vendorId: "u.vendor_id",
     at: "u.updated_at",
     subjectId: "u.id",
-    detail: "jsonb_build_object('from', u.prev, 'to', $3::text)",
+    detail: "jsonb_build_object('number', u.number, 'from', u.prev, 'to', $3::text)",
   })}
   select exists (select 1 from k) as authed, (select status from cur) as current,
          exists (select 1 from u) as moved, ${notify("$7")}`;

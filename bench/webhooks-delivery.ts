@@ -165,6 +165,7 @@ const workerPids = servers.map((s) => s.child.pid as number);
 
 const data: OrderSchema = {
   id: "bench",
+  number: 1001,
   type: "BRIDAL_DRESS",
   status: "ORDERED",
   model: "Aurora",
@@ -174,6 +175,8 @@ const data: OrderSchema = {
   specialRequests: null,
   customerId: "tz4a98xxat96iws9zmbrgj3a",
   customer: { name: "Maria Silva", email: "maria@example.com" },
+  externalId: null,
+  metadata: {},
   updates: [
     { status: "ORDERED", message: "Order created", imageUrl: null, createdAt: new Date().toISOString() },
   ],

@@ -23,6 +23,8 @@ export const OWNER_ACTIONS = [
   "team",
   /** Erasing a customer on request. */
   "erase",
+  /** Merging two customers: it deletes one, and cannot be undone (CONTRACT 12). */
+  "merge",
   /** CSV exports of orders and customers. */
   "export",
   /** Giving an OAuth application access to the shop (the consent page). */

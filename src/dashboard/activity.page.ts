@@ -84,6 +84,9 @@ function subjectCell(row: ActivityRow): SafeHtml {
 function detailText(row: ActivityRow): string {
   const d = row.detail ?? {};
   const parts: string[] = [];
+  if (typeof d.number === "number") parts.push(`#${d.number}`);
+  if (row.action === "customer.merged" && typeof d.from === "string")
+    parts.push(`merged ${d.from.slice(0, 8)} into it`);
   if (typeof d.from === "string" && typeof d.to === "string") parts.push(`${d.from} → ${d.to}`);
   if (Array.isArray(d.fields) && d.fields.length > 0) parts.push(`fields: ${d.fields.join(", ")}`);
   if (Array.isArray(d.scopes)) parts.push(`scopes: ${d.scopes.join(" ")}`);

@@ -20,6 +20,7 @@ import { integrationsOverviewPage } from "./integrations/overview.page.ts";
 import { sandboxPages } from "./integrations/sandbox.pages.ts";
 import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
+import { customerMergePages } from "./pages/customer-merge.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
 import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
@@ -35,6 +36,7 @@ export type { DashboardDeps } from "./deps.ts";
 
 const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta.url), "utf8");
 const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.meta.url), "utf8");
+const pickerScript = fs.readFileSync(new URL("./assets/customer-picker.js", import.meta.url), "utf8");
 
 /**
  * Per client address over every dashboard page and asset (CONTRACT 8: every answer carries the
@@ -59,6 +61,12 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       .type("text/javascript; charset=utf-8")
       .header("cache-control", "public, max-age=3600")
       .send(copyScript),
+  );
+  app.get("/assets/customer-picker.js", { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type("text/javascript; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(pickerScript),
   );
   app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect("/dashboard", 303));
   // Public: the customer's tracking page (no session; the link's token is the credential).
@@ -95,6 +103,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     );
     // Page groups register here, each a plugin taking DashboardDeps.
     await signedIn.register(orderPages, deps);
+    await signedIn.register(customerMergePages, deps);
     await signedIn.register(customerPages, deps);
     await signedIn.register(appointmentPages, deps);
     await signedIn.register(inquiryPages, deps);

@@ -7,3 +7,15 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/** Whether `error` is a unique violation of the named index (SQLSTATE 23505 with its name). */
+export function isUniqueViolationOf(error: unknown, index: string): boolean {
+  let e: unknown = error;
+  for (let i = 0; i < 3 && e; i++) {
+    const { code, constraint, message } = e as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === "23505")
+      return constraint === index || (typeof message === "string" && message.includes(index));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

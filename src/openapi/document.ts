@@ -20,6 +20,7 @@ import {
   CustomerDetailSchema,
   CustomerListResponse,
   CustomerSchema,
+  MergeCustomersBody,
   UpdateCustomerBody,
 } from "../modules/customers/customers.schemas.ts";
 import { eventCatalog, eventTypes, WebhookTestPayloadSchema } from "../modules/events/catalog.ts";
@@ -86,6 +87,7 @@ const named: Record<string, TSchema> = {
   CustomerList: CustomerListResponse,
   CreateCustomer: CreateCustomerBody,
   UpdateCustomer: UpdateCustomerBody,
+  MergeCustomers: MergeCustomersBody,
   Appointment: AppointmentSchema,
   AppointmentType: AppointmentTypeSchema,
   AppointmentStatus: AppointmentStatusSchema,

@@ -36,6 +36,7 @@ const orderUpdate = {
 
 const orderJson = {
   id: order,
+  number: 1042,
   type: "BRIDAL_DRESS",
   status: "IN_PRODUCTION",
   model: "Aurora",
@@ -45,6 +46,8 @@ const orderJson = {
   specialRequests: "Add lace sleeves",
   customerId: maria,
   customer: { name: "Maria Silva", email: "maria.silva@example.com" },
+  externalId: "pos-4711",
+  metadata: { till: "2" },
   updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, createdAt: created }, orderUpdate],
   createdAt: created,
   updatedAt: moved,
@@ -110,9 +113,12 @@ const deliveryJson = {
 
 const statusChange = {
   id: order,
+  number: orderJson.number,
   status: "IN_PRODUCTION",
   previousStatus: "ORDERED",
   customerId: maria,
+  externalId: orderJson.externalId,
+  metadata: orderJson.metadata,
   updatedAt: moved,
   message: orderUpdate.message,
   imageUrl: orderUpdate.imageUrl,
@@ -171,6 +177,7 @@ export const schemaExamples: Record<string, unknown> = {
       },
     ],
   },
+  MergeCustomers: { from: "k5j8h1g4f7d0s3a6p9o2i5u8" },
   Appointment: appointmentJson,
   AppointmentType: "FITTING",
   AppointmentStatus: "CONFIRMED",

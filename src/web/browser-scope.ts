@@ -89,13 +89,16 @@ export const PAGE_HEADERS = {
 } as const;
 
 const withOwnScripts = new WeakSet<FastifyReply>();
+const withOwnFetch = new WeakSet<FastifyReply>();
 
 /**
- * Lets this one page load scripts from our own origin (`script-src 'self'`): only the pages that
- * show a secret once, for its copy button. Every other page keeps running no script at all.
+ * Lets this one page load scripts from our own origin (`script-src 'self'`): the pages that show a
+ * secret once, for its copy button, and New order, for its customer picker, which alone may also
+ * fetch from our origin (`fetch`: `connect-src 'self'`). Every other page runs no script at all.
  */
-export function allowOwnScripts(reply: FastifyReply): void {
+export function allowOwnScripts(reply: FastifyReply, options: { fetch?: boolean } = {}): void {
   withOwnScripts.add(reply);
+  if (options.fetch) withOwnFetch.add(reply);
 }
 
 export async function registerBrowserScope(app: FastifyInstance, config: Config): Promise<void> {
@@ -137,7 +140,7 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
     if (withOwnScripts.has(reply)) {
       reply.header(
         "content-security-policy",
-        `${PAGE_HEADERS["content-security-policy"]}; script-src 'self'`,
+        `${PAGE_HEADERS["content-security-policy"]}; script-src 'self'${withOwnFetch.has(reply) ? "; connect-src 'self'" : ""}`,
       );
     }
   });

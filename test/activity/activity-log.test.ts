@@ -57,20 +57,26 @@ describe("the activity log", () => {
     const log = await logOf(vendor.id);
     const byKey = log.filter((e) => e.actorKind === "api_key");
     expect(byKey).toEqual([
-      { actorKind: "api_key", actorName: "Shop POS", action: "order.created", subjectId: id, detail: null },
+      {
+        actorKind: "api_key",
+        actorName: "Shop POS",
+        action: "order.created",
+        subjectId: id,
+        detail: { number: 1001 },
+      },
       {
         actorKind: "api_key",
         actorName: "Shop POS",
         action: "order.status_changed",
         subjectId: id,
-        detail: { from: "ORDERED", to: "IN_PRODUCTION" },
+        detail: { number: 1001, from: "ORDERED", to: "IN_PRODUCTION" },
       },
       {
         actorKind: "api_key",
         actorName: "Shop POS",
         action: "order.updated",
         subjectId: id,
-        detail: { fields: ["size"] },
+        detail: { number: 1001, fields: ["size"] },
       },
       {
         actorKind: "api_key",
@@ -187,7 +193,7 @@ describe("the activity log", () => {
         actorName: "Bridal POS",
         action: "order.created",
         subjectId: created.body.id,
-        detail: null,
+        detail: { number: 1001 },
       },
     ]);
   });

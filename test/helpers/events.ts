@@ -51,6 +51,7 @@ export function sampleOrderPayload(id: string, at = new Date()): OrderSchema {
   const createdAt = at.toISOString();
   return {
     id,
+    number: 1001,
     type: "BRIDAL_DRESS",
     status: "ORDERED",
     model: "Aurora",
@@ -60,6 +61,8 @@ export function sampleOrderPayload(id: string, at = new Date()): OrderSchema {
     specialRequests: null,
     customerId: "tz4a98xxat96iws9zmbrgj3a",
     customer: { name: "Maria Silva", email: "maria@example.com" },
+    externalId: null,
+    metadata: {},
     updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, createdAt }],
     createdAt,
     updatedAt: createdAt,

@@ -70,7 +70,7 @@ describe("a status change with a message", () => {
     // The contact e-mail was typed into Settings, never verified: no Reply-To (CONTRACT 12;
     // test/mail/mail-budget.test.ts has the verified case).
     expect(m?.replyTo).toBeUndefined();
-    expect(m?.subject).toBe("Bridal dress Aurora: In production");
+    expect(m?.subject).toBe("Order #1001 (Bridal dress Aurora): In production");
     expect(m?.text).toContain("Cutting <script>alert(1)</script> begins");
     expect(m?.text).toMatch(new RegExp(`${t.url}/track/[A-Za-z0-9_-]{43}`));
     expect(m?.html).toContain("Cutting &lt;script&gt;alert(1)&lt;/script&gt; begins");
@@ -140,7 +140,9 @@ describe("unsubscribing", () => {
     // The dashboard shows the shop's recent mail with its status.
     const settings = await browser.get("/dashboard/settings");
     expect(settings.text).toContain('id="recent-mail"');
-    expect(settings.text).toMatch(/<tr data-status="SENT">.*Bridal dress Aurora: In production/s);
+    expect(settings.text).toMatch(
+      /<tr data-status="SENT">.*Order #1001 \(Bridal dress Aurora\): In production/s,
+    );
     expect((await new Browser(t.url).get(`/dashboard/customers/${s.customerId}`)).status).toBe(303);
   });
 });

@@ -65,6 +65,15 @@ describe("every answer matches the OpenAPI document", () => {
     await call("GET", "/api/vendor/customers/unknown", k);
     await call("PATCH", `/api/vendor/customers/${customer.body.id}`, { ...k, body: { notes: "Saturdays" } });
     await call("PUT", `/api/vendor/customers/${customer.body.id}`, { ...k, body: { phone: null } });
+    const duplicate = await call("POST", "/api/vendor/customers", { ...k, body: { name: "Maria S." } });
+    await call("POST", `/api/vendor/customers/${customer.body.id}/merge`, {
+      ...k,
+      body: { from: duplicate.body.id },
+    });
+    await call("POST", `/api/vendor/customers/${customer.body.id}/merge`, {
+      ...k,
+      body: { from: "unknown" },
+    });
 
     // Orders.
     const orderBody = {

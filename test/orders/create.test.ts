@@ -34,6 +34,7 @@ describe("POST /api/vendor/orders", () => {
     expect(Object.keys(order).sort()).toEqual(
       [
         "id",
+        "number",
         "type",
         "status",
         "model",
@@ -43,6 +44,8 @@ describe("POST /api/vendor/orders", () => {
         "specialRequests",
         "customerId",
         "customer",
+        "externalId",
+        "metadata",
         "updates",
         "createdAt",
         "updatedAt",
@@ -141,12 +144,12 @@ describe("POST /api/vendor/orders", () => {
     });
   });
 
-  it("ignores nothing silently: id, status, vendorId and timestamps in the body are refused", async () => {
+  it("ignores nothing silently: id, number, status, vendorId and timestamps in the body are refused", async () => {
     const { key } = await createVendorWithKey(t.ctx);
-    for (const field of ["id", "status", "vendorId", "createdAt", "updatedAt", "customerId"]) {
+    for (const field of ["id", "status", "vendorId", "createdAt", "updatedAt", "number"]) {
       const res = await t.api.post(
         "/api/vendor/orders",
-        { customerName: "X", type: "SUIT", [field]: "ORDERED" },
+        { customerName: "X", type: "SUIT", [field]: field === "number" ? 1001 : "ORDERED" },
         { key },
       );
       expect(res.status, field).toBe(400);

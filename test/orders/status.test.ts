@@ -117,9 +117,12 @@ describe("PUT /api/vendor/orders/{id}/status", () => {
     const event = rows.find((e) => e.data.id === id);
     expect(event?.data).toEqual({
       id,
+      number: order.body.number,
       status: "FITTING_READY",
       previousStatus: "ORDERED",
       customerId: order.body.customerId,
+      externalId: null,
+      metadata: {},
       updatedAt: order.body.updatedAt,
       message: "Come try it on",
       imageUrl: "http://x.example/a.png",

@@ -107,6 +107,7 @@ describe("order JSON", () => {
     );
     const expectedKeys = [
       "id",
+      "number",
       "type",
       "status",
       "model",
@@ -116,6 +117,8 @@ describe("order JSON", () => {
       "specialRequests",
       "customerId",
       "customer",
+      "externalId",
+      "metadata",
       "updates",
       "createdAt",
       "updatedAt",

@@ -34,7 +34,7 @@ securitySuite(app, {
   path: "/orders",
   scope: "orders:write",
   body: async () => ({ customerName: "Rita", type: "SUIT" }),
-  ownedFields: ["id", "vendorId", "status", "createdAt", "updatedAt", "customerId"],
+  ownedFields: ["id", "vendorId", "status", "createdAt", "updatedAt", "number"],
 });
 securitySuite(app, { method: "GET", path: "/orders/:id", scope: "orders:read", makeResource: makeOrder });
 securitySuite(app, {
@@ -78,6 +78,13 @@ for (const method of ["PATCH", "PUT"] as const) {
     ownedFields: ["id", "vendorId", "createdAt", "updatedAt", "counts"],
   });
 }
+securitySuite(app, {
+  method: "POST",
+  path: "/customers/:id/merge",
+  scope: "customers:write",
+  makeResource: makeCustomer,
+  body: async (t: TestApp, owner: Owned) => ({ from: await makeCustomer(t, owner) }),
+});
 securitySuite(app, {
   method: "DELETE",
   path: "/customers/:id",

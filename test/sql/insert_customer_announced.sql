@@ -1,20 +1,20 @@
 -- insert_customer_announced: written by `npm run sql:snapshots` from the code; do not edit.
--- Parameters: $1 id, $2 vendorId, $3 name, $4 email, $5 phone, $6 weddingDate, $7 notes, $8 measurements, $9 preferences, $10 externalId, $11 metadata, $12 at, $13 at, $14 at, $15 eventId, $16 undefined, $17 activityId, $18 actorKind, $19 actorId, $20 actorKind, $21 actorId, $22 actorId, $23 actorId, $24 undefined, $25 undefined
+-- Parameters: $1 id, $2 vendorId, $3 name, $4 email, $5 phone, $6 phoneE164, $7 weddingDate, $8 notes, $9 measurements, $10 preferences, $11 externalId, $12 metadata, $13 at, $14 at, $15 at, $16 eventId, $17 undefined, $18 activityId, $19 actorKind, $20 actorId, $21 actorKind, $22 actorId, $23 actorId, $24 actorId, $25 undefined, $26 undefined
 with c as (
-      insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
+      insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, notes, measurements,
                              preferences, external_id, metadata, created_at, updated_at)
       select $1::text, $2::text, $3::text, $4::text, $5::text,
-             $6::date, $7::text, $8::jsonb, $9::jsonb,
-             $10::text, $11::jsonb, t.at, t.at
-      from (select (case when $12::timestamptz < statement_timestamp() - interval '1 hour'
-             then $13::timestamptz
-             else greatest($14::timestamptz, date_trunc('milliseconds', statement_timestamp())) end) as at) t
+             $6::text, $7::date, $8::text, $9::jsonb,
+             $10::jsonb, $11::text, $12::jsonb, t.at, t.at
+      from (select (case when $13::timestamptz < statement_timestamp() - interval '1 hour'
+             then $14::timestamptz
+             else greatest($15::timestamptz, date_trunc('milliseconds', statement_timestamp())) end) as at) t
       on conflict do nothing
       returning *
     ), ev as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
-      from (select $15::text as id, c.vendor_id::text as vendor_id, $16::text as type,
+      from (select $16::text as id, c.vendor_id::text as vendor_id, $17::text as type,
                     jsonb_build_object('id', c.id, 'name', c.name, 'email', c.email,
     'phone', c.phone, 'weddingDate', c.wedding_date, 'notes', c.notes,
     'measurements', c.measurements, 'preferences', c.preferences,
@@ -39,17 +39,17 @@ with c as (
       returning event_id, status
     ), act as (
       insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
-      select $17::text, c.vendor_id::text, c.created_at, $18::text, $19::text,
-             case $20::text
-      when 'api_key' then (select k.name from api_keys k where k.id = $21::text and k.vendor_id = c.vendor_id::text)
-      when 'oauth_app' then (select a.name from applications a where a.client_id = $22::text)
-      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $23::text and m.vendor_id = c.vendor_id::text)
+      select $18::text, c.vendor_id::text, c.created_at, $19::text, $20::text,
+             case $21::text
+      when 'api_key' then (select k.name from api_keys k where k.id = $22::text and k.vendor_id = c.vendor_id::text)
+      when 'oauth_app' then (select a.name from applications a where a.client_id = $23::text)
+      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $24::text and m.vendor_id = c.vendor_id::text)
     end,
-             $24::text, c.id::text, null::jsonb
+             $25::text, c.id::text, null::jsonb
       from c
     )
     select c.measurements::text as measurements, c.preferences::text as preferences,
            c.metadata::text as metadata,
-           to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, (select pg_notify($25, q.event_id)
+           to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, (select pg_notify($26, q.event_id)
   from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified
     from c

@@ -21,8 +21,9 @@ with cur as (
       insert into events (id, vendor_id, type, data, created_at, dispatched_at, target_webhook_id)
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
       from (select $11::text as id, u.vendor_id::text as vendor_id, $12::text as type,
-                    jsonb_build_object('id', u.id, 'status', $13::text, 'previousStatus', u.previous_status,
-    'customerId', u.customer_id, 'updatedAt', to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                    jsonb_build_object('id', u.id, 'number', u.number, 'status', $13::text, 'previousStatus', u.previous_status,
+    'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
+    'updatedAt', to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'message', $14::text, 'imageUrl', $15::text) as data, u.updated_at as created_at, null::text as target_webhook_id
              from u where u.previous_status <> $16::text) s
       returning id, vendor_id, type, created_at, target_webhook_id
@@ -54,7 +55,7 @@ with cur as (
            or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
       then v.contact_email end,
                          'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
-        || jsonb_build_object('orderType', u.type, 'model', u.model, 'status', $19::text,
+        || jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', $19::text,
                                       'message', $20::text, 'trackingToken', u.tracking_token) as data,
       $21::text as secret, $22::text as unsubscribe_token_hash, u.updated_at as created_at
     from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
@@ -68,7 +69,7 @@ with cur as (
       when 'oauth_app' then (select a.name from applications a where a.client_id = $30::text)
       when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $31::text and m.vendor_id = u.vendor_id::text)
     end,
-             $32::text, u.id::text, jsonb_build_object('from', u.previous_status, 'to', $33::text)
+             $32::text, u.id::text, jsonb_build_object('number', u.number, 'from', u.previous_status, 'to', $33::text)
       from u
     )
     select cur.status, cur.type, exists (select 1 from u) as moved,

@@ -159,6 +159,26 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/vendor/customers/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a duplicate into a customer
+         * @description Moves the orders, appointments and inquiries of customer `from` to this customer, keeps the richer value of each field (this customer's unless it is empty; measurements and preferences joined key by key, this customer's winning) and deletes `from`. Emits customer.updated for this customer and customer.deleted with `mergedInto` for the other. Answers this customer as retrieve does. Cannot be undone.
+         */
+        post: operations["mergeCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/appointments": {
         parameters: {
             query?: never;
@@ -487,7 +507,7 @@ export interface paths {
         };
         /**
          * Follow events live (Server-Sent Events)
-         * @description A `text/event-stream` of the vendor's events, oldest first: `id:` is the event id, `event:` its name, `data:` the event as `GET /api/vendor/events/{id}` returns it. Send `Last-Event-ID` (as EventSource does on reconnect) to first receive every event after that one, within the events' 30 days, then live events. A comment line (`: heartbeat`) comes every 15 seconds. Each shop may hold a few streams open at once; one more is 429 with Retry-After.
+         * @description A `text/event-stream` of the vendor's events, oldest first: `id:` is the event id, `event:` its name, `data:` the event as `GET /api/vendor/events/{id}` returns it. Send `Last-Event-ID` (as EventSource does on reconnect) to first receive every event after that one, within the events' 30 days, then live events. A comment line (`: heartbeat`) comes every 15 seconds. Each shop may hold a few streams open at once; one more is 429 with Retry-After. A stream ends within 2 seconds of its credential's revocation or expiry, or of losing a scope it needs (a reconnect then gets 401 or 403).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -708,7 +728,7 @@ export interface webhooks {
         put?: never;
         /**
          * customer.deleted
-         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.
+         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id. Or the customer was merged into another: `data.mergedInto` names it, and her orders, appointments and inquiries are that customer's now (with a new `updatedAt`).
          */
         post: operations["customerDeletedWebhook"];
         delete?: never;
@@ -1343,15 +1363,17 @@ export interface components {
          *     }
          */
         CreateOrder: {
-            /** @description Customer name */
-            customerName: string;
+            /** @description The shop's customer the order is for; instead of customerName, customerEmail, customerPhone and weddingDate */
+            customerId?: string;
+            /** @description Customer name; required unless customerId is given */
+            customerName?: string;
             type: components["schemas"]["OrderType"];
             /**
              * Format: email
              * @description Links the order to the customer with this e-mail
              */
             customerEmail?: string | null;
-            /** @description Telephone number (stored on a newly created customer) */
+            /** @description Telephone number: without a customer of that e-mail, links the order to the customer with this number (compared in E.164, the shop's country as default), else is stored on the new customer */
             customerPhone?: string | null;
             /**
              * Format: date
@@ -1368,6 +1390,12 @@ export interface components {
             color?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /** @description Your own id for the order; unique among the shop's orders */
+            externalId?: (string | null) | null;
+            /** @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it). */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * CreateWebhook
@@ -1515,7 +1543,7 @@ export interface components {
         };
         /**
          * CustomerDeletedEvent
-         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.
+         * @description A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id. Or the customer was merged into another: `data.mergedInto` names it, and her orders, appointments and inquiries are that customer's now (with a new `updatedAt`).
          * @example {
          *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
          *       "event": "customer.deleted",
@@ -1533,13 +1561,15 @@ export interface components {
              * @enum {string}
              */
             event: "customer.deleted";
-            /** @description The id of the erased customer; nothing personal */
+            /** @description The id of the erased or merged customer; nothing personal */
             data: {
                 /**
                  * @description CUID2 identifier
                  * @example tz4a98xxat96iws9zmbrgj3a
                  */
                 id: string;
+                /** @description Set when the customer was merged: the customer that holds her records now */
+                mergedInto?: string;
             };
             /** Format: date-time */
             createdAt: string;
@@ -1855,9 +1885,14 @@ export interface components {
          *       "event": "order.status_changed",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "status": "IN_PRODUCTION",
          *         "previousStatus": "ORDERED",
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
+         *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
          *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -1875,9 +1910,14 @@ export interface components {
          *           "event": "order.status_changed",
          *           "data": {
          *             "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *             "number": 1042,
          *             "status": "IN_PRODUCTION",
          *             "previousStatus": "ORDERED",
          *             "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *             "externalId": "pos-4711",
+         *             "metadata": {
+         *               "till": "2"
+         *             },
          *             "updatedAt": "2026-11-09T14:30:00.000Z",
          *             "message": "Your gown is being cut from the lace you chose",
          *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -1996,10 +2036,21 @@ export interface components {
             createdAt: string;
         };
         /**
+         * MergeCustomers
+         * @example {
+         *       "from": "k5j8h1g4f7d0s3a6p9o2i5u8"
+         *     }
+         */
+        MergeCustomers: {
+            /** @description The duplicate customer to merge into this one; it is deleted */
+            from: string;
+        };
+        /**
          * Order
          * @description An order with its status history
          * @example {
          *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *       "number": 1042,
          *       "type": "BRIDAL_DRESS",
          *       "status": "IN_PRODUCTION",
          *       "model": "Aurora",
@@ -2011,6 +2062,10 @@ export interface components {
          *       "customer": {
          *         "name": "Maria Silva",
          *         "email": "maria.silva@example.com"
+         *       },
+         *       "externalId": "pos-4711",
+         *       "metadata": {
+         *         "till": "2"
          *       },
          *       "updates": [
          *         {
@@ -2036,6 +2091,8 @@ export interface components {
              * @example tz4a98xxat96iws9zmbrgj3a
              */
             id: string;
+            /** @description The shop's order number: 1001, 1002, … in the order they were made */
+            number: number;
             type: components["schemas"]["OrderType"];
             status: components["schemas"]["OrderStatus"];
             model: string | null;
@@ -2050,6 +2107,18 @@ export interface components {
                 name: string;
                 email: string | null;
             } | null;
+            /** @description Your own id for the order, if set */
+            externalId: (string | null) | null;
+            /**
+             * @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).
+             * @example {
+             *       "posId": "48213",
+             *       "till": "2"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
             /** @description Status history, oldest first */
             updates: components["schemas"]["OrderUpdate"][];
             /**
@@ -2073,6 +2142,7 @@ export interface components {
          *       "event": "order.created",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "type": "BRIDAL_DRESS",
          *         "status": "ORDERED",
          *         "model": "Aurora",
@@ -2084,6 +2154,10 @@ export interface components {
          *         "customer": {
          *           "name": "Maria Silva",
          *           "email": "maria.silva@example.com"
+         *         },
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
          *         },
          *         "updates": [
          *           {
@@ -2117,6 +2191,7 @@ export interface components {
          *       "orders": [
          *         {
          *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *           "number": 1042,
          *           "type": "BRIDAL_DRESS",
          *           "status": "IN_PRODUCTION",
          *           "model": "Aurora",
@@ -2128,6 +2203,10 @@ export interface components {
          *           "customer": {
          *             "name": "Maria Silva",
          *             "email": "maria.silva@example.com"
+         *           },
+         *           "externalId": "pos-4711",
+         *           "metadata": {
+         *             "till": "2"
          *           },
          *           "updates": [
          *             {
@@ -2168,9 +2247,14 @@ export interface components {
          * @description An order's move to another status
          * @example {
          *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *       "number": 1042,
          *       "status": "IN_PRODUCTION",
          *       "previousStatus": "ORDERED",
          *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *       "externalId": "pos-4711",
+         *       "metadata": {
+         *         "till": "2"
+         *       },
          *       "updatedAt": "2026-11-09T14:30:00.000Z",
          *       "message": "Your gown is being cut from the lace you chose",
          *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -2182,10 +2266,24 @@ export interface components {
              * @example tz4a98xxat96iws9zmbrgj3a
              */
             id: string;
+            /** @description The shop's order number */
+            number: number;
             status: components["schemas"]["OrderStatus"];
             previousStatus: components["schemas"]["OrderStatus"];
             /** @description The order's customer; null once that customer was erased on request */
             customerId: string | null;
+            /** @description Your own id for the order, if set */
+            externalId: (string | null) | null;
+            /**
+             * @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it).
+             * @example {
+             *       "posId": "48213",
+             *       "till": "2"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -2205,9 +2303,14 @@ export interface components {
          *       "event": "order.status_changed",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "status": "IN_PRODUCTION",
          *         "previousStatus": "ORDERED",
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
+         *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
          *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -2279,6 +2382,7 @@ export interface components {
          *       "event": "order.updated",
          *       "data": {
          *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *         "number": 1042,
          *         "type": "BRIDAL_DRESS",
          *         "status": "IN_PRODUCTION",
          *         "model": "Aurora",
@@ -2290,6 +2394,10 @@ export interface components {
          *         "customer": {
          *           "name": "Maria Silva",
          *           "email": "maria.silva@example.com"
+         *         },
+         *         "externalId": "pos-4711",
+         *         "metadata": {
+         *           "till": "2"
          *         },
          *         "updates": [
          *           {
@@ -2640,6 +2748,12 @@ export interface components {
             description?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /** @description Your own id for the order; null removes it */
+            externalId?: (string | null) | null;
+            /** @description Replaces the order's metadata as a whole; null or {} removes every key */
+            metadata?: {
+                [key: string]: string;
+            } | null;
         };
         /**
          * UpdateOrderStatus
@@ -3007,6 +3121,10 @@ export interface operations {
                 status?: components["schemas"]["OrderStatus"][];
                 /** @description Only this customer's orders */
                 customerId?: string;
+                /** @description Only the order with this number */
+                number?: number;
+                /** @description Only the order with this externalId */
+                externalId?: string;
                 /** @description Only orders updated at or after this instant. Incremental sync: pass the newest `updatedAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `updatedAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 updatedSince?: string;
                 /** @description With updatedSince: the list also carries a tombstone `{ id, deleted: true, updatedAt }` (updatedAt = when it went) for each record deleted, erased or merged away in the window (kept 30 days), and is ordered by updatedAt then id, newest first, rows and tombstones together. Without updatedSince: 400. */
@@ -3039,6 +3157,7 @@ export interface operations {
                      *       "orders": [
                      *         {
                      *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *           "number": 1042,
                      *           "type": "BRIDAL_DRESS",
                      *           "status": "IN_PRODUCTION",
                      *           "model": "Aurora",
@@ -3050,6 +3169,10 @@ export interface operations {
                      *           "customer": {
                      *             "name": "Maria Silva",
                      *             "email": "maria.silva@example.com"
+                     *           },
+                     *           "externalId": "pos-4711",
+                     *           "metadata": {
+                     *             "till": "2"
                      *           },
                      *           "updates": [
                      *             {
@@ -3216,6 +3339,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *       "number": 1042,
                      *       "type": "BRIDAL_DRESS",
                      *       "status": "IN_PRODUCTION",
                      *       "model": "Aurora",
@@ -3227,6 +3351,10 @@ export interface operations {
                      *       "customer": {
                      *         "name": "Maria Silva",
                      *         "email": "maria.silva@example.com"
+                     *       },
+                     *       "externalId": "pos-4711",
+                     *       "metadata": {
+                     *         "till": "2"
                      *       },
                      *       "updates": [
                      *         {
@@ -3420,6 +3548,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *       "number": 1042,
                      *       "type": "BRIDAL_DRESS",
                      *       "status": "IN_PRODUCTION",
                      *       "model": "Aurora",
@@ -3431,6 +3560,10 @@ export interface operations {
                      *       "customer": {
                      *         "name": "Maria Silva",
                      *         "email": "maria.silva@example.com"
+                     *       },
+                     *       "externalId": "pos-4711",
+                     *       "metadata": {
+                     *         "till": "2"
                      *       },
                      *       "updates": [
                      *         {
@@ -3604,6 +3737,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *       "number": 1042,
                      *       "type": "BRIDAL_DRESS",
                      *       "status": "IN_PRODUCTION",
                      *       "model": "Aurora",
@@ -3615,6 +3749,10 @@ export interface operations {
                      *       "customer": {
                      *         "name": "Maria Silva",
                      *         "email": "maria.silva@example.com"
+                     *       },
+                     *       "externalId": "pos-4711",
+                     *       "metadata": {
+                     *         "till": "2"
                      *       },
                      *       "updates": [
                      *         {
@@ -5125,6 +5263,233 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    mergeCustomers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request. The answer is stored in the same transaction as the change, so a retry after any failure either replays it or runs the request anew. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description CUID2 identifier
+                 * @example tz4a98xxat96iws9zmbrgj3a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "k5j8h1g4f7d0s3a6p9o2i5u8"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MergeCustomers"];
+            };
+        };
+        responses: {
+            /** @description A customer with counts of orders and appointments */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                     *       "name": "Maria Silva",
+                     *       "email": "maria.silva@example.com",
+                     *       "phone": "+351 912 345 678",
+                     *       "weddingDate": "2027-06-12",
+                     *       "notes": "Prefers Saturday appointments",
+                     *       "measurements": {
+                     *         "bust": 86,
+                     *         "waist": 68,
+                     *         "hips": 94,
+                     *         "height": 168
+                     *       },
+                     *       "preferences": {
+                     *         "silhouette": "A-line",
+                     *         "fabric": "lace",
+                     *         "colors": [
+                     *           "ivory",
+                     *           "champagne"
+                     *         ]
+                     *       },
+                     *       "externalId": "pos-c-20931",
+                     *       "metadata": {
+                     *         "loyaltyTier": "gold"
+                     *       },
+                     *       "createdAt": "2026-11-02T10:15:00.000Z",
+                     *       "updatedAt": "2026-11-02T10:15:00.000Z",
+                     *       "counts": {
+                     *         "orders": 1,
+                     *         "appointments": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CustomerWithCounts"];
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: Idempotency key in use */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };
@@ -9100,9 +9465,14 @@ export interface operations {
                      *           "event": "order.status_changed",
                      *           "data": {
                      *             "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *             "number": 1042,
                      *             "status": "IN_PRODUCTION",
                      *             "previousStatus": "ORDERED",
                      *             "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                     *             "externalId": "pos-4711",
+                     *             "metadata": {
+                     *               "till": "2"
+                     *             },
                      *             "updatedAt": "2026-11-09T14:30:00.000Z",
                      *             "message": "Your gown is being cut from the lace you chose",
                      *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -9246,9 +9616,14 @@ export interface operations {
                      *       "event": "order.status_changed",
                      *       "data": {
                      *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                     *         "number": 1042,
                      *         "status": "IN_PRODUCTION",
                      *         "previousStatus": "ORDERED",
                      *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                     *         "externalId": "pos-4711",
+                     *         "metadata": {
+                     *           "till": "2"
+                     *         },
                      *         "updatedAt": "2026-11-09T14:30:00.000Z",
                      *         "message": "Your gown is being cut from the lace you chose",
                      *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -10247,6 +10622,7 @@ export interface operations {
                  *       "event": "order.created",
                  *       "data": {
                  *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "number": 1042,
                  *         "type": "BRIDAL_DRESS",
                  *         "status": "ORDERED",
                  *         "model": "Aurora",
@@ -10258,6 +10634,10 @@ export interface operations {
                  *         "customer": {
                  *           "name": "Maria Silva",
                  *           "email": "maria.silva@example.com"
+                 *         },
+                 *         "externalId": "pos-4711",
+                 *         "metadata": {
+                 *           "till": "2"
                  *         },
                  *         "updates": [
                  *           {
@@ -10347,6 +10727,7 @@ export interface operations {
                  *       "event": "order.updated",
                  *       "data": {
                  *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "number": 1042,
                  *         "type": "BRIDAL_DRESS",
                  *         "status": "IN_PRODUCTION",
                  *         "model": "Aurora",
@@ -10358,6 +10739,10 @@ export interface operations {
                  *         "customer": {
                  *           "name": "Maria Silva",
                  *           "email": "maria.silva@example.com"
+                 *         },
+                 *         "externalId": "pos-4711",
+                 *         "metadata": {
+                 *           "till": "2"
                  *         },
                  *         "updates": [
                  *           {
@@ -10453,9 +10838,14 @@ export interface operations {
                  *       "event": "order.status_changed",
                  *       "data": {
                  *         "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *         "number": 1042,
                  *         "status": "IN_PRODUCTION",
                  *         "previousStatus": "ORDERED",
                  *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *         "externalId": "pos-4711",
+                 *         "metadata": {
+                 *           "till": "2"
+                 *         },
                  *         "updatedAt": "2026-11-09T14:30:00.000Z",
                  *         "message": "Your gown is being cut from the lace you chose",
                  *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
@@ -10755,13 +11145,15 @@ export interface operations {
                     id: string;
                     /** @constant */
                     event: "customer.deleted";
-                    /** @description The id of the erased customer; nothing personal */
+                    /** @description The id of the erased or merged customer; nothing personal */
                     data: {
                         /**
                          * @description CUID2 identifier
                          * @example tz4a98xxat96iws9zmbrgj3a
                          */
                         id: string;
+                        /** @description Set when the customer was merged: the customer that holds her records now */
+                        mergedInto?: string;
                     };
                     /**
                      * Format: date-time

@@ -69,6 +69,7 @@ export async function customerPages(app: FastifyInstance, deps: DashboardDeps): 
     if (limit !== 25) params.limit = String(limit);
     const exportQuery = new URLSearchParams(find).toString();
     const filter = html`<div class="toolbar"><a class="button primary" href="/dashboard/customers/new">New customer</a>
+<a class="button" href="/dashboard/customers/duplicates">Likely duplicates</a>
 ${memberMay(request, "export") ? html`<a class="button" href="/dashboard/customers/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>Export CSV</a>` : ""}</div>
 <form method="get" action="/dashboard/customers" class="filter" role="search">
 <label for="customer-search">Search (name, e-mail, phone)</label>
@@ -194,6 +195,7 @@ ${pager("/dashboard/customers", page.nextCursor, params)}`;
       const unsubscribedAt = await customerUnsubscribedAt(ctx, vendorId, customer.id);
       const pageCtx = await pageContext(ctx, request, reply);
       const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a>
+<a class="button" href="/dashboard/orders/new?customerId=${customer.id}">New order</a>
 <a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a>
 ${memberMay(request, "erase") ? confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer") : ""}</div>
 <dl class="facts">
@@ -212,7 +214,7 @@ ${
     ? emptyState("No orders for this customer.")
     : html`<ul class="plain">${orders.map(
         (o) =>
-          html`<li><a href="/dashboard/orders/${o.id}">${o.model ?? humanize(o.type)}</a> ${statusBadge(o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone)}</span></li>`,
+          html`<li><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? humanize(o.type)}</a> ${statusBadge(o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone)}</span></li>`,
       )}</ul>`
 }
 <h2>Appointments (${customer.counts.appointments})</h2>

@@ -5,6 +5,11 @@ import type { FastifyInstance } from "fastify";
 import { AppError, type FieldError } from "../../errors.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
+import {
+  type PickableCustomer,
+  pickableCustomer,
+  pickCustomers,
+} from "../../modules/customers/customer-picker.service.ts";
 import type { OrderSchema as OrderJson, UpdateOrderStatusBody } from "../../modules/orders/orders.schemas.ts";
 import {
   CreateOrderBody,
@@ -44,6 +49,7 @@ import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { memberMay, requireMay } from "../permission.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
+import { customerSearchForm, customerSelect } from "./customer-picker.ts";
 import { timeline } from "./timeline.ts";
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -69,7 +75,7 @@ export async function orderPages(app: FastifyInstance, { ctx, config }: Dashboar
     const toolbar = html`<div class="toolbar"><a class="button primary" href="/dashboard/orders/new">New order</a>
 ${memberMay(request, "export") ? html`<a class="button" href="/dashboard/orders/export.csv${queryString(filterParams(find))}" download>Export CSV</a>` : ""}</div>
 <form method="get" action="/dashboard/orders" class="filter" role="search">
-<label for="order-search">Search (name, e-mail, phone, model)</label>
+<label for="order-search">Search (order number, name, e-mail, phone, model)</label>
 <input id="order-search" name="q" type="search" maxlength="100" value="${find.search ?? ""}">
 <label for="order-status">Status</label>
 <select id="order-status" name="status"><option value="">Any status</option>
@@ -90,7 +96,7 @@ ${orderStatuses.map((st) => html`<option value="${st}"${st === find.status ? htm
 <thead><tr><th>Order</th><th>Customer</th><th>Status</th><th>Updated</th></tr></thead>
 <tbody>${page.orders.map(
             (o) => html`<tr>
-<td><a href="/dashboard/orders/${o.id}">${o.model ?? humanize(o.type)}</a><div class="muted">${humanize(o.type)}</div></td>
+<td><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? humanize(o.type)}</a><div class="muted">${humanize(o.type)}</div></td>
 <td>${o.customer ? html`${o.customer.name}${o.customer.email ? html`<div class="muted">${o.customer.email}</div>` : ""}` : html`<span class="muted">Erased customer</span>`}</td>
 <td>${statusBadge(o.status)}</td>
 <td>${time(o.updatedAt, pageCtx.timeZone)}</td></tr>`,
@@ -119,6 +125,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       for (const o of page.orders) {
         rows.push([
           o.id,
+          String(o.number),
           o.status,
           o.type,
           o.model ?? "",
@@ -132,7 +139,17 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       }
       cursor = page.nextCursor ?? undefined;
     } while (cursor && rows.length < EXPORT_MAX_ROWS);
-    const header = ["Order ID", "Status", "Type", "Model", "Size", "Color", "Customer", "Customer e-mail"];
+    const header = [
+      "Order ID",
+      "Number",
+      "Status",
+      "Type",
+      "Model",
+      "Size",
+      "Color",
+      "Customer",
+      "Customer e-mail",
+    ];
     return reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", 'attachment; filename="orders.csv"')
@@ -140,11 +157,29 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
   });
 
   app.get("/dashboard/orders/new", { schema: { hide: true } }, async (request, reply) => {
+    const vendorId = vendorIdOf(request);
+    const find = searchTerm(queryParam(request.query, "find"));
+    const chosen = await pickableCustomer(ctx, vendorId, queryParam(request.query, "customerId"));
+    const found = find === undefined ? [] : await pickCustomers(ctx, vendorId, find);
+    const options = chosen ? [chosen, ...found.filter((c) => c.id !== chosen.id)] : found;
     const pageCtx = await pageContext(ctx, request, reply);
+    // The picker's search-as-you-type is our own file (CSP 'self'); the page works without it.
+    allowOwnScripts(reply, { fetch: true });
+    const form = newOrderForm(
+      { customerId: chosen?.id ?? (found.length === 1 ? found[0]?.id : "") },
+      [],
+      pageCtx.csrf,
+      options,
+    );
     return sendPage(
       reply,
       200,
-      dashboardPage(pageCtx, "orders", "New order", newOrderForm({}, [], pageCtx.csrf)),
+      dashboardPage(
+        pageCtx,
+        "orders",
+        "New order",
+        html`${customerSearchForm(find, find === undefined ? undefined : found.length)}${form}`,
+      ),
     );
   });
 
@@ -155,11 +190,18 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const vendorId = vendorIdOf(request);
       const posted = formOf(request);
       const form = Object.fromEntries(newOrderFields.map((f) => [f, field(posted, f)])) as NewOrderForm;
+      // A customer picked: the new-customer fields are left aside (CONTRACT 12: not both).
+      const customer = form.customerId
+        ? { customerId: form.customerId }
+        : {
+            customerName: form.customerName.trim() || undefined,
+            customerEmail: optional(form.customerEmail),
+            customerPhone: optional(form.customerPhone),
+            weddingDate: optional(form.weddingDate),
+          };
+      const picked = await pickableCustomer(ctx, vendorId, form.customerId || undefined);
       const input = {
-        customerName: form.customerName.trim(),
-        customerEmail: optional(form.customerEmail),
-        customerPhone: optional(form.customerPhone),
-        weddingDate: optional(form.weddingDate),
+        ...customer,
         type: form.type,
         model: optional(form.model),
         size: optional(form.size),
@@ -178,7 +220,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           reply,
           status,
           { section: "orders", title: "New order", notDone: "The order was not created" },
-          (page) => newOrderForm(form, errors, page.csrf),
+          (page) => newOrderForm(form, errors, page.csrf, picked ? [picked] : []),
         ),
       );
     },
@@ -209,7 +251,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const pageCtx = await pageContext(ctx, request, reply);
       // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
       allowOwnScripts(reply);
-      const title = order.model ?? humanize(order.type);
+      const title = `Order #${order.number} — ${order.model ?? humanize(order.type)}`;
       return sendPage(
         reply,
         200,
@@ -298,6 +340,7 @@ function queryString(params: Record<string, string>): string {
 }
 
 const newOrderFields = [
+  "customerId",
   "customerName",
   "customerEmail",
   "customerPhone",
@@ -311,12 +354,19 @@ const newOrderFields = [
 ] as const;
 type NewOrderForm = Record<(typeof newOrderFields)[number], string>;
 
-function newOrderForm(form: Partial<NewOrderForm>, errors: FieldError[], csrf: string): SafeHtml {
+function newOrderForm(
+  form: Partial<NewOrderForm>,
+  errors: FieldError[],
+  csrf: string,
+  customers: readonly PickableCustomer[],
+): SafeHtml {
   return html`<form method="post" action="/dashboard/orders" class="edit-form">
 ${csrfField(csrf)}
 ${otherErrors(errors, newOrderFields)}
 <fieldset><legend>Customer</legend>
-${inputField({ name: "customerName", label: "Name", value: form.customerName, required: true, maxLength: 200, errors })}
+${customerSelect(customers, form.customerId, errors)}
+<p class="muted">Or a new customer:</p>
+${inputField({ name: "customerName", label: "Name", value: form.customerName, maxLength: 200, errors })}
 ${inputField({ name: "customerEmail", label: "E-mail (links the order to the customer with this e-mail)", type: "email", value: form.customerEmail, maxLength: 254, errors })}
 ${inputField({ name: "customerPhone", label: "Phone", type: "tel", value: form.customerPhone, maxLength: 50, errors })}
 ${inputField({ name: "weddingDate", label: "Wedding date", type: "date", value: form.weddingDate, errors })}

@@ -69,7 +69,7 @@ function notFoundPage(reply: FastifyReply): FastifyReply {
 
 function trackedBody(order: TrackedOrder): SafeHtml {
   return html`<p class="muted">${order.vendorName}</p>
-<h1>${order.model ?? humanize(order.type)}</h1>
+<h1>Order #${String(order.number)} — ${order.model ?? humanize(order.type)}</h1>
 <p>${humanize(order.type)}</p>
 <p class="current">Current status: ${statusBadge(order.status)} <span class="muted">since ${time(order.updatedAt, order.timeZone)}</span></p>
 <h2>Progress</h2>

@@ -13,6 +13,11 @@ export const customers = pgTable(
     name: text("name").notNull(),
     email: text("email"),
     phone: text("phone"),
+    /**
+     * `phone` in E.164 (libphonenumber-js, the shop's country as default), null when it does not
+     * parse: an order without a known e-mail links to the customer by it (CONTRACT 12).
+     */
+    phoneE164: text("phone_e164"),
     weddingDate: date("wedding_date", { mode: "string" }),
     notes: text("notes"),
     measurements: jsonb("measurements").$type<Record<string, unknown>>(),
@@ -36,5 +41,6 @@ export const customers = pgTable(
     uniqueIndex("customers_vendor_external_id_key")
       .on(t.vendorId, t.externalId)
       .where(sql`${t.externalId} is not null`),
+    index("customers_vendor_phone_idx").on(t.vendorId, t.phoneE164).where(sql`${t.phoneE164} is not null`),
   ],
 );

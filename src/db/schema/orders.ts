@@ -1,4 +1,5 @@
-import { bigint, date, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { customers } from "./customers.ts";
 import { vendors } from "./vendors.ts";
@@ -12,6 +13,12 @@ export const orders = pgTable(
       .references(() => vendors.id, { onDelete: "cascade" }),
     // Null once the customer was erased (CONTRACT 5): the order stays for the shop's books.
     customerId: text("customer_id").references(() => customers.id),
+    /** The shop's own order number (1001, 1002, …), from vendors.last_order_number. */
+    number: integer("number").notNull(),
+    /** The integrator's own id for the order (CONTRACT 12), unique per shop among orders. */
+    externalId: text("external_id"),
+    /** The integrator's string pairs (CONTRACT 12: ≤ 50 keys of ≤ 40 chars, values ≤ 500). */
+    metadata: jsonb("metadata").$type<Record<string, string>>(),
     type: text("type").notNull(),
     status: text("status").notNull(),
     model: text("model"),
@@ -34,6 +41,10 @@ export const orders = pgTable(
     index("orders_vendor_updated_idx").on(t.vendorId, t.updatedAt.desc(), t.id.desc()),
     index("orders_customer_idx").on(t.customerId),
     uniqueIndex("orders_tracking_token_idx").on(t.trackingToken),
+    uniqueIndex("orders_vendor_number_key").on(t.vendorId, t.number),
+    uniqueIndex("orders_vendor_external_id_key")
+      .on(t.vendorId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
   ],
 );
 

@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { createdAt, id, ts, updatedAt } from "./columns.ts";
 
 export const vendors = pgTable(
@@ -39,6 +48,12 @@ export const vendors = pgTable(
      * of its own (its keys are `vk_test_…`), so every vendor-scoped query isolates it; it cannot
      * sign in, sends no mail, and goes with its shop (cascade). At most one per shop.
      */
+    /**
+     * The shop's last order number (CONTRACT 12: per shop, from 1001). An order create increments it
+     * in its own statement, so the row lock hands out numbers one at a time, without gaps, across
+     * processes; orders_vendor_number_key backs it.
+     */
+    lastOrderNumber: integer("last_order_number").notNull().default(1000),
     sandboxOf: text("sandbox_of").references((): AnyPgColumn => vendors.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

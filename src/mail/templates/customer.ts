@@ -43,6 +43,8 @@ export function unsubscribeUrl(ctx: RenderContext): string {
 }
 
 export interface OrderStatusMailData extends FromShop {
+  /** The shop's order number; absent in mail queued before orders had one. */
+  number?: number;
   orderType: string;
   model: string | null;
   status: string;
@@ -55,7 +57,8 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
   budgeted: true,
   render(data, ctx) {
     const tracking = `${ctx.publicUrl}/track/${encodeURIComponent(data.trackingToken)}`;
-    const what = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
+    const item = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
+    const what = typeof data.number === "number" ? `Order #${data.number} (${item})` : item;
     const footer = unsubscribeFooter(data, ctx);
     return {
       subject: oneLine(`${what}: ${words(data.status)}`),

@@ -9,6 +9,7 @@ export const activityActions = {
   "customer.created": "created customer",
   "customer.updated": "edited customer",
   "customer.erased": "erased a customer",
+  "customer.merged": "merged a duplicate into customer",
   "appointment.created": "created appointment",
   "appointment.updated": "changed appointment",
   "appointment.deleted": "deleted appointment",

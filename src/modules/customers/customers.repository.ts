@@ -58,6 +58,7 @@ export async function insertCustomerAnnounced(
     name: row.name,
     email: row.email,
     phone: row.phone,
+    phoneE164: row.phoneE164,
     weddingDate: row.weddingDate,
     notes: row.notes,
     measurements: json(row.measurements),
@@ -89,11 +90,11 @@ const insertCustomerStatement = preparedStatement<{
 }>(
   "insert_customer_announced",
   (p) => sql`with c as (
-      insert into customers (id, vendor_id, name, email, phone, wedding_date, notes, measurements,
+      insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, notes, measurements,
                              preferences, external_id, metadata, created_at, updated_at)
       select ${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
-             ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb, ${p.preferences}::jsonb,
-             ${p.externalId}::text, ${p.metadata}::jsonb, t.at, t.at
+             ${p.phoneE164}::text, ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb,
+             ${p.preferences}::jsonb, ${p.externalId}::text, ${p.metadata}::jsonb, t.at, t.at
       from (select ${writeStampSql(p.at)} as at) t
       on conflict do nothing
       returning *

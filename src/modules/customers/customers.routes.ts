@@ -5,12 +5,14 @@ import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
 import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
+import { mergeCustomers } from "./customer-merge.service.ts";
 import {
   CreateCustomerBody,
   CustomerDetailSchema,
   CustomerListResponse,
   CustomerSchema,
   ListCustomersQuery,
+  MergeCustomersBody,
   UpdateCustomerBody,
 } from "./customers.schemas.ts";
 import {
@@ -151,6 +153,37 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
       );
       if (etag) reply.header("etag", etag);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/customers/:id/merge",
+    {
+      config: { scope: "customers:write" },
+      schema: {
+        tags,
+        operationId: "mergeCustomers",
+        summary: "Merge a duplicate into a customer",
+        description:
+          "Moves the orders, appointments and inquiries of customer `from` to this customer, keeps the richer value of each field (this customer's unless it is empty; measurements and preferences joined key by key, this customer's winning) and deletes `from`. Emits customer.updated for this customer and customer.deleted with `mergedInto` for the other. Answers this customer as retrieve does. Cannot be undone.",
+        params: IdParams,
+        body: MergeCustomersBody,
+        response: {
+          200: CustomerDetailSchema,
+          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const kept = await mergeCustomers(
+        ctx,
+        principalOf(request).vendorId,
+        request.params.id,
+        request.body.from,
+      );
+      // The kept customer as retrieve answers it, with the same ETag (CONTRACT 12).
+      withEtag(reply, kept);
+      return kept;
     },
   );
 };

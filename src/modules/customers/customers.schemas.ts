@@ -97,3 +97,14 @@ export const CustomerListResponse = Type.Object({
   }),
   nextCursor: NextCursor,
 });
+
+export const MergeCustomersBody = Type.Object(
+  {
+    from: Type.String({
+      maxLength: 64,
+      description: "The duplicate customer to merge into this one; it is deleted",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type MergeCustomersBody = Static<typeof MergeCustomersBody>;

@@ -19,6 +19,7 @@ import {
   pageWithTombstones,
   type Tombstone,
 } from "../sync/sync-page.ts";
+import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import {
   customerEmails,
   deleteCustomerAppointments,
@@ -50,6 +51,8 @@ export interface CustomerContact {
   name: string;
   email?: string | null | undefined;
   phone?: string | null | undefined;
+  /** `phone` in E.164 as the shop reads it (vendors/shop-phone-country.ts). */
+  phoneE164?: string | null | undefined;
   weddingDate?: string | null | undefined;
 }
 
@@ -92,6 +95,7 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     name: contact.name,
     email: contact.email ?? null,
     phone: contact.phone ?? null,
+    phoneE164: contact.phoneE164 ?? null,
     weddingDate: contact.weddingDate ?? null,
     notes: null,
     measurements: null,
@@ -130,6 +134,7 @@ export async function createCustomer(
     name: input.name.trim(),
     email: input.email ?? null,
     phone: input.phone ?? null,
+    phoneE164: await shopPhoneE164(ctx.db, vendorId, input.phone),
     weddingDate: input.weddingDate ?? null,
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
@@ -260,7 +265,10 @@ export async function updateCustomer(
       const changes: Partial<CustomerRow> = {};
       if (input.name !== undefined) changes.name = input.name.trim();
       if (input.email !== undefined) changes.email = input.email;
-      if (input.phone !== undefined) changes.phone = input.phone;
+      if (input.phone !== undefined) {
+        changes.phone = input.phone;
+        changes.phoneE164 = await shopPhoneE164(tx, vendorId, input.phone);
+      }
       if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;

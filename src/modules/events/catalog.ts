@@ -19,10 +19,17 @@ export const WebhookTestPayloadSchema = Type.Object(
   { description: "A test delivery: the webhook it was sent to and a fixed message" },
 );
 
-/** The payload of `customer.deleted`: erasure leaves nothing personal, only the id that went. */
+/** The payload of `customer.deleted`: nothing personal, only the id that went (and where to). */
 export const CustomerDeletedPayloadSchema = Type.Object(
-  { id: Id },
-  { description: "The id of the erased customer; nothing personal", additionalProperties: false },
+  {
+    id: Id,
+    mergedInto: Type.Optional(
+      Type.String({
+        description: "Set when the customer was merged: the customer that holds her records now",
+      }),
+    ),
+  },
+  { description: "The id of the erased or merged customer; nothing personal", additionalProperties: false },
 );
 
 /** The payload of `appointment.deleted`: the appointment is gone, its id is what a mirror needs. */
@@ -70,7 +77,7 @@ export const eventCatalog = {
   "customer.deleted": {
     scope: "customers:read",
     description:
-      "A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id.",
+      "A customer was erased on their request: their appointments and inquiries went with them, their orders stay with `customerId: null` (and a new `updatedAt`). `data` holds only the customer's id. Or the customer was merged into another: `data.mergedInto` names it, and her orders, appointments and inquiries are that customer's now (with a new `updatedAt`).",
     payload: CustomerDeletedPayloadSchema,
   },
   "appointment.created": {

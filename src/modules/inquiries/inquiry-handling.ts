@@ -13,6 +13,7 @@ import type { AppointmentJson } from "../appointments/appointments.presenter.ts"
 import type { CreateAppointmentBody } from "../appointments/appointments.schemas.ts";
 import { createAppointment } from "../appointments/appointments.service.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
+import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import { presentHandledInquiry } from "./inquiries.presenter.ts";
 import {
   findInquiryById,
@@ -69,7 +70,13 @@ export async function convertInquiry(
     const customer = await findOrCreateCustomer(
       tx,
       vendorId,
-      { name: inquiry.name, email: inquiry.email, phone: inquiry.phone, weddingDate: inquiry.weddingDate },
+      {
+        name: inquiry.name,
+        email: inquiry.email,
+        phone: inquiry.phone,
+        phoneE164: await shopPhoneE164(tx, vendorId, inquiry.phone),
+        weddingDate: inquiry.weddingDate,
+      },
       now,
     );
     // The appointment service runs inside this transaction: its own transaction() becomes a

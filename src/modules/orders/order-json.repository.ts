@@ -24,6 +24,7 @@ const customerJsonSql = sql`case when c.id is null then null else ${compactJsonO
 const orderJsonWithHistory = (from: SQL) =>
   compactJsonObject([
     ["id", sql`o.id`],
+    ["number", sql`o.number`],
     ["type", sql`o.type`],
     ["status", sql`o.status`],
     ["model", sql`o.model`],
@@ -33,6 +34,15 @@ const orderJsonWithHistory = (from: SQL) =>
     ["specialRequests", sql`o.special_requests`],
     ["customerId", sql`o.customer_id`],
     ["customer", customerJsonSql, "json"],
+    ["externalId", sql`o.external_id`],
+    // Compact, as the rest of the text (jsonb's own text has spaces); `{}` without metadata, as
+    // Stripe's. Only an order with metadata reads its pairs.
+    [
+      "metadata",
+      sql`coalesce((select '{' || string_agg(to_json(m.key)::text || ':' || to_json(m.value)::text, ',') || '}'
+                    from jsonb_each_text(o.metadata) m), '{}')`,
+      "json",
+    ],
     ["updates", compactJsonArray(orderUpdateJsonSql, from, sql`u.seq`), "json"],
     ["createdAt", isoTimestamp(sql`o.created_at`)],
     ["updatedAt", isoTimestamp(sql`o.updated_at`)],
@@ -57,7 +67,8 @@ export function orderStatusChangeSql(move: {
   message: SQLWrapper;
   imageUrl: SQLWrapper;
 }): SQL {
-  return sql`jsonb_build_object('id', u.id, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
-    'customerId', u.customer_id, 'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
+  return sql`jsonb_build_object('id', u.id, 'number', u.number, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
+    'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
+    'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
     'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text)`;
 }

@@ -33,8 +33,12 @@ export interface ListOrdersFilter {
   customerId?: string | undefined;
   /** Only orders in one of these statuses. */
   statuses?: readonly string[] | undefined;
-  /** Orders whose customer name, e-mail or phone, or model, contains this text (case-insensitive). */
+  /** Orders whose customer name, e-mail or phone, or model, contains this text (case-insensitive), or whose number it is. */
   search?: string | undefined;
+  /** Only the order with this number. */
+  number?: number | undefined;
+  /** Only the order with this externalId. */
+  externalId?: string | undefined;
 }
 
 /**
@@ -150,10 +154,18 @@ export function listOrderJsonQuery(
     conditions.push(sql`o.updated_at >= ${filter.updatedSince.toISOString()}::timestamptz`);
   if (filter.horizon) conditions.push(sql`o.updated_at <= ${filter.horizon}::timestamptz`);
   if (filter.customerId) conditions.push(sql`o.customer_id = ${filter.customerId}`);
+  if (filter.number !== undefined) conditions.push(sql`o.number = ${filter.number}`);
+  if (filter.externalId !== undefined) conditions.push(sql`o.external_id = ${filter.externalId}`);
   if (filter.search) {
     const p = containsPattern(filter.search);
+    // "1001" or "#1001" finds order 1001 as well as text containing it.
+    const number = /^#?\d{1,9}$/.test(filter.search.trim())
+      ? Number(filter.search.trim().replace("#", ""))
+      : null;
     conditions.push(
-      sql`(c.name ilike ${p} or c.email ilike ${p} or c.phone ilike ${p} or o.customer_phone ilike ${p} or o.model ilike ${p})`,
+      sql`(c.name ilike ${p} or c.email ilike ${p} or c.phone ilike ${p} or o.customer_phone ilike ${p} or o.model ilike ${p}${
+        number === null ? sql`` : sql` or o.number = ${number}`
+      })`,
     );
   }
   if (filter.statuses?.length)
@@ -208,6 +220,9 @@ export interface NewOrder {
   customerPhone: string | null;
   weddingDate: string | null;
   trackingToken: string;
+  externalId: string | null;
+  /** JSON text of the metadata object, or null. */
+  metadata: string | null;
   /**
    * Stamps the order, its first history entry, its customer (if new) and the events (db/sql.ts
    * writeStampSql: never before the statement starts).
@@ -217,30 +232,40 @@ export interface NewOrder {
   eventId: string;
 }
 
-/** The customer an order is for: the vendor's customer with this e-mail, else a new one. */
+/**
+ * The customer an order is for: the shop's customer `linkId` when given; else the one with this
+ * e-mail, else (CONTRACT 12) the one with this phone in E.164 whose e-mail does not differ; else a
+ * new one made of these fields.
+ */
 export interface OrderCustomer {
+  /** The shop's customer named by the request (customerId): nothing is matched or made. */
+  linkId: string | null;
   id: string;
-  name: string;
+  name: string | null;
   email: string | null;
   phone: string | null;
+  phoneE164: string | null;
   weddingDate: string | null;
   /** The customer.created event's id, used only when the customer is new. */
   eventId: string;
 }
 
 /**
- * One statement: links the vendor's customer with the e-mail (any case) or inserts `customer`
- * with customer.created, inserts the order in ORDERED with its first history entry and
+ * One statement: links the customer (OrderCustomer) or inserts `customer` with customer.created,
+ * takes the shop's next order number (a row update of the vendor, whose lock hands numbers out
+ * one at a time until commit: no gap, no duplicate, across processes), inserts the order in
+ * ORDERED with its first history entry and
  * order.created (its payload is the order's JSON, history included), fans both events out and
- * NOTIFYs when a delivery was queued. Returns the order's JSON; undefined when a concurrent
- * insert took the e-mail after this statement's snapshot (the unique index refused ours): run it
- * again, and the next statement links to that customer.
+ * NOTIFYs when a delivery was queued. Returns the order's JSON; undefined when `linkId` names no
+ * customer of the shop, or when a concurrent insert took the e-mail after this statement's
+ * snapshot (the unique index refused ours): run it again, and the next statement links to that
+ * customer. Nothing is written then, and no number taken.
  */
 export async function insertOrderForCustomer(
   db: Executor,
   order: NewOrder,
   customer: OrderCustomer,
-): Promise<string | undefined> {
+): Promise<string | "external_id_taken" | undefined> {
   const [row] = await insertOrderStatement(db, {
     vendorId: order.vendorId,
     at: order.at.toISOString(),
@@ -254,7 +279,11 @@ export async function insertOrderForCustomer(
     customerPhone: order.customerPhone,
     weddingDate: order.weddingDate,
     trackingToken: order.trackingToken,
+    externalId: order.externalId,
+    metadata: order.metadata,
     orderEventId: order.eventId,
+    linkId: customer.linkId,
+    customerPhoneE164: customer.phoneE164,
     customerId: customer.id,
     customerName: customer.name,
     customerEmail: customer.email,
@@ -264,32 +293,61 @@ export async function insertOrderForCustomer(
     activityId: newId(),
     ...actorValues(),
   });
-  return row?.json;
+  if (row?.external_id_taken) return "external_id_taken";
+  return row?.json ?? undefined;
 }
 
-const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_for_customer", (p) => {
-  const at = sql`(select at from t)`;
-  return sql`with t as (select ${writeStampSql(p.at)} as at), found as (
-      select c.id, c.name, c.email from customers c
-      where ${p.customerEmail}::text is not null and c.vendor_id = ${p.vendorId}::text
-        and lower(c.email) = lower(${p.customerEmail}::text)
+const insertOrderStatement = preparedStatement<{ json: string | null; external_id_taken: boolean }>(
+  "insert_order_for_customer",
+  (p) => {
+    const at = sql`(select at from t)`;
+    // The customer is found by one index lookup at most: the branches of `found` run in order and
+    // stop at the first row (customers_pkey, customers_vendor_email_key, customers_vendor_phone_idx).
+    // A taken externalId is seen before anything is written (one index lookup, only when given), so
+    // the statement does not fail: a failed statement would abort an Idempotency-Key request's
+    // transaction. A concurrent create of the same externalId still meets the unique index.
+    return sql`with t as (select ${writeStampSql(p.at)} as at), ext as (
+      select 1 from orders x
+      where ${p.externalId}::text is not null and x.vendor_id = ${p.vendorId}::text
+        and x.external_id = ${p.externalId}::text
+    ), found as (
+      (select c.id, c.name, c.email from customers c
+       where c.vendor_id = ${p.vendorId}::text and c.id = ${p.linkId}::text)
+      union all
+      (select c.id, c.name, c.email from customers c
+       where ${p.linkId}::text is null and ${p.customerEmail}::text is not null
+         and c.vendor_id = ${p.vendorId}::text and lower(c.email) = lower(${p.customerEmail}::text)
+       limit 1)
+      union all
+      (select c.id, c.name, c.email from customers c
+       where ${p.linkId}::text is null and ${p.customerPhoneE164}::text is not null
+         and c.vendor_id = ${p.vendorId}::text and c.phone_e164 = ${p.customerPhoneE164}::text
+         and (c.email is null or ${p.customerEmail}::text is null)
+       order by c.created_at, c.id
+       limit 1)
       limit 1
     ), nc as (
-      insert into customers (id, vendor_id, name, email, phone, wedding_date, created_at, updated_at)
+      insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, created_at, updated_at)
       select ${p.customerId}::text, ${p.vendorId}::text, ${p.customerName}::text, ${p.customerEmail}::text,
-             ${p.customerPhoneNew}::text, ${p.customerWeddingDate}::date, ${at}, ${at}
-      where not exists (select 1 from found)
+             ${p.customerPhoneNew}::text, ${p.customerPhoneE164}::text, ${p.customerWeddingDate}::date, ${at}, ${at}
+      where ${p.linkId}::text is null and not exists (select 1 from found) and not exists (select 1 from ext)
       on conflict do nothing
       returning *
     ), c as (
-      select id, name, email from nc union all select id, name, email from found
+      select id, name, email from nc union all select id, name, email from found where not exists (select 1 from ext)
+    ), num as (
+      update vendors set last_order_number = last_order_number + 1
+      where id = ${p.vendorId}::text and exists (select 1 from c)
+      returning last_order_number as number
     ), o as (
-      insert into orders (id, vendor_id, customer_id, type, status, model, size, color, description,
-                          special_requests, customer_phone, wedding_date, tracking_token, created_at, updated_at)
-      select ${p.orderId}::text, ${p.vendorId}::text, c.id, ${p.type}::text, 'ORDERED', ${p.model}::text,
+      insert into orders (id, vendor_id, customer_id, number, type, status, model, size, color, description,
+                          special_requests, customer_phone, wedding_date, tracking_token, external_id, metadata,
+                          created_at, updated_at)
+      select ${p.orderId}::text, ${p.vendorId}::text, c.id, num.number, ${p.type}::text, 'ORDERED', ${p.model}::text,
              ${p.size}::text, ${p.color}::text, ${p.description}::text, ${p.specialRequests}::text,
-             ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${at}, ${at}
-      from c
+             ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${p.externalId}::text,
+             ${p.metadata}::jsonb, ${at}, ${at}
+      from c cross join num
       returning *
     ), h as (
       insert into order_updates (order_id, status, message, created_at)
@@ -319,12 +377,14 @@ const insertOrderStatement = preparedStatement<{ json: string }>("insert_order_f
       at: sql`o.created_at`,
       action: "order.created",
       subjectId: sql`o.id`,
+      detail: sql`jsonb_build_object('number', o.number)`,
       actorKind: sql`${p.actorKind}`,
       actorId: sql`${p.actorId}`,
       from: sql`from o`,
     })}
-    select oj.json, ${notifyWhenQueued} from oj`;
-});
+    select (select json from oj) as json, exists (select 1 from ext) as external_id_taken, ${notifyWhenQueued}`;
+  },
+);
 
 export type StatusMove =
   | {
@@ -435,7 +495,7 @@ const moveStatusStatement = preparedStatement<{
         id: sql`${p.mailId}`,
         token: sql`${p.mailToken}`,
         tokenHash: sql`${p.mailTokenHash}`,
-        extra: sql`jsonb_build_object('orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
+        extra: sql`jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
                                       'message', ${p.message}::text, 'trackingToken', u.tracking_token)`,
         createdAt: sql`u.updated_at`,
         from: sql`from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
@@ -447,7 +507,7 @@ const moveStatusStatement = preparedStatement<{
       at: sql`u.updated_at`,
       action: "order.status_changed",
       subjectId: sql`u.id`,
-      detail: sql`jsonb_build_object('from', u.previous_status, 'to', ${p.to}::text)`,
+      detail: sql`jsonb_build_object('number', u.number, 'from', u.previous_status, 'to', ${p.to}::text)`,
       actorKind: sql`${p.actorKind}`,
       actorId: sql`${p.actorId}`,
       from: sql`from u`,
@@ -475,7 +535,7 @@ export async function findOrderForUpdate(
 }
 
 export type OrderDetails = Partial<
-  Pick<OrderRow, "model" | "size" | "color" | "description" | "specialRequests">
+  Pick<OrderRow, "model" | "size" | "color" | "description" | "specialRequests" | "externalId" | "metadata">
 >;
 
 export async function setOrderDetails(
@@ -528,6 +588,7 @@ export async function findOrderTrackingToken(
 
 export interface TrackedOrderRow {
   vendorName: string;
+  number: number;
   /** The shop's time zone: the tracking page shows times in it. */
   timeZone: string;
   type: string;
@@ -550,7 +611,7 @@ export interface TrackedOrderRow {
 export async function findTrackedOrder(db: Executor, token: string): Promise<TrackedOrderRow | undefined> {
   const [row] = await queryRows<TrackedOrderRow>(
     db,
-    sql`select v.name as "vendorName", v.time_zone as "timeZone", o.type as "type", o.model as "model", o.status as "status",
+    sql`select v.name as "vendorName", v.time_zone as "timeZone", o.number as "number", o.type as "type", o.model as "model", o.status as "status",
           o.customer_id is null as "customerErased",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(

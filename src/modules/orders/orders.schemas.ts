@@ -1,8 +1,10 @@
 import { type Static, Type } from "@sinclair/typebox";
 import {
   DisplayName,
+  ExternalId,
   Id,
   IncludeDeleted,
+  Metadata,
   NextCursor,
   NullableString,
   PageQuery,
@@ -30,6 +32,9 @@ export const OrderUpdateSchema = Type.Object({
 export const OrderSchema = Type.Object(
   {
     id: Id,
+    number: Type.Integer({
+      description: "The shop's order number: 1001, 1002, … in the order they were made",
+    }),
     type: OrderTypeSchema,
     status: OrderStatusSchema,
     model: NullableString(),
@@ -43,6 +48,8 @@ export const OrderSchema = Type.Object(
     customer: Type.Union([Type.Object({ name: Type.String(), email: NullableString() }), Type.Null()], {
       description: "The customer's name and e-mail; null once the customer was erased",
     }),
+    externalId: Type.Union([ExternalId, Type.Null()], { description: "Your own id for the order, if set" }),
+    metadata: Metadata,
     updates: Type.Array(OrderUpdateSchema, { description: "Status history, oldest first" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -56,7 +63,14 @@ const text = (maxLength: number, description: string) =>
 
 export const CreateOrderBody = Type.Object(
   {
-    customerName: DisplayName("Customer name"),
+    customerId: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          "The shop's customer the order is for; instead of customerName, customerEmail, customerPhone and weddingDate",
+      }),
+    ),
+    customerName: Type.Optional(DisplayName("Customer name; required unless customerId is given")),
     type: OrderTypeSchema,
     customerEmail: Type.Optional(
       NullableString({
@@ -65,13 +79,22 @@ export const CreateOrderBody = Type.Object(
         description: "Links the order to the customer with this e-mail",
       }),
     ),
-    customerPhone: text(50, "Telephone number (stored on a newly created customer)"),
+    customerPhone: text(
+      50,
+      "Telephone number: without a customer of that e-mail, links the order to the customer with this number (compared in E.164, the shop's country as default), else is stored on the new customer",
+    ),
     weddingDate: Type.Optional(NullableString({ format: "date", description: "Wedding date, YYYY-MM-DD" })),
     model: text(200, "Model name"),
     description: text(5000, "Order description"),
     size: text(50, "Size"),
     color: text(100, "Color"),
     specialRequests: text(5000, "Special requests"),
+    externalId: Type.Optional(
+      Type.Union([ExternalId, Type.Null()], {
+        description: "Your own id for the order; unique among the shop's orders",
+      }),
+    ),
+    metadata: Type.Optional(Type.Union([Metadata, Type.Null()], { description: Metadata.description })),
   },
   { additionalProperties: false },
 );
@@ -103,6 +126,14 @@ export const UpdateOrderBody = Type.Object(
     color: text(100, "Color"),
     description: text(5000, "Order description"),
     specialRequests: text(5000, "Special requests"),
+    externalId: Type.Optional(
+      Type.Union([ExternalId, Type.Null()], { description: "Your own id for the order; null removes it" }),
+    ),
+    metadata: Type.Optional(
+      Type.Union([Metadata, Type.Null()], {
+        description: "Replaces the order's metadata as a whole; null or {} removes every key",
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -114,11 +145,14 @@ export type UpdateOrderBody = Static<typeof UpdateOrderBody>;
 export const OrderStatusChangedSchema = Type.Object(
   {
     id: Id,
+    number: Type.Integer({ description: "The shop's order number" }),
     status: OrderStatusSchema,
     previousStatus: OrderStatusSchema,
     customerId: Type.Union([Id, Type.Null()], {
       description: "The order's customer; null once that customer was erased on request",
     }),
+    externalId: Type.Union([ExternalId, Type.Null()], { description: "Your own id for the order, if set" }),
+    metadata: Metadata,
     updatedAt: Timestamp,
     message: Type.Unsafe<string | null>(Nullable({ description: "The message sent with the move" })),
     imageUrl: Type.Unsafe<string | null>(Nullable({ description: "The photo sent with the move" })),
@@ -139,6 +173,12 @@ export const ListOrdersQuery = Type.Object({
     }),
   ),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's orders" })),
+  number: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: "Only the order with this number" }),
+  ),
+  externalId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: "Only the order with this externalId" }),
+  ),
   updatedSince: Type.Optional(SyncSince("orders updated", "updatedAt")),
   includeDeleted: Type.Optional(IncludeDeleted),
 });

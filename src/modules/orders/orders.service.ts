@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../../context.ts";
+import { isUniqueViolationOf } from "../../db/errors.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
-import { notFound } from "../../errors.ts";
+import { AppError, fieldError, notFound } from "../../errors.ts";
 import { noneMatchHolds } from "../../http/conditional.ts";
 import { generateSecret } from "../../lib/crypto.ts";
 import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
@@ -13,6 +14,7 @@ import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
 import { orderVersion, orderVersionOfJson } from "./order-version.ts";
+import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
@@ -60,15 +62,17 @@ function isFirstPage(query: ListOrdersQuery & OrderSearch): boolean {
     query.customerId === undefined &&
     !query.status?.length &&
     !query.search &&
-    !query.includeDeleted
+    !query.includeDeleted &&
+    query.number === undefined &&
+    query.externalId === undefined
   );
 }
 
 /**
  * The first page's weak ETag (http/conditional.ts): its rows' version stamps and the page size.
- * `o1` names this representation of an order: change it when the order JSON changes shape.
+ * `o2` names this representation of an order: change it when the order JSON changes shape.
  */
-const firstPageEtag = (limit: number, version: string) => `W/"o1-${limit}-${version}"`;
+const firstPageEtag = (limit: number, version: string) => `W/"o2-${limit}-${version}"`;
 
 /**
  * The order list for the API, with a weak ETag on the first page: when the client's
@@ -119,6 +123,8 @@ export async function listOrders(
     customerId: query.customerId,
     statuses: query.status,
     search: query.search,
+    number: query.number,
+    externalId: query.externalId,
   });
   if (query.includeDeleted && updatedSince && horizon) {
     // The list's own order is (updatedAt, id) newest first already: tombstones merge into it.
@@ -152,6 +158,36 @@ export async function getOrder(ctx: ServiceContext, vendorId: string, id: string
   return json;
 }
 
+const customerFields = ["customerName", "customerEmail", "customerPhone", "weddingDate"] as const;
+
+/**
+ * Who the order is for (CONTRACT 12): `customerId`, or the customer fields, not both; without
+ * customerId a name is needed (for a customer the fields may make).
+ */
+function assertOneCustomer(input: CreateOrderBody): void {
+  if (input.customerId !== undefined) {
+    const given = customerFields.filter((f) => input[f] !== undefined);
+    if (given.length > 0) {
+      throw new AppError("validation_failed", `customerId cannot be given with ${given.join(", ")}`, {
+        errors: [
+          { field: "customerId", message: `cannot be given with ${given.join(", ")}` },
+          ...given.map((field) => ({ field, message: "cannot be given with customerId" })),
+        ],
+      });
+    }
+    return;
+  }
+  if (input.customerName === undefined) {
+    throw fieldError("validation_failed", "customerName", "is required unless customerId is given");
+  }
+}
+
+function externalIdTaken(): AppError {
+  return new AppError("external_id_taken", "externalId is already used by another order of this shop", {
+    errors: [{ field: "externalId", message: "is already used by another order of this shop" }],
+  });
+}
+
 /**
  * Creates the order (linking or creating its customer) and emits order.created, and
  * customer.created for a new customer; returns its id and JSON. The work is one statement
@@ -163,20 +199,22 @@ export async function createOrder(
   vendorId: string,
   input: CreateOrderBody,
 ): Promise<{ id: string; json: string }> {
+  assertOneCustomer(input);
+  const linkId = input.customerId ?? null;
+  // A malformed id names no customer: refused as an unknown one, without a query.
+  if (linkId !== null && !isId(linkId)) throw unknownCustomer();
+  const phoneE164 = linkId === null ? await shopPhoneE164(ctx.db, vendorId, input.customerPhone) : null;
   // One statement, no transaction round trips around it: the stamp is taken from `now` in SQL,
   // never before the statement starts (lossless sync, README; db/sql.ts writeStampSql).
   const now = ctx.now();
   const customer = {
-    ...newCustomerRow(
-      vendorId,
-      {
-        name: input.customerName.trim(),
-        email: input.customerEmail,
-        phone: input.customerPhone,
-        weddingDate: input.weddingDate,
-      },
-      now,
-    ),
+    linkId,
+    id: newId(),
+    name: input.customerName?.trim() ?? null,
+    email: input.customerEmail ?? null,
+    phone: input.customerPhone ?? null,
+    phoneE164,
+    weddingDate: input.weddingDate ?? null,
     eventId: newId(),
   };
   const order = {
@@ -191,15 +229,33 @@ export async function createOrder(
     customerPhone: input.customerPhone ?? null,
     weddingDate: input.weddingDate ?? null,
     trackingToken: newTrackingToken(),
+    externalId: input.externalId ?? null,
+    metadata: metadataText(input.metadata),
     at: now,
     eventId: newId(),
   };
-  // A second run only after a concurrent insert of the same e-mail: it links to that customer.
-  const json =
-    (await insertOrderForCustomer(ctx.db, order, customer)) ??
-    (await insertOrderForCustomer(ctx.db, order, customer));
-  if (!json) throw new Error("order create found no customer to link to after a conflict");
-  return { id: order.id, json };
+  try {
+    // A second run only after a concurrent insert of the same e-mail: it links to that customer.
+    const json =
+      (await insertOrderForCustomer(ctx.db, order, customer)) ??
+      (linkId === null ? await insertOrderForCustomer(ctx.db, order, customer) : undefined);
+    if (json === "external_id_taken") throw externalIdTaken();
+    if (!json && linkId !== null) throw unknownCustomer();
+    if (!json) throw new Error("order create found no customer to link to after a conflict");
+    return { id: order.id, json };
+  } catch (error) {
+    if (isUniqueViolationOf(error, EXTERNAL_ID_INDEX)) throw externalIdTaken();
+    throw error;
+  }
+}
+
+const EXTERNAL_ID_INDEX = "orders_vendor_external_id_key";
+
+const unknownCustomer = () => fieldError("unknown_reference", "customerId", "names no customer of this shop");
+
+/** Metadata as stored: JSON text, or null for none (an empty object is none). */
+function metadataText(metadata: Record<string, string> | null | undefined): string | null {
+  return metadata && Object.keys(metadata).length > 0 ? JSON.stringify(metadata) : null;
 }
 
 /** `type:status` pairs from which an order may move to `to` (the workflow, as data for SQL). */
@@ -250,7 +306,7 @@ function unsubscribeTokenPair(): { token: string; tokenHash: string } {
   return { token, tokenHash: hash };
 }
 
-const detailFields = ["model", "size", "color", "description", "specialRequests"] as const;
+const detailFields = ["model", "size", "color", "description", "specialRequests", "externalId"] as const;
 
 /**
  * Changes the details a shop edits after ordering (a size after a fitting): fields left out are
@@ -264,6 +320,20 @@ export async function updateOrder(
   input: UpdateOrderBody,
 ): Promise<string> {
   if (!isId(id)) throw notFound("Order");
+  try {
+    return await updateOrderDetails(ctx, vendorId, id, input);
+  } catch (error) {
+    if (isUniqueViolationOf(error, EXTERNAL_ID_INDEX)) throw externalIdTaken();
+    throw error;
+  }
+}
+
+async function updateOrderDetails(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateOrderBody,
+): Promise<string> {
   return ctx.db.transaction(async (tx) => {
     // Read after BEGIN, so no row is stamped before its transaction (lossless sync, README).
     const now = ctx.now();
@@ -274,6 +344,12 @@ export async function updateOrder(
       const value = input[field];
       if (value !== undefined && value !== order[field]) changes[field] = value;
     }
+    if (input.metadata !== undefined) {
+      const metadata = metadataText(input.metadata);
+      if (metadata !== (order.metadata ? JSON.stringify(order.metadata) : null)) {
+        changes.metadata = metadata === null ? null : (JSON.parse(metadata) as Record<string, string>);
+      }
+    }
     if (Object.keys(changes).length > 0) {
       // updated_at never moves backwards, even if clocks of two processes disagree.
       const at = now > order.updatedAt ? now : new Date(order.updatedAt.getTime() + 1);
@@ -283,7 +359,7 @@ export async function updateOrder(
         action: "order.updated",
         subjectId: id,
         at,
-        detail: { fields: Object.keys(changes) },
+        detail: { number: order.number, fields: Object.keys(changes) },
       });
     }
     const json = await findOrderJson(tx, vendorId, id);
@@ -315,6 +391,7 @@ export async function getOrderTrackingToken(
 
 export interface TrackedOrder {
   vendorName: string;
+  number: number;
   /** The shop's time zone: the tracking page shows times in it. */
   timeZone: string;
   type: OrderType;
@@ -332,6 +409,7 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
   if (!row) throw notFound("Order");
   return {
     vendorName: row.vendorName,
+    number: row.number,
     timeZone: row.timeZone,
     type: row.type as OrderType,
     model: row.model,

@@ -9,6 +9,7 @@ import { displayNameProblem } from "../../lib/display-name.ts";
 import { isEmailAddress } from "../../lib/email-address.ts";
 import { isTimeZone } from "../../lib/time-zone.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
+import { forgetShopPhoneCountry } from "./shop-phone-country.ts";
 import { presentShopSettings } from "./vendors.presenter.ts";
 import { findVendorById, updateVendorSettings } from "./vendors.repository.ts";
 
@@ -93,6 +94,7 @@ export async function updateShopSettings(
     const now = ctx.now();
     const before = await findVendorById(tx, vendorId);
     await updateVendorSettings(tx, vendorId, settings, now);
+    forgetShopPhoneCountry(vendorId);
     const current = before ? (presentShopSettings(before) as Record<string, unknown>) : {};
     const fields = Object.entries(settings)
       .filter(([field, value]) => current[field] !== value)
