@@ -13,8 +13,8 @@ import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { newCustomerRow } from "../customers/customers.service.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
-import { orderVersion, orderVersionOfJson } from "./order-version.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
+import { orderVersion, orderVersionOfJson } from "./order-version.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
   findOrderForUpdate,
