@@ -188,13 +188,16 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
       expect(moved.status).toBe(200);
       await page.goto(`${t.url}/dashboard/orders`);
       const models = async () =>
-        (await page.locator("table.orders tbody tr td:first-child a").allTextContents()).sort();
+        // Each link reads "#<number> <model>"; the models are what this test tells apart.
+        (await page.locator("table.orders tbody tr td:first-child a").allTextContents())
+          .map((text) => text.replace(/^#\d+ /, ""))
+          .sort();
       expect(await models()).toEqual(["Aurora", "Lisboa", "Porto"]);
-      await page.getByLabel("Search (name, e-mail, phone, model)").fill("marta");
+      await page.getByLabel("Search (order number, name, e-mail, phone, model)").fill("marta");
       await page.getByRole("button", { name: "Find" }).click();
       await page.waitForURL(/q=marta/);
       expect(await models()).toEqual(["Aurora"]);
-      await page.getByLabel("Search (name, e-mail, phone, model)").fill("");
+      await page.getByLabel("Search (order number, name, e-mail, phone, model)").fill("");
       await page.locator("select#order-status").selectOption("CANCELLED");
       await page.getByRole("button", { name: "Find" }).click();
       await page.waitForURL(/status=CANCELLED/);
@@ -226,15 +229,21 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
       ]);
       const file = await download.path();
       const rows = parseCsv(fs.readFileSync(file, "utf8"));
-      expect(rows[0]?.slice(0, 4)).toEqual(["Order ID", "Status", "Type", "Model"]);
+      expect(rows[0]?.slice(0, 5)).toEqual(["Order ID", "Number", "Status", "Type", "Model"]);
       expect(rows[0]?.at(-1)).toBe("Updated (America/Sao_Paulo)");
       expect(
         rows
           .slice(1)
-          .map((r) => r[3])
+          .map((r) => r[4])
           .sort(),
       ).toEqual(["Aurora", "Lisboa", "Porto"]);
-      expect(rows.find((r) => r[3] === "Aurora")?.[6]).toBe("Marta Dias");
+      expect(
+        rows
+          .slice(1)
+          .map((r) => r[1])
+          .sort(),
+      ).toEqual(["1001", "1002", "1003"]);
+      expect(rows.find((r) => r[4] === "Aurora")?.[7]).toBe("Marta Dias");
 
       // The landing page of Integrations, with the webhook's health.
       await page.getByRole("link", { name: "Integrations", exact: true }).click();

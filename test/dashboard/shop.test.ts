@@ -334,9 +334,12 @@ describe("finding things", () => {
     const models = async (query: string) => {
       const page = await browser.get(`/dashboard/orders?${query}`);
       expect(page.status).toBe(200);
-      return [...page.text.matchAll(/<td><a href="\/dashboard\/orders\/[a-z0-9]+">([^<]+)<\/a>/g)]
-        .map((m) => m[1])
-        .sort();
+      // Each row's link reads "#<number> <model>" (CONTRACT 12: the order's number is shown).
+      const cells = [...page.text.matchAll(/<td><a href="\/dashboard\/orders\/[a-z0-9]+">([^<]+)<\/a>/g)].map(
+        (m) => m[1] as string,
+      );
+      for (const cell of cells) expect(cell).toMatch(/^#10\d\d /);
+      return cells.map((c) => c.replace(/^#\d+ /, "")).sort();
     };
     expect(await models("q=helena")).toEqual(["Aurora"]);
     expect(await models("q=INES%40EXAMPLE")).toEqual(["Bellini 100%"]);

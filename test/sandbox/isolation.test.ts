@@ -243,8 +243,33 @@ async function probeChecksum(url: string, caller: World) {
   }
 }
 
+/**
+ * A merge names two customers: the other world's as the one kept or as `from` is 404 and merges
+ * nothing; two of the caller's own merge. The `from` is a customer made for the probe, so the
+ * world's own customer stays for the routes probed after.
+ */
+async function probeMerge(caller: World, other: World) {
+  const made = await send("POST", "/api/vendor/customers", caller, { name: `${caller.marker} Twin` });
+  expect(made.status, made.text).toBe(201);
+  const intoOther = await send("POST", `/api/vendor/customers/${other.ids.customer}/merge`, caller, {
+    from: made.body.id,
+  });
+  expect(intoOther.status, intoOther.text).toBe(404);
+  const fromOther = await send("POST", `/api/vendor/customers/${caller.ids.customer}/merge`, caller, {
+    from: other.ids.customer,
+  });
+  expect(fromOther.status, fromOther.text).toBe(404);
+  expect(leaked(intoOther.text + fromOther.text, other)).toEqual([]);
+  const own = await send("POST", `/api/vendor/customers/${caller.ids.customer}/merge`, caller, {
+    from: made.body.id,
+  });
+  expect(own.status, own.text).toBe(200);
+  expect(leaked(own.text, other)).toEqual([]);
+}
+
 async function probe(route: { method: string; url: string; title: string }, caller: World, other: World) {
   if (route.url === "/api/vendor/events/stream") return probeStream(route.url, caller, other);
+  if (route.url === "/api/vendor/customers/:id/merge") return probeMerge(caller, other);
   if (route.url === "/api/vendor/sync/checksum") return probeChecksum(route.url, caller);
   const body = bodies[route.title]?.(caller);
   if (route.url.includes(":")) {

@@ -48,9 +48,12 @@ describe("webhook delivery", () => {
     expect(created.body.data.id).toBe(read.body.id);
     expect(statusA.body.data).toEqual({
       id: order.body.id,
+      number: order.body.number,
       status: "IN_PRODUCTION",
       previousStatus: "ORDERED",
       customerId: order.body.customerId,
+      externalId: null,
+      metadata: {},
       updatedAt: read.body.updatedAt,
       message: "Cutting",
       imageUrl: null,

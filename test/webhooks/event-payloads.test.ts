@@ -58,6 +58,7 @@ describe("delivered payloads", () => {
     expect(
       (await api.patch(`/api/vendor/appointments/${a2.body.id}`, { status: "CANCELLED" }, { key })).status,
     ).toBe(200);
+    expect((await api.delete(`/api/vendor/appointments/${a2.body.id}`, { key })).status).toBe(204);
     expect(
       (await api.patch(`/api/vendor/appointments/${a1.body.id}`, { duration: 90 }, { key })).status,
     ).toBe(200);
