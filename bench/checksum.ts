@@ -39,8 +39,8 @@ async function main(): Promise<void> {
     await db.connect();
     const seedStart = performance.now();
     await db.query(
-      `insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
-       select substr(md5('order' || g), 1, 24), $1, 'SUIT', 'ORDERED', md5('token' || g) || md5('more' || g), t, t
+      `insert into orders (id, vendor_id, number, type, status, tracking_token, created_at, updated_at)
+       select substr(md5('order' || g), 1, 24), $1, 1000 + g, 'SUIT', 'ORDERED', md5('token' || g) || md5('more' || g), t, t
        from generate_series(1, $2::int) g,
             lateral (select now() - random() * interval '365 days' + g * interval '0 microseconds' as t) x`,
       [keys.writeVendorId, ORDERS],

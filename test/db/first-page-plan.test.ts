@@ -55,8 +55,8 @@ function useShops(fill: (t: TestApp, big: string, small: string) => Promise<void
 function insertOrders(t: TestApp, vendor: string, n: number, { shuffled = false } = {}) {
   const age = shuffled ? sql`make_interval(secs => (g * 7919) % 30000)` : sql`make_interval(secs => g)`;
   return t.database.db.execute(sql`
-    insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
-    select ${vendor} || '-' || g, ${vendor}, 'BRIDAL_DRESS', 'ORDERED', ${vendor} || '-token-' || g,
+    insert into orders (id, vendor_id, number, type, status, tracking_token, created_at, updated_at)
+    select ${vendor} || '-' || g, ${vendor}, 1000 + g, 'BRIDAL_DRESS', 'ORDERED', ${vendor} || '-token-' || g,
            now() - ${age}, now() - ${age}
     from generate_series(1, ${n}::int) g`);
 }
@@ -107,8 +107,8 @@ describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
       select 'shop-' || g, 'Shop ' || g, 'shop-' || g || '@example.test', now(), now()
       from generate_series(1, 300) g`);
     await t.database.db.execute(sql`
-      insert into orders (id, vendor_id, type, status, tracking_token, created_at, updated_at)
-      select 'shop-' || g || '-' || k, 'shop-' || g, 'SUIT', 'ORDERED', 'shop-' || g || '-token-' || k, now(), now()
+      insert into orders (id, vendor_id, number, type, status, tracking_token, created_at, updated_at)
+      select 'shop-' || g || '-' || k, 'shop-' || g, 1000 + k, 'SUIT', 'ORDERED', 'shop-' || g || '-token-' || k, now(), now()
       from generate_series(1, 300) g, generate_series(1, 1 + g % 10) k`);
   });
 
