@@ -11,7 +11,6 @@ import { toPage } from "../../lib/pagination.ts";
 import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
-import { newCustomerRow } from "../customers/customers.service.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import { orderVersion, orderVersionOfJson } from "./order-version.ts";
