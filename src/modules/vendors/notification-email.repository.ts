@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { members, notificationEmailChanges, vendors } from "../../db/schema/index.ts";
 
@@ -40,10 +40,10 @@ const requesterIsOwner = sql`exists (select 1 from ${members} m
   where m.id = ${notificationEmailChanges.requestedBy} and m.vendor_id = ${notificationEmailChanges.vendorId}
     and m.role = 'owner')`;
 
-/** The shop's live request (unused, unexpired, its requester still an owner), or undefined. */
-export async function findPendingNotificationEmailChange(
+/** A request still live at `now`: unused, unexpired, its requester still an owner. */
+async function findLiveChange(
   db: Executor,
-  vendorId: string,
+  which: SQL | undefined,
   now: Date,
 ): Promise<NotificationEmailChangeRow | undefined> {
   const [row] = await db
@@ -51,7 +51,7 @@ export async function findPendingNotificationEmailChange(
     .from(notificationEmailChanges)
     .where(
       and(
-        eq(notificationEmailChanges.vendorId, vendorId),
+        which,
         isNull(notificationEmailChanges.usedAt),
         gt(notificationEmailChanges.expiresAt, now),
         requesterIsOwner,
@@ -61,25 +61,22 @@ export async function findPendingNotificationEmailChange(
   return row;
 }
 
+/** The shop's live request, or undefined. */
+export function findPendingNotificationEmailChange(
+  db: Executor,
+  vendorId: string,
+  now: Date,
+): Promise<NotificationEmailChangeRow | undefined> {
+  return findLiveChange(db, eq(notificationEmailChanges.vendorId, vendorId), now);
+}
+
 /** The live request with this token hash, or undefined. */
-export async function findLiveNotificationEmailChange(
+export function findLiveNotificationEmailChange(
   db: Executor,
   tokenHash: string,
   now: Date,
 ): Promise<NotificationEmailChangeRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(notificationEmailChanges)
-    .where(
-      and(
-        eq(notificationEmailChanges.tokenHash, tokenHash),
-        isNull(notificationEmailChanges.usedAt),
-        gt(notificationEmailChanges.expiresAt, now),
-        requesterIsOwner,
-      ),
-    )
-    .limit(1);
-  return row;
+  return findLiveChange(db, eq(notificationEmailChanges.tokenHash, tokenHash), now);
 }
 
 /** Marks the request used if it is still live, in one statement: of two uses exactly one gets it. */
