@@ -3,10 +3,20 @@
 // behind it; the pool goes on with a new connection. The server is made slow with pg_sleep
 // (no statement_timeout here), standing in for one that never answers. PostgreSQL only.
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "../../src/db/bounded-client.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 
-const url = process.env.TEST_DATABASE_URL;
+const base = process.env.TEST_DATABASE_URL;
+// A database of its own: a statement of seconds in the shared one would hold its sync horizon
+// back (db/sync-horizon.ts) and delay every other file's updatedSince lists for as long.
+let scratch: ScratchDatabase | undefined;
+beforeAll(async () => {
+  if (base) scratch = await createScratchDatabase(base);
+});
+afterAll(async () => {
+  await scratch?.drop();
+});
 const LIMIT_MS = 300;
 
 let pool: pg.Pool | undefined;
@@ -22,7 +32,7 @@ function boundedPool(limitMs = LIMIT_MS): pg.Pool {
   const config: pg.PoolConfig & BoundedClientConfig = {
     Client: BoundedClient as unknown as typeof pg.Client,
     readDeadlines: deadlines,
-    connectionString: url,
+    connectionString: scratch?.url,
     max: 2,
   };
   pool = new pg.Pool(config);
@@ -33,7 +43,7 @@ function boundedPool(limitMs = LIMIT_MS): pg.Pool {
 const backendPid = async (p: pg.Pool | pg.PoolClient) =>
   Number((await p.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid);
 
-describe.skipIf(!url)("read deadlines on pooled PostgreSQL clients", () => {
+describe.skipIf(!base)("read deadlines on pooled PostgreSQL clients", () => {
   it("a statement unanswered past the limit fails with Query read timeout, within one check of it", async () => {
     const p = boundedPool();
     await p.query("select 1"); // connected: only the statement is timed
