@@ -1,11 +1,14 @@
 // CONTRACT 12: GET /api/vendor/webhooks/{id}/deliveries filters by `status`, `event` (the event
 // type) and `eventId`, paged by keyset as the unfiltered log is, each filter checked (400 naming
 // the field), one statement per page whatever its length, another shop's webhook a 404.
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import type { TestApp } from "../helpers/test-app.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
 
 // One retry: a failing delivery is FAILED after two attempts.
 const fixture = useDeliveryFixture({ WEBHOOK_RETRY_DELAYS_MS: "20" });
@@ -13,11 +16,13 @@ let t: TestApp;
 let key: string;
 let hookId: string;
 let orderEventIds: string[];
+let vendorId: string;
 
 beforeAll(async () => {
   t = fixture.t;
   const vendor = await createVendorWithKey(t.ctx);
   key = vendor.key;
+  vendorId = vendor.vendor.id;
   // Order events succeed; the test events fail, so the log holds both statuses and both types.
   const r = await fixture.receiver((req) => ({ status: req.body.event === "webhook.test" ? 500 : 204 }));
   hookId = (await fixture.register(key, r.url, ["order.created"])).id;
@@ -116,8 +121,17 @@ describe("the delivery log's filters", () => {
   });
 
   it("sends as many statements for a page of 3 as for a page of 1 (no N+1)", async () => {
-    // Warm: the API key is verified once and kept in memory.
+    // Nothing else may send statements meanwhile: the dispatcher's polls would count.
+    await fixture.stopDispatcher();
+    // Warm: the API key is verified once and kept in memory, its use recorded off the request path.
     await list("status=SUCCEEDED");
+    await eventually(async () => {
+      const rows = await queryRows<{ id: string }>(
+        t.ctx.db,
+        sql`select id from api_keys where vendor_id = ${vendorId} and last_used_at is null`,
+      );
+      return rows.length === 0;
+    });
     const count = async (query: string, rows: number) => {
       const before = t.database.queryCount();
       const res = await list(query);
