@@ -13,7 +13,8 @@ import { notificationEmailRoutes } from "./dashboard/notification-email.routes.t
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { twoStepRoutes } from "./dashboard/two-step.routes.ts";
-import { registerGuides } from "./docs/guides.ts";
+import { registerEventCatalogue } from "./docs/event-catalogue.ts";
+import { GUIDE_CSP, registerGuides } from "./docs/guides.ts";
 import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerAvailabilityLog } from "./http/availability-log.ts";
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, config);
   registerReferencePage(app);
   registerGuides(app);
+  registerEventCatalogue(app, GUIDE_CSP);
   const rateLimitStore = openRateLimitStore(
     config.redisUrl,
     config.redisKeyPrefix,

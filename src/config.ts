@@ -129,6 +129,16 @@ export interface Config {
  */
 export const DEFAULT_WORKER_PORT = 3001;
 
+/**
+ * The default webhook retry schedule (CONTRACT 12, "as Stripe's"): 9 retries after 1 min, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h, so a delivery's last attempt comes about three
+ * days (71.6 h, up to 10% jitter more) after its first, and a receiver down over a weekend still
+ * gets it. docs/guides/webhooks.md prints this table.
+ */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 72_000_000,
+];
+
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
 
@@ -195,7 +205,7 @@ export function loadConfig(
   const rateLimitPerMinute = int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
 
-  const delaysRaw = env.WEBHOOK_RETRY_DELAYS_MS || "60000,1800000,21600000";
+  const delaysRaw = env.WEBHOOK_RETRY_DELAYS_MS || DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(",");
   const webhookRetryDelaysMs = delaysRaw.split(",").map((s) => Number(s.trim()));
   if (webhookRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
     problems.push("WEBHOOK_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");

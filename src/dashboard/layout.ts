@@ -119,7 +119,9 @@ export function pager(
 ): SafeHtml {
   if (!nextCursor) return html``;
   const query = new URLSearchParams({ ...params, cursor: nextCursor }).toString();
-  return html`<div class="pager"><a href="${basePath}">First page</a><a class="button" href="${basePath}?${query}">Next page →</a></div>`;
+  // The first page keeps the filters the next one carries.
+  const first = new URLSearchParams(params).toString();
+  return html`<div class="pager"><a href="${first ? `${basePath}?${first}` : basePath}">First page</a><a class="button" href="${basePath}?${query}">Next page →</a></div>`;
 }
 
 export function emptyState(message: string, action?: SafeHtml): SafeHtml {

@@ -7,6 +7,7 @@ import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } f
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
 import { memberInvitationMail } from "./templates/team.ts";
+import { webhookDisabledMail, webhookFailingMail, webhookRecoveredMail } from "./templates/webhook-health.ts";
 
 export const mailCatalog = {
   password_reset: passwordResetMail,
@@ -19,6 +20,9 @@ export const mailCatalog = {
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,
   appointment_cancelled: appointmentCancelledMail,
+  webhook_failing: webhookFailingMail,
+  webhook_recovered: webhookRecoveredMail,
+  webhook_disabled: webhookDisabledMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

@@ -78,8 +78,9 @@ with t as (select (case when $1::timestamptz < statement_timestamp() - interval 
         select case when ev.target_webhook_id is not null or w.status = 'ACTIVE' then 'PENDING'
                     else 'SKIPPED' end as status
       ) x
+      -- A webhook subscribes to the event by its name, or to every event with "*" (CONTRACT 12).
       where case when ev.target_webhook_id is null
-              then w.events @> jsonb_build_array(ev.type)
+              then w.events @> jsonb_build_array(ev.type) or w.events @> '["*"]'::jsonb
               else w.id = ev.target_webhook_id end
       returning event_id, status
     ), act as (

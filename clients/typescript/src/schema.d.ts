@@ -1414,8 +1414,8 @@ export interface components {
              * @example https://example.com/hooks/vendor-api
              */
             url: string;
-            /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received")[];
+            /** @description The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future */
+            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
         };
         /**
          * Customer
@@ -2786,8 +2786,8 @@ export interface components {
              * @example https://example.com/hooks/vendor-api
              */
             url?: string;
-            /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received")[];
+            /** @description The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future */
+            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
             /**
              * @description ACTIVE receives deliveries; DISABLED receives none
              * @enum {string}
@@ -8677,6 +8677,12 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
+                /** @description Only deliveries in this status */
+                status?: "PENDING" | "SUCCEEDED" | "FAILED" | "SKIPPED";
+                /** @description Only deliveries of this event type (a name of the event catalogue, `webhook.test` included) */
+                event?: string;
+                /** @description Only deliveries of this event (an event id) */
+                eventId?: string;
             };
             header?: {
                 /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
