@@ -2543,7 +2543,7 @@ export interface components {
          * RotatedSecret
          * @example {
          *       "id": "w9e2r5t8y1u4i7o0p3a6s9d2",
-         *       "secret": "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+         *       "secret": "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
          *       "previousSecretExpiresAt": "2026-11-10T14:30:00.000Z"
          *     }
          */
@@ -2898,7 +2898,7 @@ export interface components {
          *       "disabledReason": null,
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "updatedAt": "2026-11-02T10:15:00.000Z",
-         *       "secret": "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g"
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0="
          *     }
          */
         WebhookWithSecret: {
@@ -7413,7 +7413,7 @@ export interface operations {
                      *       "disabledReason": null,
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z",
-                     *       "secret": "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g"
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookWithSecret"];
@@ -8313,7 +8313,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "w9e2r5t8y1u4i7o0p3a6s9d2",
-                     *       "secret": "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+                     *       "secret": "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
                      *       "previousSecretExpiresAt": "2026-11-10T14:30:00.000Z"
                      *     }
                      */
@@ -10581,7 +10581,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10606,7 +10606,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10686,7 +10686,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10711,7 +10711,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10797,7 +10797,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10822,7 +10822,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10886,7 +10886,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10911,7 +10911,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10989,7 +10989,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11014,7 +11014,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11092,7 +11092,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11117,7 +11117,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11179,7 +11179,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11204,7 +11204,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11268,7 +11268,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11293,7 +11293,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11357,7 +11357,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11382,7 +11382,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11446,7 +11446,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11471,7 +11471,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11535,7 +11535,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11560,7 +11560,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11624,7 +11624,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11649,7 +11649,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11709,7 +11709,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11734,7 +11734,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11793,7 +11793,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11818,7 +11818,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
