@@ -41,6 +41,12 @@ describe("@vendor-api/client as a package", () => {
       .sort();
     expect(files).toEqual([
       "README.md",
+      "dist/cli.d.ts",
+      "dist/cli.js",
+      "dist/event-samples.d.ts",
+      "dist/event-samples.js",
+      "dist/forwarding.d.ts",
+      "dist/forwarding.js",
       "dist/index.d.ts",
       "dist/index.js",
       "dist/schema.d.ts",
