@@ -147,5 +147,5 @@ export async function run(rawBody: string, headers: Record<string, string>): Pro
       }
     })();
     expect(refused).toMatch(/main\.ts\(2,7\): error TS2322/);
-  }, 180_000);
+  }, 300_000);
 });

@@ -10,7 +10,7 @@
 // The key: --api-key, else VENDOR_API_KEY, else a prompt when standard input is a terminal.
 // The signing secret is kept per machine and account (forwarding.js accountSecret), so a receiver
 // set up once accepts every later run.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { eventSamples } from "./event-samples.ts";
@@ -22,6 +22,7 @@ import {
   configDir,
   ListenError,
   listen,
+  newDeliveryId,
   postDelivery,
 } from "./forwarding.js";
 
@@ -117,7 +118,7 @@ async function main(argv: string[]): Promise<number> {
     const type = eventType as keyof typeof eventSamples;
     const eventId = `evt_${randomBytes(12).toString("hex")}`;
     const request = buildDelivery({
-      deliveryId: randomUUID(),
+      deliveryId: newDeliveryId(),
       eventId,
       eventType: type,
       data: eventSamples[type],

@@ -2,6 +2,7 @@
 export declare class ListenError extends Error {}
 export declare const FORWARD_TIMEOUT_MS: number;
 export declare function generateSecret(): string;
+export declare function newDeliveryId(): string;
 export declare function signingKey(secret: string): Buffer;
 
 export interface DeliveryToBuild {

@@ -14,7 +14,7 @@
 //   within the API's origin: the key is never sent elsewhere.
 // - The signing secret is kept per machine and account in the user's config directory, so the
 //   receiver set up for one run accepts the next.
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { isIP } from "node:net";
 import os from "node:os";
@@ -32,6 +32,17 @@ const BACKOFF_MAX_MS = 5_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const API_KEY_PREFIX = "vk_";
+
+/** A delivery id shaped like the service's own (24 characters of [a-z0-9]). */
+export function newDeliveryId() {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  // 252 = 7 × 36: bytes above it are dropped, so every character is equally likely.
+  let id = "";
+  while (id.length < 24) {
+    for (const byte of randomBytes(32)) if (byte < 252 && id.length < 24) id += alphabet[byte % 36];
+  }
+  return id;
+}
 
 export function generateSecret() {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -181,7 +192,7 @@ export async function accountOf(apiUrl, apiKey, signal) {
       `cannot reach the API at ${profileUrl.origin} (${err?.cause?.message ?? err?.message ?? err})`,
     );
   }
-  if (res.status === 401) throw new ListenError(`the API refused the key (401): ${await problemText(res)}`);
+  // A refused key is told by the stream's own refusal, right after.
   if (res.ok) {
     const profile = await res.json();
     if (typeof profile.id === "string") return profile.id;
@@ -266,7 +277,7 @@ export async function listen(args, io) {
       return;
     }
     const request = buildDelivery({
-      deliveryId: randomUUID(),
+      deliveryId: newDeliveryId(),
       eventId: event.id,
       eventType: event.event,
       data: event.data,
