@@ -153,8 +153,8 @@ describe("listen sends its key only where it is safe", () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/redirected to another origin/);
-    // The profile (whose account names the signing secret), then the stream: both to the API.
-    expect(api.seen.map((s) => s.key)).toEqual([KEY, KEY]);
+    // The first request (the profile) is redirected away: listen stops there.
+    expect(api.seen.map((s) => s.key)).toEqual([KEY]);
     expect(elsewhere.seen.filter((s) => s.key !== undefined || s.authorization !== undefined)).toEqual([]);
 
     // Within the origin the key goes along: the redirected request is the one refused.
