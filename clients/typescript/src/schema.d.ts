@@ -2543,7 +2543,7 @@ export interface components {
          * RotatedSecret
          * @example {
          *       "id": "w9e2r5t8y1u4i7o0p3a6s9d2",
-         *       "secret": "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+         *       "secret": "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
          *       "previousSecretExpiresAt": "2026-11-10T14:30:00.000Z"
          *     }
          */
@@ -2898,7 +2898,7 @@ export interface components {
          *       "disabledReason": null,
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "updatedAt": "2026-11-02T10:15:00.000Z",
-         *       "secret": "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g"
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0="
          *     }
          */
         WebhookWithSecret: {
@@ -7413,7 +7413,7 @@ export interface operations {
                      *       "disabledReason": null,
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z",
-                     *       "secret": "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g"
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookWithSecret"];
@@ -8313,7 +8313,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "w9e2r5t8y1u4i7o0p3a6s9d2",
-                     *       "secret": "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+                     *       "secret": "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
                      *       "previousSecretExpiresAt": "2026-11-10T14:30:00.000Z"
                      *     }
                      */
@@ -10587,7 +10587,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10612,7 +10612,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10692,7 +10692,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10717,7 +10717,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10803,7 +10803,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10828,7 +10828,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10892,7 +10892,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10917,7 +10917,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10995,7 +10995,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11020,7 +11020,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11098,7 +11098,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11123,7 +11123,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11185,7 +11185,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11210,7 +11210,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11274,7 +11274,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11299,7 +11299,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11363,7 +11363,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11388,7 +11388,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11452,7 +11452,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11477,7 +11477,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11541,7 +11541,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11566,7 +11566,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11630,7 +11630,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11655,7 +11655,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11715,7 +11715,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11740,7 +11740,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11799,7 +11799,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11824,7 +11824,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
