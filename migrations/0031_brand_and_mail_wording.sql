@@ -8,6 +8,7 @@ CREATE TABLE "mail_wordings" (
 	CONSTRAINT "mail_wordings_vendor_id_kind_language_pk" PRIMARY KEY("vendor_id","kind","language")
 );
 --> statement-breakpoint
+ALTER TABLE "inquiries" ADD COLUMN "language" text;--> statement-breakpoint
 ALTER TABLE "vendors" ADD COLUMN "phone" text;--> statement-breakpoint
 ALTER TABLE "vendors" ADD COLUMN "brand_logo_url" text;--> statement-breakpoint
 ALTER TABLE "vendors" ADD COLUMN "brand_accent_color" text;--> statement-breakpoint
