@@ -139,7 +139,7 @@ export async function createCustomer(
     phone: input.phone ?? null,
     phoneE164: await shopPhoneE164(ctx.db, vendorId, input.phone),
     weddingDate: input.weddingDate ?? null,
-    language: null,
+    language: input.language ?? null,
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
@@ -274,6 +274,7 @@ export async function updateCustomer(
         changes.phoneE164 = await shopPhoneE164(tx, vendorId, input.phone);
       }
       if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
+      if (input.language !== undefined) changes.language = input.language;
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;
       if (input.preferences !== undefined) changes.preferences = input.preferences;

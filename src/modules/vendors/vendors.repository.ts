@@ -76,3 +76,18 @@ export async function updateVendorBrand(
     .set({ ...brand, updatedAt: at })
     .where(eq(vendors.id, id));
 }
+
+/** The operator's change of a shop's language or time zone; the row after it, undefined when none. */
+export async function updateVendorColumns(
+  db: Executor,
+  id: string,
+  changes: { language?: string; timeZone?: string },
+  at: Date,
+): Promise<VendorRow | undefined> {
+  const [row] = await db
+    .update(vendors)
+    .set({ ...changes, updatedAt: at })
+    .where(eq(vendors.id, id))
+    .returning();
+  return row;
+}
