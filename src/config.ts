@@ -97,6 +97,11 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** The From address of every mail (`Name <address>` or an address); shops' mail shows the shop's name. */
   readonly mailFrom: string;
+  /**
+   * The product's name as a shop's people and customers read it (PRODUCT_NAME, default "Atelier
+   * Desk"): page titles, account mail, the mail footer. The service's internal name never shows.
+   */
+  readonly productName: string;
   /** Waits between a mail's attempts; the last repeats until the mail is three days old. */
   readonly mailRetryDelaysMs: readonly number[];
   /**
@@ -138,6 +143,9 @@ export const DEFAULT_WORKER_PORT = 3001;
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 72_000_000,
 ];
+
+/** The product's name when PRODUCT_NAME is unset: neutral, no shop's and not the service's own. */
+export const DEFAULT_PRODUCT_NAME = "Atelier Desk";
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -216,7 +224,12 @@ export function loadConfig(
   if (mailRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
     problems.push("MAIL_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
   }
-  const mailFrom = env.MAIL_FROM?.trim() || `vendor-api <no-reply@${mailDomain(publicUrl)}>`;
+  const productName = env.PRODUCT_NAME?.trim() || DEFAULT_PRODUCT_NAME;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (productName.length > 60 || /[<>"\u0000-\u001f\u007f]/.test(productName)) {
+    problems.push("PRODUCT_NAME must be at most 60 characters, without <, >, quotes or control characters");
+  }
+  const mailFrom = env.MAIL_FROM?.trim() || `${productName} <no-reply@${mailDomain(publicUrl)}>`;
   if (!/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom) || /[\r\n]/.test(mailFrom)) {
     problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
   }
@@ -298,6 +311,7 @@ export function loadConfig(
     // Checked without echoing it: the URL carries the SMTP password.
     smtpUrl: secretUrl(env.SMTP_URL, "SMTP_URL", ["smtp:", "smtps:"], problems),
     mailFrom,
+    productName,
     mailRetryDelaysMs,
     mailBudget: {
       hour: int("MAIL_BUDGET_HOUR", 100, 0, 1_000_000),

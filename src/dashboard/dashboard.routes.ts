@@ -12,6 +12,7 @@ import { PageError } from "../web/page-error.ts";
 import { actAsSignedInPerson, requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
 import { activityPage } from "./activity.page.ts";
+import { brandPages } from "./brand.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { apiKeyPages } from "./integrations/api-keys.pages.ts";
 import { applicationPages } from "./integrations/applications.pages.ts";
@@ -121,6 +122,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await signedIn.register(async (settings) => {
       settings.addHook("preHandler", requireMay(deps.ctx, "settings"));
       await settings.register(settingsPages, deps);
+      await settings.register(brandPages, deps);
     });
     await signedIn.register(async (team) => {
       team.addHook("preHandler", requireMay(deps.ctx, "team"));

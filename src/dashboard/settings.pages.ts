@@ -11,6 +11,7 @@ import { field } from "../web/form.ts";
 import { runAction } from "../web/form-actions.ts";
 import { inputField, selectField } from "../web/form-fields.ts";
 import { html, SafeHtml } from "../web/html.ts";
+import { brandSettingsLink } from "./brand.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { inquiryEmbed } from "./inquiry-embed.ts";
 import { dashboardPage, time } from "./layout.ts";
@@ -45,6 +46,7 @@ ${selectField({ name: "timeZone", label: "Time zone", value: shop.timeZone, requ
 ${notificationSection(notifications, page.csrf, shop.timeZone)}
 ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.address)}
 ${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
+${await brandSettingsLink(ctx, vendorIdOf(request))}
 <h2>Team</h2>
 <p class="muted">Invite the people who work with you, each with their own sign-in, as owners or staff.</p>
 <p><a class="button" href="/dashboard/settings/team">Team</a></p>

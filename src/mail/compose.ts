@@ -26,7 +26,7 @@ export interface Sender {
 export function parseMailFrom(mailFrom: string): Sender {
   const [first] = addressparser(mailFrom, { flatten: true });
   if (!first?.address) throw new Error("MAIL_FROM names no address");
-  return { name: first.name || "vendor-api", address: first.address };
+  return { name: first.name || "", address: first.address };
 }
 
 /** The row's mail as its template renders it; throws for a kind the catalog does not know. */
@@ -40,11 +40,15 @@ export function messageIdOf(mailId: string, from: Sender): string {
   return `<${mailId}@${from.address.split("@").pop()}>`;
 }
 
-export function composeMail(row: OutboxMail, settings: { publicUrl: string; from: Sender }): Mail.Options {
+export function composeMail(
+  row: OutboxMail,
+  settings: { publicUrl: string; from: Sender; productName?: string },
+): Mail.Options {
   const ctx: RenderContext = {
     publicUrl: settings.publicUrl,
     fromAddress: settings.from.address,
     secret: row.secret,
+    ...(settings.productName ? { productName: settings.productName } : {}),
   };
   const mail = renderMail(row, ctx);
   // RFC 3834: sent by a program, so auto-responders do not answer it.

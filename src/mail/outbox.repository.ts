@@ -79,7 +79,9 @@ const verifiedReplyTo = sql`case when v.email_confirmed_at is not null and v.con
  * the setting off pays no statement of its own. `from` must bring `v` (vendors) and `c`
  * (customers) into scope and end in a WHERE clause; `extra` is the kind's own data (jsonb),
  * merged over the shop's and the customer's (shopName, contactEmail, replyTo, timeZone,
- * customerName, customerEmail).
+ * customerName, customerEmail), the reader's language (the customer's, else the shop's), the
+ * shop's brand, and its own wording of the kind in that language (one primary-key probe of
+ * mail_wordings): kept as they are now, so the mail reads as it did when its cause committed.
  */
 export function customerMailRow(
   kind: MailKind,
@@ -88,7 +90,14 @@ export function customerMailRow(
   return sql`select ${p.id}::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
       ${kind}::text as kind, c.email as to_address,
       jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'replyTo', ${verifiedReplyTo},
-                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
+                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email,
+                         'language', coalesce(c.language, v.language),
+                         'brand', jsonb_build_object('logoUrl', v.brand_logo_url, 'accentColor', v.brand_accent_color,
+                                                     'address', v.address, 'phone', v.phone, 'signature', v.mail_signature),
+                         'wording', (select jsonb_build_object('subject', w.subject, 'opening', w.opening)
+                                     from mail_wordings w
+                                     where w.vendor_id = v.id and w.kind = ${kind}::text
+                                       and w.language = coalesce(c.language, v.language)))
         || ${p.extra} as data,
       ${p.token}::text as secret, ${p.tokenHash}::text as unsubscribe_token_hash, ${p.createdAt} as created_at
     ${p.from} and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null`;

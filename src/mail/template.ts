@@ -14,6 +14,8 @@ export interface RenderContext {
    * subjects without it.
    */
   readonly secret: string | null;
+  /** PRODUCT_NAME: what a calendar file names as the product that made it. */
+  readonly productName?: string;
 }
 
 export interface RenderedMail {

@@ -57,7 +57,7 @@ with t as (select (case when $1::timestamptz < statement_timestamp() - interval 
       select s.id, s.vendor_id, s.type, s.data, s.created_at, s.created_at, s.target_webhook_id
       from (select $40::text as id, $41::text as vendor_id, $42::text as type,
                     jsonb_build_object('id', nc.id, 'name', nc.name, 'email', nc.email,
-    'phone', nc.phone, 'weddingDate', nc.wedding_date, 'notes', nc.notes,
+    'phone', nc.phone, 'weddingDate', nc.wedding_date, 'language', nc.language, 'notes', nc.notes,
     'measurements', nc.measurements, 'preferences', nc.preferences,
     'externalId', nc.external_id, 'metadata', nc.metadata,
     'createdAt', to_char(nc.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', to_char(nc.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) as data, (select at from t) as created_at, null::text as target_webhook_id

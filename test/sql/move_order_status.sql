@@ -1,5 +1,5 @@
 -- move_order_status: written by `npm run sql:snapshots` from the code; do not edit.
--- Parameters: $1 vendorId, $2 id, $3 to, $4 at, $5 at, $6 at, $7 allowedFrom, $8 to, $9 message, $10 imageUrl, $11 eventId, $12 undefined, $13 to, $14 message, $15 imageUrl, $16 to, $17 mailId, $18 undefined, $19 to, $20 message, $21 mailToken, $22 mailTokenHash, $23 mailId, $24 to, $25 activityId, $26 actorKind, $27 actorId, $28 actorKind, $29 actorId, $30 actorId, $31 actorId, $32 undefined, $33 to, $34 undefined, $35 undefined
+-- Parameters: $1 vendorId, $2 id, $3 to, $4 at, $5 at, $6 at, $7 allowedFrom, $8 to, $9 message, $10 imageUrl, $11 eventId, $12 undefined, $13 to, $14 message, $15 imageUrl, $16 to, $17 mailId, $18 undefined, $19 undefined, $20 to, $21 message, $22 mailToken, $23 mailTokenHash, $24 mailId, $25 to, $26 activityId, $27 actorKind, $28 actorId, $29 actorKind, $30 actorId, $31 actorId, $32 actorId, $33 undefined, $34 to, $35 undefined, $36 undefined
 with cur as (
       select o.id, o.status, o.type from orders o
       where o.vendor_id = $1::text and o.id = $2::text
@@ -55,22 +55,29 @@ with cur as (
            or lower(v.contact_email) = lower(v.notification_email)
            or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
       then v.contact_email end,
-                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
-        || jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', $19::text,
-                                      'message', $20::text, 'trackingToken', u.tracking_token) as data,
-      $21::text as secret, $22::text as unsubscribe_token_hash, u.updated_at as created_at
+                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email,
+                         'language', coalesce(c.language, v.language),
+                         'brand', jsonb_build_object('logoUrl', v.brand_logo_url, 'accentColor', v.brand_accent_color,
+                                                     'address', v.address, 'phone', v.phone, 'signature', v.mail_signature),
+                         'wording', (select jsonb_build_object('subject', w.subject, 'opening', w.opening)
+                                     from mail_wordings w
+                                     where w.vendor_id = v.id and w.kind = $19::text
+                                       and w.language = coalesce(c.language, v.language)))
+        || jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', $20::text,
+                                      'message', $21::text, 'trackingToken', u.tracking_token) as data,
+      $22::text as secret, $23::text as unsubscribe_token_hash, u.updated_at as created_at
     from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
-                  where $23::text is not null and u.previous_status <> $24::text and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null) s
+                  where $24::text is not null and u.previous_status <> $25::text and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null) s
       returning id
     ), act as (
       insert into activity (id, vendor_id, at, actor_kind, actor_id, actor_name, action, subject_id, detail)
-      select $25::text, u.vendor_id::text, u.updated_at, $26::text, $27::text,
-             case $28::text
-      when 'api_key' then (select k.name from api_keys k where k.id = $29::text and k.vendor_id = u.vendor_id::text)
-      when 'oauth_app' then (select a.name from applications a where a.client_id = $30::text)
-      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $31::text and m.vendor_id = u.vendor_id::text)
+      select $26::text, u.vendor_id::text, u.updated_at, $27::text, $28::text,
+             case $29::text
+      when 'api_key' then (select k.name from api_keys k where k.id = $30::text and k.vendor_id = u.vendor_id::text)
+      when 'oauth_app' then (select a.name from applications a where a.client_id = $31::text)
+      when 'person' then (select coalesce(nullif(m.name, ''), m.email) from members m where m.id = $32::text and m.vendor_id = u.vendor_id::text)
     end,
-             $32::text, u.id::text, jsonb_build_object('number', u.number, 'from', u.previous_status, 'to', $33::text)
+             $33::text, u.id::text, jsonb_build_object('number', u.number, 'from', u.previous_status, 'to', $34::text)
       from u
     )
     select cur.status, cur.type, exists (select 1 from u) as moved,
@@ -78,5 +85,5 @@ with cur as (
            (select u.customer_id from u) as customer_id,
            (select c.name from u join customers c on c.id = u.customer_id) as customer_name,
            (select c.email from u join customers c on c.id = u.customer_id) as customer_email,
-           (select pg_notify($34, q.event_id)
-  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($35, '') from (select 1 from m limit 1) q) as mail_notified from cur
+           (select pg_notify($35, q.event_id)
+  from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified, (select pg_notify($36, '') from (select 1 from m limit 1) q) as mail_notified from cur

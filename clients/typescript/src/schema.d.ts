@@ -1293,6 +1293,11 @@ export interface components {
              * @description Wedding date, YYYY-MM-DD
              */
             weddingDate?: string | null;
+            /**
+             * @description The customer's language for pages and mail; null (or left out on create): the shop's
+             * @enum {string|null}
+             */
+            language?: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             /** @description Notes about the customer */
             notes?: string | null;
             /** @description Measurements as a JSON object; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
@@ -1346,6 +1351,11 @@ export interface components {
             weddingDate?: string | null;
             /** @description The message */
             message: string;
+            /**
+             * @description A language (BCP 47) people read pages and mail in: one of en, de, es, fr, it, nl, pl, pt
+             * @enum {string}
+             */
+            language?: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt";
         };
         /**
          * CreateOrder
@@ -1464,6 +1474,11 @@ export interface components {
              * @description YYYY-MM-DD
              */
             weddingDate: string | null;
+            /**
+             * @description The customer's language for pages and mail, as stored: one of the languages, or null for the shop's (GET /api/vendor/profile `language`)
+             * @enum {string|null}
+             */
+            language: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             notes: string | null;
             /** @description Measurements; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
             measurements: {
@@ -1716,6 +1731,11 @@ export interface components {
              * @description YYYY-MM-DD
              */
             weddingDate: string | null;
+            /**
+             * @description The customer's language for pages and mail, as stored: one of the languages, or null for the shop's (GET /api/vendor/profile `language`)
+             * @enum {string|null}
+             */
+            language: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             notes: string | null;
             /** @description Measurements; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
             measurements: {
@@ -2505,6 +2525,11 @@ export interface components {
              * @example Europe/Lisbon
              */
             timeZone: string;
+            /**
+             * @description A language (BCP 47) people read pages and mail in: one of en, de, es, fr, it, nl, pl, pt
+             * @enum {string}
+             */
+            language: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt";
             /** @description Where the shop's customers write to, as set in the dashboard; null when not set */
             contactEmail: string | null;
             /** @description false when the credential is a test key (`vk_test_…`) acting for the shop's sandbox: `id` is then the sandbox's, and every other field the shop's */
@@ -2703,6 +2728,11 @@ export interface components {
              * @description Wedding date, YYYY-MM-DD
              */
             weddingDate?: string | null;
+            /**
+             * @description The customer's language for pages and mail; null (or left out on create): the shop's
+             * @enum {string|null}
+             */
+            language?: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             /** @description Notes about the customer */
             notes?: string | null;
             /** @description Measurements as a JSON object; inner keys free-form, at most 16 KiB serialized and 5 levels deep */

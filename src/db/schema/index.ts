@@ -5,6 +5,7 @@ export * from "./events.ts";
 export * from "./idempotency.ts";
 export * from "./inquiries.ts";
 export * from "./mail.ts";
+export * from "./mail-wording.ts";
 export * from "./members.ts";
 export * from "./notification-email.ts";
 export * from "./oauth.ts";

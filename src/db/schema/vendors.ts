@@ -47,6 +47,13 @@ export const vendors = pgTable(
      * and the LOCATION of its appointments' calendar invitations (CONTRACT 12, Booking settings).
      */
     address: text("address"),
+    /** The shop's brand on its customers' pages and mail (src/mail/templates/customer.ts): its phone, */
+    phone: text("phone"),
+    /** a logo as an https URL (null: none), an accent colour (#rrggbb, null: the default), */
+    brandLogoUrl: text("brand_logo_url"),
+    brandAccentColor: text("brand_accent_color"),
+    /** and the signature that ends every customer mail (plain text, line breaks kept). */
+    mailSignature: text("mail_signature"),
     /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */
     customerMail: boolean("customer_mail").notNull().default(false),
     /** Team setting: every member signs in with a second step (TOTP); set up at next sign-in. */

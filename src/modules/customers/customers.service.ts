@@ -54,6 +54,8 @@ export interface CustomerContact {
   /** `phone` in E.164 as the shop reads it (vendors/shop-phone-country.ts). */
   phoneE164?: string | null | undefined;
   weddingDate?: string | null | undefined;
+  /** The customer's language (CONTRACT 12); null: the shop's. */
+  language?: string | null | undefined;
 }
 
 /**
@@ -97,7 +99,7 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     phone: contact.phone ?? null,
     phoneE164: contact.phoneE164 ?? null,
     weddingDate: contact.weddingDate ?? null,
-    language: null,
+    language: contact.language ?? null,
     notes: null,
     measurements: null,
     preferences: null,
@@ -137,7 +139,7 @@ export async function createCustomer(
     phone: input.phone ?? null,
     phoneE164: await shopPhoneE164(ctx.db, vendorId, input.phone),
     weddingDate: input.weddingDate ?? null,
-    language: null,
+    language: input.language ?? null,
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
@@ -272,6 +274,7 @@ export async function updateCustomer(
         changes.phoneE164 = await shopPhoneE164(tx, vendorId, input.phone);
       }
       if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
+      if (input.language !== undefined) changes.language = input.language;
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;
       if (input.preferences !== undefined) changes.preferences = input.preferences;

@@ -599,6 +599,14 @@ export interface TrackedOrderRow {
   updates: string;
   /** The order's customer was erased: the history carries no messages or photos. */
   customerErased: boolean;
+  /** The reader's language: the customer's, else the shop's. */
+  language: string;
+  /** The shop's brand on the page. */
+  contactEmail: string | null;
+  logoUrl: string | null;
+  accentColor: string | null;
+  address: string | null;
+  phone: string | null;
 }
 
 /**
@@ -613,6 +621,9 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
     db,
     sql`select v.name as "vendorName", v.time_zone as "timeZone", o.number as "number", o.type as "type", o.model as "model", o.status as "status",
           o.customer_id is null as "customerErased",
+          coalesce((select c.language from customers c where c.id = o.customer_id), v.language) as "language",
+          v.contact_email as "contactEmail", v.brand_logo_url as "logoUrl", v.brand_accent_color as "accentColor",
+          v.address as "address", v.phone as "phone",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
              'status', u.status,

@@ -400,6 +400,15 @@ export interface TrackedOrder {
   updates: Array<{ status: OrderStatus; message: string | null; imageUrl: string | null; createdAt: string }>;
   /** The customer was erased: `updates` hold statuses and dates only. */
   customerErased: boolean;
+  /** The reader's language (the customer's, else the shop's) and the shop's brand. */
+  language: string;
+  brand: {
+    contactEmail: string | null;
+    logoUrl: string | null;
+    accentColor: string | null;
+    address: string | null;
+    phone: string | null;
+  };
 }
 
 /** The public tracking view of an order; a token of the wrong shape is refused without a query. */
@@ -416,6 +425,14 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
     updatedAt: row.updatedAt,
     updates: JSON.parse(row.updates),
     customerErased: row.customerErased,
+    language: row.language,
+    brand: {
+      contactEmail: row.contactEmail,
+      logoUrl: row.logoUrl,
+      accentColor: row.accentColor,
+      address: row.address,
+      phone: row.phone,
+    },
   };
 }
 

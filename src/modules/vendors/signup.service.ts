@@ -6,6 +6,7 @@
 import type { ServiceContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, fieldError } from "../../errors.ts";
+import { isLanguage } from "../../i18n/languages.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { displayNameProblem } from "../../lib/display-name.ts";
 import { newId } from "../../lib/ids.ts";
@@ -111,7 +112,13 @@ export class SignupLinkInvalid extends AppError {
  * Makes the account the link confirms, with this password, and returns the new vendor. The link
  * is used up only if the account is made (a short password leaves it usable).
  */
-export async function confirmSignup(ctx: ServiceContext, token: string, password: string) {
+export async function confirmSignup(
+  ctx: ServiceContext,
+  token: string,
+  password: string,
+  /** The browser's language at sign-up (Accept-Language matched): the shop's first language. */
+  language?: string,
+) {
   if (password.length < 10 || password.length > 1024) {
     throw fieldError("validation_failed", "password", "must be 10-1024 characters");
   }
@@ -123,7 +130,12 @@ export async function confirmSignup(ctx: ServiceContext, token: string, password
     // up only with the account made.
     const inTx: ServiceContext = { db: tx as unknown as Db, now: ctx.now };
     try {
-      return await createVendor(inTx, { name: request.name, email: request.email, password });
+      return await createVendor(inTx, {
+        name: request.name,
+        email: request.email,
+        password,
+        ...(isLanguage(language) ? { language } : {}),
+      });
     } catch (err) {
       // Registered meanwhile (another link to the same address was used first).
       if (err instanceof AppError) throw new SignupLinkInvalid();
