@@ -3,6 +3,7 @@
 // `enqueueMail` then accepts exactly that kind's data.
 import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
+import { bookingReceivedMail, bookingReceivedShopMail } from "./templates/booking.ts";
 import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
@@ -19,6 +20,8 @@ export const mailCatalog = {
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,
   appointment_cancelled: appointmentCancelledMail,
+  booking_received: bookingReceivedMail,
+  booking_received_shop: bookingReceivedShopMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

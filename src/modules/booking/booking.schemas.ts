@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { DateOnly, NullableString } from "../../http/common-schemas.ts";
+import { DateOnly, DisplayName, NullableString, StringEnum, Timestamp } from "../../http/common-schemas.ts";
 
 const HHMM = "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$";
 
@@ -130,3 +130,73 @@ export const UpdateBookingSettingsBody = Type.Object(
   },
 );
 export type UpdateBookingSettingsBody = Static<typeof UpdateBookingSettingsBody>;
+
+const TypeParam = StringEnum(["CONSULTATION", "FITTING", "PICKUP"] as const, {
+  description: "Appointment type",
+});
+
+export const AvailabilityQuery = Type.Object(
+  {
+    type: TypeParam,
+    from: Type.Optional({
+      ...DateOnly,
+      description: "First day, YYYY-MM-DD in the shop's zone; default today",
+    }),
+    to: Type.Optional({
+      ...DateOnly,
+      description:
+        "Last day, inclusive, YYYY-MM-DD in the shop's zone, at most 62 days counting both; default from + 13",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AvailabilityQuery = Static<typeof AvailabilityQuery>;
+
+export const AvailabilitySchema = Type.Object(
+  {
+    timeZone: Type.String({ description: "The shop's IANA time zone, which the days are read in" }),
+    type: TypeParam,
+    duration: Type.Integer({ description: "Minutes an appointment of this type lasts" }),
+    slots: Type.Array(Timestamp, { description: "Free start times, UTC, ascending" }),
+  },
+  { description: "Free start times (CONTRACT 12, Availability)" },
+);
+
+export const VendorIdParams = Type.Object({ vendorId: Type.String({ description: "The shop's id" }) });
+
+export const BookingBody = Type.Object(
+  {
+    type: TypeParam,
+    start: Type.String({
+      format: "date-time",
+      description: "One of the free start times the availability answered (any offset)",
+    }),
+    name: DisplayName("The customer's name"),
+    email: Type.String({
+      format: "email",
+      maxLength: 254,
+      description: "The customer's e-mail; matches an existing customer",
+    }),
+    phone: Type.Optional(NullableString({ maxLength: 40, description: "The customer's phone" })),
+    weddingDate: Type.Optional(Type.Union([DateOnly, Type.Null()], { description: "The wedding date" })),
+    language: Type.Optional(
+      Type.String({
+        description: "The customer's language (en, de, fr, it, es, pt, nl, pl); default from Accept-Language",
+      }),
+    ),
+    notes: Type.Optional(NullableString({ maxLength: 2000, description: "A message for the shop" })),
+  },
+  { additionalProperties: false },
+);
+export type BookingBody = Static<typeof BookingBody>;
+
+export const BookedSchema = Type.Object(
+  {
+    id: Type.String({ description: "The appointment's id" }),
+    status: StringEnum(["PROPOSED", "CONFIRMED"] as const, {
+      description: "CONFIRMED when the shop confirms bookings at once, else PROPOSED",
+    }),
+    start: Timestamp,
+  },
+  { description: "The appointment made" },
+);

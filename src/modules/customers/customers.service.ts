@@ -54,6 +54,8 @@ export interface CustomerContact {
   /** `phone` in E.164 as the shop reads it (vendors/shop-phone-country.ts). */
   phoneE164?: string | null | undefined;
   weddingDate?: string | null | undefined;
+  /** The customer's language (CONTRACT 12); null: the shop's. */
+  language?: string | null | undefined;
 }
 
 /**
@@ -97,7 +99,7 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     phone: contact.phone ?? null,
     phoneE164: contact.phoneE164 ?? null,
     weddingDate: contact.weddingDate ?? null,
-    language: null,
+    language: contact.language ?? null,
     notes: null,
     measurements: null,
     preferences: null,
