@@ -23,9 +23,9 @@ import { insertAppointment } from "../appointments/appointments.repository.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
 import { notificationAddress } from "../vendors/notification-email.service.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
-import { lockVendor } from "../vendors/vendors.repository.ts";
+import { findVendorById, lockVendor } from "../vendors/vendors.repository.ts";
 import { type Availability, availableSlots, defaultWindow } from "./availability.ts";
-import { getBookingSettings } from "./settings.repository.ts";
+import { type BookingSettings, getBookingSettings } from "./settings.repository.ts";
 
 export interface BookingInput {
   type: AppointmentTypeName;
@@ -198,4 +198,19 @@ export async function bookSlot(
     }
     return { id: row.id, status, start: start.toISOString() };
   });
+}
+
+/** What the hosted booking page shows of a shop: its name, language and booking settings. */
+export async function bookingPageShop(
+  ctx: ServiceContext,
+  vendorId: string,
+): Promise<{ name: string; language: string; settings: BookingSettings } | undefined> {
+  if (!isId(vendorId)) return undefined;
+  const vendor = await findVendorById(ctx.db, vendorId);
+  if (!vendor || vendor.sandboxOf !== null) return undefined;
+  return {
+    name: vendor.name,
+    language: vendor.language,
+    settings: await getBookingSettings(ctx.db, vendorId),
+  };
 }
