@@ -14,7 +14,7 @@ import { parseDate, parseDateTime } from "../../lib/instants.ts";
 import { localDate } from "../../lib/time-zone.ts";
 import { BookingBody } from "../../modules/booking/booking.schemas.ts";
 import { bookingPageShop, bookSlot, readAvailability } from "../../modules/booking/booking.service.ts";
-import { allowOwnScripts, csrfField, sendPage } from "../../web/browser-scope.ts";
+import { allowOwnScripts, csrfField, csrfToken, sendPage } from "../../web/browser-scope.ts";
 import { field, formErrors, formOf, optional } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
@@ -180,7 +180,7 @@ export async function bookingPages(app: FastifyInstance, deps: DashboardDeps): P
           chosen,
           slot.toISOString(),
           shop.settings.timeZone,
-          reply.generateCsrf(),
+          csrfToken(reply),
         );
         return sendPage(reply, 200, frame(t, shop, lang, body));
       }
@@ -266,7 +266,7 @@ export async function bookingPages(app: FastifyInstance, deps: DashboardDeps): P
             type,
             start,
             shop.settings.timeZone,
-            reply.generateCsrf(),
+            csrfToken(reply),
             values,
             problem,
           );
