@@ -51,6 +51,7 @@ import { createMetrics } from "./metrics/registry.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { openVerifiedKeys } from "./modules/api-keys/verified-keys.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
+import { bookingRoutes, publicBookingRoutes } from "./modules/booking/booking.routes.ts";
 import { customerRoutes } from "./modules/customers/customers.routes.ts";
 import { eventStreamRoutes } from "./modules/events/event-stream.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(orderRoutes, { ctx });
       await api.register(customerRoutes, { ctx });
       await api.register(appointmentRoutes, { ctx });
+      await api.register(bookingRoutes, { ctx });
       await api.register(syncRoutes, { ctx });
       await api.register(inquiryRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
@@ -233,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerStrictQuery(pub);
       registerRejectNul(pub);
       await pub.register(publicInquiryRoutes, { ctx, publicUrl: config.publicUrl });
+      await pub.register(publicBookingRoutes, { ctx, prefix: "/vendors" });
     },
     { prefix: "/api/public" },
   );

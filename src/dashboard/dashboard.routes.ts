@@ -24,6 +24,7 @@ import { appointmentPages } from "./pages/appointments.pages.ts";
 import { customerMergePages } from "./pages/customer-merge.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
+import { bookingPages } from "./pages/booking.page.ts";
 import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
 import { orderPages } from "./pages/orders.pages.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
@@ -38,6 +39,7 @@ export type { DashboardDeps } from "./deps.ts";
 const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta.url), "utf8");
 const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.meta.url), "utf8");
 const pickerScript = fs.readFileSync(new URL("./assets/customer-picker.js", import.meta.url), "utf8");
+const bookingZoneScript = fs.readFileSync(new URL("./assets/booking-zone.js", import.meta.url), "utf8");
 
 /**
  * Per client address over every dashboard page and asset (CONTRACT 8: every answer carries the
@@ -74,6 +76,14 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await app.register(trackingPage, deps);
   // Public: each shop's hosted inquiry form and its thank-you page.
   await app.register(inquiryFormPages, deps);
+  // Public: each shop's hosted booking page (CONTRACT 12, Public booking).
+  app.get("/assets/booking-zone.js", { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type("text/javascript; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(bookingZoneScript),
+  );
+  await app.register(bookingPages, deps);
   // Public: one-click unsubscribe from a shop's customer mail (RFC 8058).
   await app.register(unsubscribePage, deps);
 

@@ -3,6 +3,7 @@
 // `enqueueMail` then accepts exactly that kind's data.
 import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
+import { bookingReceivedMail, bookingReceivedShopMail } from "./templates/booking.ts";
 import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
@@ -23,6 +24,8 @@ export const mailCatalog = {
   webhook_failing: webhookFailingMail,
   webhook_recovered: webhookRecoveredMail,
   webhook_disabled: webhookDisabledMail,
+  booking_received: bookingReceivedMail,
+  booking_received_shop: bookingReceivedShopMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

@@ -215,6 +215,11 @@ const problemExamples: Record<ErrorCode, Json> = {
     errors: [{ field: "externalId", message: "is already used by another customer" }],
     existingId: exampleIds.maria,
   },
+  slot_taken: {
+    detail: "2027-05-04T08:00:00.000Z is not a free start time",
+    errors: [{ field: "start", message: "is not a free start time (taken, or outside the shop's hours)" }],
+    start: "2027-05-04T08:00:00.000Z",
+  },
   idempotency_key_in_use: { detail: "A request with this Idempotency-Key is still being processed" },
   precondition_failed: {
     detail: "The resource changed since the ETag in If-Match: read it again, then apply your change to it",
