@@ -3,7 +3,14 @@
 // `enqueueMail` then accepts exactly that kind's data.
 import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
-import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
+import {
+  appointmentCancelledMail,
+  appointmentChangedByCustomerMail,
+  appointmentConfirmedMail,
+  appointmentMovedMail,
+  appointmentReminderMail,
+} from "./templates/appointment.ts";
+import { orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
 import { memberInvitationMail } from "./templates/team.ts";
@@ -19,6 +26,9 @@ export const mailCatalog = {
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,
   appointment_cancelled: appointmentCancelledMail,
+  appointment_moved: appointmentMovedMail,
+  appointment_reminder: appointmentReminderMail,
+  appointment_changed_by_customer: appointmentChangedByCustomerMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

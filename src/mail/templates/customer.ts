@@ -4,10 +4,8 @@
 // shop verified (`replyTo`, decided where the row is written: CONTRACT 12; otherwise no Reply-To,
 // so nobody can have replies to a shop's mail go to an address of their choosing), and one-click
 // unsubscribe.
-// Times are written in the shop's time zone; the invitation itself speaks UTC.
-import { createEvent, type EventAttributes } from "ics";
+// Appointment mail, with its calendar invitation, is in appointment.ts.
 import { html, type SafeHtml } from "../../lib/html.ts";
-import { formatInZone } from "../../lib/time-zone.ts";
 import { defineMail, oneLine, type RenderContext } from "../template.ts";
 import { mailFrame, mailLink, paragraphs } from "./frame.ts";
 
@@ -39,7 +37,8 @@ function unsubscribeFooter(data: FromShop, ctx: RenderContext): { text: string; 
 
 /** The one-click unsubscribe URL (RFC 8058) of the mail whose secret is the token. */
 export function unsubscribeUrl(ctx: RenderContext): string {
-  return `${ctx.publicUrl}/unsubscribe/${encodeURIComponent(ctx.secret ?? "")}`;
+  // An appointment mail's secret also carries its page token after a space (appointment.ts).
+  return `${ctx.publicUrl}/unsubscribe/${encodeURIComponent((ctx.secret ?? "").split(" ")[0] ?? "")}`;
 }
 
 export interface OrderStatusMailData extends FromShop {
@@ -84,104 +83,3 @@ ${mailLink(tracking, "Follow your order")}`,
     };
   },
 });
-
-export interface AppointmentMailData extends FromShop {
-  customerEmail: string;
-  appointmentId: string;
-  appointmentType: string;
-  /** ISO 8601 UTC instant. */
-  date: string;
-  /** Minutes. */
-  duration: number;
-  /** When the change was made (ISO): the invitation's DTSTAMP and SEQUENCE come from it. */
-  changedAt: string;
-}
-
-/** The invitation's UID: the same for the confirmation and the cancellation of one appointment. */
-export function appointmentUid(appointmentId: string, publicUrl: string): string {
-  return `appointment-${appointmentId}@${new URL(publicUrl).hostname}`;
-}
-
-/**
- * A name as an iCalendar parameter value (CN). The ics library quotes it but escapes a DQUOTE with
- * a backslash, which RFC 5545 3.2 does not know: to a calendar the quote ends the value, and the
- * rest of the name became parameters of its own (a customer named `Eve";RSVP=TRUE:mailto:…`). So
- * the name is written as RFC 6868 says (`^` as `^^`, DQUOTE as `^'`), one line, before the library
- * quotes it; `;`, `:` and `,` are then plain text inside the quotes.
- */
-export function calendarParamText(value: string): string {
-  return oneLine(value).replaceAll("^", "^^").replaceAll('"', "^'");
-}
-
-function invitation(data: AppointmentMailData, ctx: RenderContext, method: "REQUEST" | "CANCEL"): string {
-  const changedAt = new Date(data.changedAt).getTime();
-  const attributes = {
-    uid: appointmentUid(data.appointmentId, ctx.publicUrl),
-    method,
-    productId: "vendor-api",
-    // Later changes carry a higher SEQUENCE (RFC 5546 2.1.4): twice the seconds since 2024 (fits
-    // 32 bits until 2058), plus one for a cancellation, so one made in the same second still
-    // supersedes the confirmation.
-    sequence:
-      Math.max(0, Math.floor((changedAt - Date.UTC(2024, 0, 1)) / 1000)) * 2 + (method === "CANCEL" ? 1 : 0),
-    timestamp: changedAt,
-    start: new Date(data.date).getTime(),
-    startInputType: "utc",
-    startOutputType: "utc",
-    duration: { minutes: data.duration },
-    title: `${words(data.appointmentType)} at ${oneLine(data.shopName)}`,
-    status: method === "CANCEL" ? "CANCELLED" : "CONFIRMED",
-    organizer: { name: calendarParamText(data.shopName), email: data.replyTo ?? ctx.fromAddress },
-    attendees: [
-      {
-        name: calendarParamText(data.customerName),
-        email: data.customerEmail,
-        rsvp: false,
-        role: "REQ-PARTICIPANT",
-      },
-    ],
-  } as EventAttributes & { timestamp: number };
-  const { error, value } = createEvent(attributes);
-  if (error || !value) throw error ?? new Error("the invitation could not be written");
-  return value;
-}
-
-function appointmentMail(method: "REQUEST" | "CANCEL") {
-  return defineMail<AppointmentMailData>({
-    audience: "customer",
-    budgeted: true,
-    render(data, ctx) {
-      const when = formatInZone(new Date(data.date), data.timeZone);
-      const what = words(data.appointmentType);
-      const footer = unsubscribeFooter(data, ctx);
-      const news =
-        method === "REQUEST"
-          ? `your ${what.toLowerCase()} appointment is confirmed`
-          : `your ${what.toLowerCase()} appointment is cancelled`;
-      return {
-        subject: oneLine(`${what} ${method === "REQUEST" ? "confirmed" : "cancelled"}: ${when}`),
-        fromName: data.shopName,
-        replyTo: data.replyTo ?? null,
-        unsubscribable: true,
-        calendar: { method, content: invitation(data, ctx, method) },
-        text: `Hello ${data.customerName},
-
-${data.shopName}: ${news}.
-
-When: ${when} (${data.timeZone}), ${data.duration} minutes
-${method === "REQUEST" ? "The attached invitation adds it to your calendar." : "The attached update removes it from your calendar."}
-${footer.text}`,
-        html: mailFrame({
-          heading: `${what} ${method === "REQUEST" ? "confirmed" : "cancelled"}`,
-          body: html`<p>Hello ${data.customerName},</p>
-<p>${data.shopName}: ${news}.</p>
-<p><strong>When:</strong> ${when} (${data.timeZone}), ${data.duration} minutes</p>`,
-          footer: footer.html,
-        }),
-      };
-    },
-  });
-}
-
-export const appointmentConfirmedMail = appointmentMail("REQUEST");
-export const appointmentCancelledMail = appointmentMail("CANCEL");
