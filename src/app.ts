@@ -50,6 +50,7 @@ import { createMetrics } from "./metrics/registry.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { openVerifiedKeys } from "./modules/api-keys/verified-keys.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
+import { bookingRoutes } from "./modules/booking/booking.routes.ts";
 import { customerRoutes } from "./modules/customers/customers.routes.ts";
 import { eventStreamRoutes } from "./modules/events/event-stream.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(orderRoutes, { ctx });
       await api.register(customerRoutes, { ctx });
       await api.register(appointmentRoutes, { ctx });
+      await api.register(bookingRoutes, { ctx });
       await api.register(syncRoutes, { ctx });
       await api.register(inquiryRoutes, { ctx });
       await api.register(profileRoutes, { ctx });

@@ -63,6 +63,10 @@ export const errorRemedies: Record<ErrorCode, { cause: string; remedy: string }>
     cause: "Another customer of yours already has this e-mail address.",
     remedy: "Use that customer (its id is in `existingId`) or change the address.",
   },
+  slot_taken: {
+    cause: "The start time is no longer free: another booking or move took its last place.",
+    remedy: "Read the availability again and choose another start.",
+  },
   external_id_taken: {
     cause: "Another record of the same kind in your shop already has this `externalId`.",
     remedy: "Use that record (its id is in `existingId`), or give this one another externalId.",

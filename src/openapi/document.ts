@@ -210,6 +210,10 @@ const problemExamples: Record<ErrorCode, Json> = {
     errors: [{ field: "email", message: "is already used by another customer" }],
     existingId: exampleIds.maria,
   },
+  slot_taken: {
+    detail: "The start time is no longer free.",
+    errors: [{ field: "start", message: "is no longer free" }],
+  },
   external_id_taken: {
     detail: "Another customer of this vendor has this externalId",
     errors: [{ field: "externalId", message: "is already used by another customer" }],

@@ -232,6 +232,30 @@ export interface paths {
         patch: operations["updateAppointment"];
         trace?: never;
     };
+    "/api/vendor/booking/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's booking settings
+         * @description Opening hours, closed dates, the address and how each appointment type is offered; a shop that never saved any has the defaults.
+         */
+        get: operations["getBookingSettings"];
+        /**
+         * Update the shop's booking settings
+         * @description Partial: fields left out are unchanged, a weekday left out of openingHours keeps its hours, a type's fields left out keep their values, closedDates replaces the list. Answers the whole settings. Each refused field is named (400 validation_failed).
+         */
+        put: operations["updateBookingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/sync/checksum": {
         parameters: {
             query?: never;
@@ -6577,6 +6601,601 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getBookingSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shop's booking settings (CONTRACT 12) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The shop's IANA time zone (the same as in Settings)
+                         * @example Europe/Berlin
+                         */
+                        timeZone: string;
+                        /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
+                        address: string | null;
+                        /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+                        openingHours: {
+                            /** @description Monday's opening intervals, not overlapping; [] when closed */
+                            mon: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                            tue: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                            wed: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                            thu: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Friday's opening intervals, not overlapping; [] when closed */
+                            fri: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                            sat: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                            sun: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                        };
+                        /** @description Dates the shop is closed, ascending */
+                        closedDates: string[];
+                        /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
+                        instantConfirmation: boolean;
+                        /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+                        reminderMinutesBefore: number;
+                        /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+                        rescheduleCutoffHours: number;
+                        /** @description How each appointment type is offered */
+                        types: {
+                            CONSULTATION: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            FITTING: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            PICKUP: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateBookingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Partial (CONTRACT 1): fields left out are unchanged; a weekday left out of openingHours keeps its hours */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description IANA time zone */
+                    timeZone?: string;
+                    /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION); null clears it */
+                    address?: string | null;
+                    /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+                    openingHours?: {
+                        /** @description Monday's opening intervals, not overlapping; [] when closed */
+                        mon?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                        tue?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                        wed?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                        thu?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Friday's opening intervals, not overlapping; [] when closed */
+                        fri?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                        sat?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                        sun?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                    };
+                    /** @description Replaces the list of closed dates */
+                    closedDates?: string[];
+                    instantConfirmation?: boolean;
+                    /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+                    reminderMinutesBefore?: number;
+                    /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+                    rescheduleCutoffHours?: number;
+                    /** @description Per type, the fields given; the others unchanged */
+                    types?: {
+                        CONSULTATION?: {
+                            /** @description Whether customers may book this type themselves (public availability and booking) */
+                            online?: boolean;
+                            /** @description Minutes an appointment of this type lasts */
+                            duration?: number;
+                            /** @description Minutes kept free after it */
+                            bufferAfter?: number;
+                            /** @description How long before its start a slot can still be booked, in minutes */
+                            minNoticeMinutes?: number;
+                            /** @description How many days ahead slots are offered */
+                            maxDaysAhead?: number;
+                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                            capacity?: number;
+                        };
+                        FITTING?: {
+                            /** @description Whether customers may book this type themselves (public availability and booking) */
+                            online?: boolean;
+                            /** @description Minutes an appointment of this type lasts */
+                            duration?: number;
+                            /** @description Minutes kept free after it */
+                            bufferAfter?: number;
+                            /** @description How long before its start a slot can still be booked, in minutes */
+                            minNoticeMinutes?: number;
+                            /** @description How many days ahead slots are offered */
+                            maxDaysAhead?: number;
+                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                            capacity?: number;
+                        };
+                        PICKUP?: {
+                            /** @description Whether customers may book this type themselves (public availability and booking) */
+                            online?: boolean;
+                            /** @description Minutes an appointment of this type lasts */
+                            duration?: number;
+                            /** @description Minutes kept free after it */
+                            bufferAfter?: number;
+                            /** @description How long before its start a slot can still be booked, in minutes */
+                            minNoticeMinutes?: number;
+                            /** @description How many days ahead slots are offered */
+                            maxDaysAhead?: number;
+                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                            capacity?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The shop's booking settings (CONTRACT 12) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The shop's IANA time zone (the same as in Settings)
+                         * @example Europe/Berlin
+                         */
+                        timeZone: string;
+                        /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
+                        address: string | null;
+                        /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+                        openingHours: {
+                            /** @description Monday's opening intervals, not overlapping; [] when closed */
+                            mon: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                            tue: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                            wed: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                            thu: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Friday's opening intervals, not overlapping; [] when closed */
+                            fri: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                            sat: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                            sun: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                        };
+                        /** @description Dates the shop is closed, ascending */
+                        closedDates: string[];
+                        /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
+                        instantConfirmation: boolean;
+                        /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+                        reminderMinutesBefore: number;
+                        /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+                        rescheduleCutoffHours: number;
+                        /** @description How each appointment type is offered */
+                        types: {
+                            CONSULTATION: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            FITTING: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            PICKUP: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };

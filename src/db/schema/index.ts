@@ -13,3 +13,4 @@ export * from "./password-resets.ts";
 export * from "./tombstones.ts";
 export * from "./vendors.ts";
 export * from "./webhooks.ts";
+export * from "./booking.ts";

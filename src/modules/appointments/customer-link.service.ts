@@ -91,6 +91,7 @@ export async function freeStartsForMyAppointment(
     from,
     to,
     excludeAppointmentId: a.id,
+    now: ctx.now(),
   });
   return result.slots;
 }
@@ -145,7 +146,7 @@ async function changeByCustomer(
 /** Moves the appointment to `start`, a free start of its type (rule 3), or 409 slot_taken. */
 export async function moveMyAppointment(ctx: ServiceContext, token: string, start: string): Promise<MyAppointment> {
   const date = parseInstant("start", start);
-  return changeByCustomer(ctx, token, async (tx, found) => {
+  return changeByCustomer(ctx, token, async (tx, found, now) => {
     const a = found.appointment;
     if (date.getTime() === a.date.getTime()) throw fieldError("validation_failed", "start", "is the appointment's own start");
     const day = date.toLocaleDateString("en-CA", { timeZone: found.shop.timeZone });
@@ -154,9 +155,12 @@ export async function moveMyAppointment(ctx: ServiceContext, token: string, star
       from: day,
       to: day,
       excludeAppointmentId: a.id,
+      now,
     });
     if (!free.slots.some((s) => new Date(s).getTime() === date.getTime())) {
-      throw new AppError("slot_taken", "The start time is no longer free.", { field: "start" });
+      throw new AppError("slot_taken", "The start time is no longer free.", {
+        errors: [{ field: "start", message: "is no longer free" }],
+      });
     }
     return { date };
   });
