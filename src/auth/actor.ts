@@ -24,7 +24,14 @@ export type Actor =
 
 export type ActorKind = Actor["kind"];
 
-export const actorKinds: readonly ActorKind[] = ["person", "api_key", "oauth_app", "cli", "system", "customer"];
+export const actorKinds: readonly ActorKind[] = [
+  "person",
+  "api_key",
+  "oauth_app",
+  "cli",
+  "system",
+  "customer",
+];
 
 const scope = new AsyncLocalStorage<Actor>();
 

@@ -121,7 +121,10 @@ export async function myAppointmentPage(app: FastifyInstance, { ctx }: Dashboard
               : t.t("appointments.page.chooseSlot");
         return show(request, reply, error.status, { kind: "error", text });
       }
-      return reply.code(303).header("location", `/my/appointments/${encodeURIComponent(token)}?moved=1`).send();
+      return reply
+        .code(303)
+        .header("location", `/my/appointments/${encodeURIComponent(token)}?moved=1`)
+        .send();
     },
   );
 
@@ -226,7 +229,10 @@ ${open ? html`<p id="too-late">${t.t("appointments.page.tooLate", { hours: a.cut
     days.size === 0
       ? html`<p id="no-slots">${t.t("appointments.page.noSlots")}</p>`
       : html`${[...days].map(
-          ([day, starts]) => html`<fieldset class="slots"><legend>${t.date(new Date(starts[0] as string), a.timeZone, { dateStyle: "full" })}</legend>
+          ([
+            day,
+            starts,
+          ]) => html`<fieldset class="slots"><legend>${t.date(new Date(starts[0] as string), a.timeZone, { dateStyle: "full" })}</legend>
 ${starts.map(
   (s) =>
     html`<label class="slot"><input type="radio" name="start" value="${s}" required> ${t.time(new Date(s), a.timeZone)}</label> `,

@@ -84,7 +84,9 @@ export function readerOf(language: string | undefined): Translator {
 function sequenceOf(data: AppointmentMailData, method: "REQUEST" | "CANCEL"): number {
   if (typeof data.sequence === "number") return data.sequence;
   const changedAt = new Date(data.changedAt).getTime();
-  return Math.max(0, Math.floor((changedAt - Date.UTC(2024, 0, 1)) / 1000)) * 2 + (method === "CANCEL" ? 1 : 0);
+  return (
+    Math.max(0, Math.floor((changedAt - Date.UTC(2024, 0, 1)) / 1000)) * 2 + (method === "CANCEL" ? 1 : 0)
+  );
 }
 
 const addressLine = (address: string | null | undefined) =>
@@ -148,12 +150,19 @@ function customerAppointmentMail(change: Change) {
       const at = (iso: string) => t.dateTime(new Date(iso), data.timeZone);
       const when = at(data.date);
       const type = appointmentTypeName(t, data.appointmentType);
-      const values = { shop: data.shopName, type, when, before: data.previousDate ? at(data.previousDate) : when };
+      const values = {
+        shop: data.shopName,
+        type,
+        when,
+        before: data.previousDate ? at(data.previousDate) : when,
+      };
       const subject = oneLine(t.t(`appointments.mail.${change}Subject`, values));
       const news = t.t(`appointments.mail.${change}Body`, values);
       const duration = t.t("appointments.mail.duration", { minutes: data.duration });
       const address = addressLine(data.address);
-      const calendarNote = t.t(method === "CANCEL" ? "appointments.mail.calendarRemove" : "appointments.mail.calendarAdd");
+      const calendarNote = t.t(
+        method === "CANCEL" ? "appointments.mail.calendarRemove" : "appointments.mail.calendarAdd",
+      );
       const manage = method === "REQUEST" ? myAppointmentUrl(ctx) : undefined;
       const unsubscribe = `${ctx.publicUrl}/unsubscribe/${encodeURIComponent(secretParts(ctx).unsubscribe)}`;
       const footer = t.t("appointments.mail.footer", { shop: data.shopName, url: unsubscribe });

@@ -38,7 +38,12 @@ export async function findLinkedAppointment(
   const query = db
     .select({
       appointment: appointments,
-      shop: { name: vendors.name, timeZone: vendors.timeZone, language: vendors.language, address: vendors.address },
+      shop: {
+        name: vendors.name,
+        timeZone: vendors.timeZone,
+        language: vendors.language,
+        address: vendors.address,
+      },
       customer: { name: customers.name, language: customers.language },
     })
     .from(appointmentLinks)

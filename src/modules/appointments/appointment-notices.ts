@@ -49,7 +49,9 @@ function mailDue(before: AppointmentRow | undefined, row: AppointmentRow): MailK
   }
   const moved =
     before !== undefined &&
-    (before.date.getTime() !== row.date.getTime() || before.duration !== row.duration || before.type !== row.type);
+    (before.date.getTime() !== row.date.getTime() ||
+      before.duration !== row.duration ||
+      before.type !== row.type);
   return row.status === "CONFIRMED" && moved ? "appointment_moved" : undefined;
 }
 
@@ -62,7 +64,8 @@ async function mailWithLink(
   at: Date,
   dueAt?: Date,
 ): Promise<boolean> {
-  const pageToken = kind === "appointment_cancelled" ? undefined : generateSecret(APPOINTMENT_LINK_PREFIX, 32);
+  const pageToken =
+    kind === "appointment_cancelled" ? undefined : generateSecret(APPOINTMENT_LINK_PREFIX, 32);
   const written = await enqueueCustomerMail(tx, {
     kind,
     vendorId,
@@ -117,7 +120,15 @@ export async function tellCustomer(
   if (row.status === "CONFIRMED" && input.reminderMinutesBefore > 0) {
     const dueAt = new Date(row.date.getTime() - input.reminderMinutesBefore * 60_000);
     if (dueAt > at) {
-      await mailWithLink(tx, "appointment_reminder", vendorId, row, { ...extra, previousDate: null }, at, dueAt);
+      await mailWithLink(
+        tx,
+        "appointment_reminder",
+        vendorId,
+        row,
+        { ...extra, previousDate: null },
+        at,
+        dueAt,
+      );
     }
   }
   if (written) return {};

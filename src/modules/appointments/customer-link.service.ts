@@ -46,7 +46,9 @@ export interface MyAppointment {
 const TOKEN_SHAPE = /^va_[A-Za-z0-9_-]{20,100}$/;
 
 async function linked(ctx: { db: ServiceContext["db"] }, token: string, lock = false) {
-  const found = TOKEN_SHAPE.test(token) ? await findLinkedAppointment(ctx.db, hashSecret(token), lock) : undefined;
+  const found = TOKEN_SHAPE.test(token)
+    ? await findLinkedAppointment(ctx.db, hashSecret(token), lock)
+    : undefined;
   // A cancelled appointment's link is dead like a deleted one's (rule 1).
   if (!found || found.appointment.status === "CANCELLED") throw notFound("Appointment");
   return found;
@@ -144,11 +146,16 @@ async function changeByCustomer(
 }
 
 /** Moves the appointment to `start`, a free start of its type (rule 3), or 409 slot_taken. */
-export async function moveMyAppointment(ctx: ServiceContext, token: string, start: string): Promise<MyAppointment> {
+export async function moveMyAppointment(
+  ctx: ServiceContext,
+  token: string,
+  start: string,
+): Promise<MyAppointment> {
   const date = parseInstant("start", start);
   return changeByCustomer(ctx, token, async (tx, found, now) => {
     const a = found.appointment;
-    if (date.getTime() === a.date.getTime()) throw fieldError("validation_failed", "start", "is the appointment's own start");
+    if (date.getTime() === a.date.getTime())
+      throw fieldError("validation_failed", "start", "is the appointment's own start");
     const day = date.toLocaleDateString("en-CA", { timeZone: found.shop.timeZone });
     const free = await availableSlots(tx, a.vendorId, {
       type: a.type as "CONSULTATION" | "FITTING" | "PICKUP",
