@@ -45,9 +45,11 @@ async function shop(options: { customerMail: boolean; email?: boolean }) {
 
 const ics = (m: ReceivedMail | undefined) =>
   (
-    m?.parsed.attachments.find((a) => a.contentType.startsWith("text/calendar"))?.content.toString("utf8") ?? ""
+    m?.parsed.attachments.find((a) => a.contentType.startsWith("text/calendar"))?.content.toString("utf8") ??
+    ""
   ).replace(/\r\n[ \t]/g, "");
-const field = (calendar: string, name: string) => new RegExp(`^${name}[:;](.*)$`, "m").exec(calendar)?.[1]?.trim();
+const field = (calendar: string, name: string) =>
+  new RegExp(`^${name}[:;](.*)$`, "m").exec(calendar)?.[1]?.trim();
 
 describe("telling the customer", () => {
   it("confirm, move, cancel: one UID, rising SEQUENCE, the address as LOCATION, in her language", async () => {
@@ -129,42 +131,53 @@ describe("telling the customer", () => {
   });
 
   it.each([
-    [{ customerMail: true, email: false }, "Die Kundin bzw. der Kunde wurde nicht benachrichtigt: keine E-Mail-Adresse hinterlegt."],
+    [
+      { customerMail: true, email: false },
+      "Die Kundin bzw. der Kunde wurde nicht benachrichtigt: keine E-Mail-Adresse hinterlegt.",
+    ],
     [{ customerMail: false }, "E-Mails an Kundschaft sind in den Einstellungen ausgeschaltet"],
-  ])("the owner sees on the appointment's page when the customer could not be told (%o)", async (options, says) => {
-    const s = await shop(options);
-    await t.database.db.execute(sql`update vendors set language = 'de' where id = ${s.vendor.id}`);
-    const created = await t.api.post(
-      "/api/vendor/appointments",
-      { customerId: s.customerId, type: "FITTING", date: "2031-07-01T08:00:00Z" },
-      { key: s.key },
-    );
-    const id = created.body.id as string;
-    const browser = await signedInBrowser(t, s.vendor.email);
-    const page = await browser.get(`/dashboard/appointments/${id}`);
-    const confirmed = await follow(
-      browser,
-      await submitForm(browser, page, `/dashboard/appointments/${id}/status`, { status: "CONFIRMED" }),
-    );
-    expect(flashOf(confirmed)?.text).toContain(says);
-    // A reschedule on the same page says the same.
-    const edit = `/dashboard/appointments/${id}/edit`;
-    const moved = await follow(
-      browser,
-      await browser.post(edit, {
-        ...formFields(confirmed, edit),
-        date: "2031-07-02T10:00",
-        duration: "60",
-        notes: "",
-      }),
-    );
-    expect(flashOf(moved)?.text).toContain("Appointment saved.");
-    expect(flashOf(moved)?.text).toContain(says);
-    // A change the customer is not mailed about (the notes) says nothing of the kind.
-    const noted = await follow(
-      browser,
-      await browser.post(edit, { ...formFields(moved, edit), date: "2031-07-02T10:00", duration: "60", notes: "Veil" }),
-    );
-    expect(flashOf(noted)?.text).toBe("Appointment saved.");
-  });
+  ])(
+    "the owner sees on the appointment's page when the customer could not be told (%o)",
+    async (options, says) => {
+      const s = await shop(options);
+      await t.database.db.execute(sql`update vendors set language = 'de' where id = ${s.vendor.id}`);
+      const created = await t.api.post(
+        "/api/vendor/appointments",
+        { customerId: s.customerId, type: "FITTING", date: "2031-07-01T08:00:00Z" },
+        { key: s.key },
+      );
+      const id = created.body.id as string;
+      const browser = await signedInBrowser(t, s.vendor.email);
+      const page = await browser.get(`/dashboard/appointments/${id}`);
+      const confirmed = await follow(
+        browser,
+        await submitForm(browser, page, `/dashboard/appointments/${id}/status`, { status: "CONFIRMED" }),
+      );
+      expect(flashOf(confirmed)?.text).toContain(says);
+      // A reschedule on the same page says the same.
+      const edit = `/dashboard/appointments/${id}/edit`;
+      const moved = await follow(
+        browser,
+        await browser.post(edit, {
+          ...formFields(confirmed, edit),
+          date: "2031-07-02T10:00",
+          duration: "60",
+          notes: "",
+        }),
+      );
+      expect(flashOf(moved)?.text).toContain("Appointment saved.");
+      expect(flashOf(moved)?.text).toContain(says);
+      // A change the customer is not mailed about (the notes) says nothing of the kind.
+      const noted = await follow(
+        browser,
+        await browser.post(edit, {
+          ...formFields(moved, edit),
+          date: "2031-07-02T10:00",
+          duration: "60",
+          notes: "Veil",
+        }),
+      );
+      expect(flashOf(noted)?.text).toBe("Appointment saved.");
+    },
+  );
 });
