@@ -54,10 +54,12 @@ with cur as (
            or lower(v.contact_email) = lower(v.notification_email)
            or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
       then v.contact_email end,
-                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
+                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email,
+                         'language', coalesce(c.language, v.language), 'address', v.address)
         || jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', $19::text,
                                       'message', $20::text, 'trackingToken', u.tracking_token) as data,
       $21::text as secret, $22::text as unsubscribe_token_hash, u.updated_at as created_at
+      
     from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
                   where $23::text is not null and u.previous_status <> $24::text and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null) s
       returning id
