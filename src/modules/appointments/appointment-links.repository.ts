@@ -1,7 +1,7 @@
 // The customer's own links to an appointment (db/schema/appointments.ts `appointmentLinks`):
 // written beside each appointment mail, found by the token's hash. A link leads to its
 // appointment only while the appointment still belongs to the customer it was mailed to.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
 import { appointmentLinks, appointments, customers, vendors } from "../../db/schema/index.ts";
 import type { AppointmentRow } from "./appointments.repository.ts";
@@ -73,9 +73,10 @@ export async function setToldDate(db: Executor, vendorId: string, id: string, da
 
 /**
  * Serialises the changes that take a place in the shop's calendar (a move by the customer, a
- * booking) until the transaction ends: a transaction-scoped advisory lock on the shop, so the
- * free-start check and the write that takes it are one step for every process.
+ * public booking) until the transaction ends: the shop's row, locked (SELECT … FOR UPDATE), the
+ * same lock a public booking takes, so the free-start check and the write that takes the place
+ * are one step for every process.
  */
 export async function lockVendorBookings(db: Executor, vendorId: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`bookings:${vendorId}`}))`);
+  await db.select({ id: vendors.id }).from(vendors).where(eq(vendors.id, vendorId)).for("update");
 }
