@@ -37,6 +37,8 @@ export function actorLabel(actor: ActorValues & { actorName: string | null }): s
       return `Application “${actor.actorName ?? "deleted"}”`;
     case "cli":
       return "Operator (command line)";
+    case "customer":
+      return "The customer (own appointment link)";
     default:
       return "The service";
   }

@@ -9,11 +9,8 @@ import type { FieldError } from "../errors.ts";
 import { languages } from "../i18n/languages.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { RenderedMail } from "../mail/template.ts";
-import {
-  appointmentCancelledMail,
-  appointmentConfirmedMail,
-  orderStatusMail,
-} from "../mail/templates/customer.ts";
+import { appointmentCancelledMail, appointmentConfirmedMail } from "../mail/templates/appointment.ts";
+import { orderStatusMail } from "../mail/templates/customer.ts";
 import {
   defaultWording,
   type WordedKind,

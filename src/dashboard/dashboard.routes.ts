@@ -21,11 +21,12 @@ import { integrationsOverviewPage } from "./integrations/overview.page.ts";
 import { sandboxPages } from "./integrations/sandbox.pages.ts";
 import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
+import { bookingPages } from "./pages/booking.page.ts";
 import { customerMergePages } from "./pages/customer-merge.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
-import { bookingPages } from "./pages/booking.page.ts";
 import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
+import { myAppointmentPage } from "./pages/my-appointment.page.ts";
 import { orderPages } from "./pages/orders.pages.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
 import { unsubscribePage } from "./pages/unsubscribe.page.ts";
@@ -86,6 +87,8 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await app.register(bookingPages, deps);
   // Public: one-click unsubscribe from a shop's customer mail (RFC 8058).
   await app.register(unsubscribePage, deps);
+  // Public: the customer's own page for an appointment (the link in each appointment mail).
+  await app.register(myAppointmentPage, deps);
 
   // Unknown dashboard URLs (a mistyped or stale link) get the HTML 404 page, not the API's JSON.
   await app.register(

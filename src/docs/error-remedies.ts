@@ -68,7 +68,8 @@ export const errorRemedies: Record<ErrorCode, { cause: string; remedy: string }>
     remedy: "Use that record (its id is in `existingId`), or give this one another externalId.",
   },
   slot_taken: {
-    cause: "The start time is no longer free: another booking took its last place, or it is outside the shop's hours, notice or reach.",
+    cause:
+      "The start time is no longer free: another booking or a move took its last place, or it is outside the shop's hours, notice or reach.",
     remedy: "Read the availability again and offer the customer one of the free start times.",
   },
   idempotency_key_in_use: {

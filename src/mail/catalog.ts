@@ -3,8 +3,15 @@
 // `enqueueMail` then accepts exactly that kind's data.
 import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
+import {
+  appointmentCancelledMail,
+  appointmentChangedByCustomerMail,
+  appointmentConfirmedMail,
+  appointmentMovedMail,
+  appointmentReminderMail,
+} from "./templates/appointment.ts";
 import { bookingReceivedMail, bookingReceivedShopMail } from "./templates/booking.ts";
-import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
+import { orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
 import { memberInvitationMail } from "./templates/team.ts";
@@ -26,6 +33,9 @@ export const mailCatalog = {
   webhook_disabled: webhookDisabledMail,
   booking_received: bookingReceivedMail,
   booking_received_shop: bookingReceivedShopMail,
+  appointment_moved: appointmentMovedMail,
+  appointment_reminder: appointmentReminderMail,
+  appointment_changed_by_customer: appointmentChangedByCustomerMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

@@ -47,7 +47,9 @@ function pluralBranches(elements: MessageFormatElement[], into: Array<Set<string
 
 describe("the catalogues", () => {
   it("are at least the eight languages of CONTRACT 12, one file each", () => {
-    expect([...languages].sort()).toEqual(expect.arrayContaining(["de", "en", "es", "fr", "it", "nl", "pl", "pt"]));
+    expect([...languages].sort()).toEqual(
+      expect.arrayContaining(["de", "en", "es", "fr", "it", "nl", "pl", "pt"]),
+    );
     expect(languages[0]).toBe(baseLanguage);
   });
 
@@ -81,11 +83,16 @@ describe("the catalogues", () => {
     expect(short).toEqual([]);
   });
 
-  it.each(others)("%s is written in its language: at most a quarter of its messages equal English", (language) => {
-    const catalogue = readCatalogue(language);
-    const same = [...base].filter(([key, message]) => catalogue.get(key) === message).map(([key]) => key);
-    expect(same.length, `${language} copies English for ${same.join(", ")}`).toBeLessThanOrEqual(base.size / 4);
-  });
+  it.each(others)(
+    "%s is written in its language: at most a quarter of its messages equal English",
+    (language) => {
+      const catalogue = readCatalogue(language);
+      const same = [...base].filter(([key, message]) => catalogue.get(key) === message).map(([key]) => key);
+      expect(same.length, `${language} copies English for ${same.join(", ")}`).toBeLessThanOrEqual(
+        base.size / 4,
+      );
+    },
+  );
 });
 
 describe("a translator", () => {

@@ -62,10 +62,12 @@ with cur as (
                          'wording', (select jsonb_build_object('subject', w.subject, 'opening', w.opening)
                                      from mail_wordings w
                                      where w.vendor_id = v.id and w.kind = $19::text
-                                       and w.language = coalesce(c.language, v.language)))
+                                       and w.language = coalesce(c.language, v.language)),
+                         'address', v.address)
         || jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', $20::text,
                                       'message', $21::text, 'trackingToken', u.tracking_token) as data,
       $22::text as secret, $23::text as unsubscribe_token_hash, u.updated_at as created_at
+      
     from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
                   where $24::text is not null and u.previous_status <> $25::text and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null) s
       returning id

@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vendor/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free start times
+         * @description Free start times of one type over days in the shop's zone (at most 62), from opening hours, closed dates, PROPOSED and CONFIRMED appointments with their buffers, capacity, minimum notice and how far ahead. Every type, online or not. Creating an appointment through this API checks none of it: staff may overbook on purpose.
+         */
+        get: operations["getAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/sync/checksum": {
         parameters: {
             query?: never;
@@ -556,6 +576,46 @@ export interface paths {
          * @description No credentials. Rate-limited per client address. Past 100 inquiries to one vendor in an hour, a sender that already wrote to that vendor within the hour is refused (429); a new sender never is. Emits inquiry.received.
          */
         post: operations["sendInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/vendors/{vendorId}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free start times (public)
+         * @description No credentials. As GET /api/vendor/availability, for the types the shop offers online only (another type is 400 naming it). An unknown shop is 404.
+         */
+        get: operations["getPublicAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/vendors/{vendorId}/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a free start time (public)
+         * @description No credentials. Creates the appointment (PROPOSED, or CONFIRMED when the shop confirms at once) and, unless a customer of the shop has the e-mail, the customer (language from the body, else Accept-Language). Emits appointment.created (and customer.created for a new customer) and mails the customer and the shop. A start that is not free when the booking is made, because another took its last place meanwhile, is 409 slot_taken: of two bookings of the last place, exactly one succeeds.
+         */
+        post: operations["createBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2493,7 +2553,7 @@ export interface components {
              * @description The error code
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
             /** @description What went wrong in this request */
             detail?: string;
             /** @description The request id (also in X-Request-Id): quote it to support */
@@ -3140,7 +3200,7 @@ export interface operations {
                          * @description The error code
                          * @enum {string}
                          */
-                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
                         /** @description What went wrong in this request */
                         detail?: string;
                         /** @description The request id (also in X-Request-Id): quote it to support */
@@ -7298,6 +7358,152 @@ export interface operations {
             };
         };
     };
+    getAvailability: {
+        parameters: {
+            query: {
+                /** @description Appointment type */
+                type: "CONSULTATION" | "FITTING" | "PICKUP";
+                /**
+                 * @description First day, YYYY-MM-DD in the shop's zone; default today
+                 * @example 2027-06-12
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive, YYYY-MM-DD in the shop's zone, at most 62 days counting both; default from + 13
+                 * @example 2027-06-12
+                 */
+                to?: string;
+            };
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free start times (CONTRACT 12, Availability) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The shop's IANA time zone, which the days are read in */
+                        timeZone: string;
+                        /**
+                         * @description Appointment type
+                         * @enum {string}
+                         */
+                        type: "CONSULTATION" | "FITTING" | "PICKUP";
+                        /** @description Minutes an appointment of this type lasts */
+                        duration: number;
+                        /** @description Free start times, UTC, ascending */
+                        slots: string[];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
     getSyncChecksum: {
         parameters: {
             query: {
@@ -10622,6 +10828,306 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPublicAvailability: {
+        parameters: {
+            query: {
+                /** @description Appointment type */
+                type: "CONSULTATION" | "FITTING" | "PICKUP";
+                /**
+                 * @description First day, YYYY-MM-DD in the shop's zone; default today
+                 * @example 2027-06-12
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive, YYYY-MM-DD in the shop's zone, at most 62 days counting both; default from + 13
+                 * @example 2027-06-12
+                 */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The shop's id */
+                vendorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free start times (CONTRACT 12, Availability) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The shop's IANA time zone, which the days are read in */
+                        timeZone: string;
+                        /**
+                         * @description Appointment type
+                         * @enum {string}
+                         */
+                        type: "CONSULTATION" | "FITTING" | "PICKUP";
+                        /** @description Minutes an appointment of this type lasts */
+                        duration: number;
+                        /** @description Free start times, UTC, ascending */
+                        slots: string[];
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The shop's id */
+                vendorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Appointment type
+                     * @enum {string}
+                     */
+                    type: "CONSULTATION" | "FITTING" | "PICKUP";
+                    /**
+                     * Format: date-time
+                     * @description One of the free start times the availability answered (any offset)
+                     */
+                    start: string;
+                    /** @description The customer's name */
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description The customer's e-mail; matches an existing customer
+                     */
+                    email: string;
+                    /** @description The customer's phone */
+                    phone?: string | null;
+                    /** @description The wedding date */
+                    weddingDate?: string | null;
+                    /** @description The customer's language (en, de, fr, it, es, pt, nl, pl); default from Accept-Language */
+                    language?: string;
+                    /** @description A message for the shop */
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The appointment made */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The appointment's id */
+                        id: string;
+                        /**
+                         * @description CONFIRMED when the shop confirms bookings at once, else PROPOSED
+                         * @enum {string}
+                         */
+                        status: "PROPOSED" | "CONFIRMED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        start: string;
+                    };
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `slot_taken`: Slot taken */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "slot_taken";
                     };
                 };
             };

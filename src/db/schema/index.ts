@@ -1,5 +1,6 @@
 export * from "./activity.ts";
 export * from "./appointments.ts";
+export * from "./booking.ts";
 export * from "./customers.ts";
 export * from "./events.ts";
 export * from "./idempotency.ts";
@@ -14,4 +15,3 @@ export * from "./password-resets.ts";
 export * from "./tombstones.ts";
 export * from "./vendors.ts";
 export * from "./webhooks.ts";
-export * from "./booking.ts";

@@ -10,8 +10,8 @@
 // address, phone, signature), with the shop's own subject and opening paragraph when it worded
 // them (`wording`, src/mail/wording.ts). All of these are kept on the row as they were when the
 // cause committed: a retry renders the same mail, and a mail already promised is not reworded by
-// a later edit. Times are written in the shop's time zone through Intl; the invitation speaks UTC.
-import { createEvent, type EventAttributes } from "ics";
+// a later edit. Times are written in the shop's time zone through Intl. Appointment mail, with its
+// calendar invitation, is in appointment.ts, framed by `frame` here.
 import { isLocale } from "../../i18n/languages.ts";
 import { type Translator, translator } from "../../i18n/translator.ts";
 import { html, type SafeHtml } from "../../lib/html.ts";
@@ -28,7 +28,7 @@ export interface MailBrand {
   signature?: string | null;
 }
 
-interface FromShop {
+export interface FromShop {
   shopName: string;
   /** The shop's contact e-mail, null when it set none. */
   contactEmail: string | null;
@@ -59,7 +59,8 @@ export function logoOf(brand: MailBrand | undefined): string | null {
   return typeof url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(url) ? url : null;
 }
 
-const readerOf = (data: FromShop): Translator => translator(isLocale(data.language) ? data.language : "en");
+export const readerOf = (data: FromShop): Translator =>
+  translator(isLocale(data.language) ? data.language : "en");
 
 /** A code's words when the catalogue has none (a status added later): "READY_FOR_PICKUP" → "Ready for pickup". */
 const words = (code: string) => {
@@ -74,7 +75,7 @@ export function codeName(t: Translator, section: string, code: string): string {
 }
 
 /** The subject and opening: the shop's wording when it has one, else the catalogue's. */
-function worded(
+export function worded(
   t: Translator,
   kind: WordedKind,
   wording: Wording | null | undefined,
@@ -89,7 +90,8 @@ function worded(
 
 /** The one-click unsubscribe URL (RFC 8058) of the mail whose secret is the token. */
 export function unsubscribeUrl(ctx: RenderContext): string {
-  return `${ctx.publicUrl}/unsubscribe/${encodeURIComponent(ctx.secret ?? "")}`;
+  // An appointment mail's secret also carries its page token after a space (appointment.ts).
+  return `${ctx.publicUrl}/unsubscribe/${encodeURIComponent((ctx.secret ?? "").split(" ")[0] ?? "")}`;
 }
 
 /** The brand lines under the signature: name, address, phone, contact e-mail. */
@@ -101,7 +103,7 @@ function brandLines(t: Translator, data: FromShop): string[] {
   return lines;
 }
 
-interface CustomerMailParts {
+export interface CustomerMailParts {
   heading: string;
   /** Plain text paragraphs of the body, before the signature. */
   text: string;
@@ -109,7 +111,7 @@ interface CustomerMailParts {
 }
 
 /** The text and HTML parts around a mail's own body: greeting, signature, brand and unsubscribe footer. */
-function frame(
+export function frame(
   t: Translator,
   data: FromShop,
   ctx: RenderContext,
@@ -150,7 +152,7 @@ ${signature ? html`<div class="signature">${paragraphs(signature)}</div>` : ""}
 }
 
 /** A link as a button-like anchor in the shop's accent colour. */
-function button(href: string, label: string, accent: string): SafeHtml {
+export function button(href: string, label: string, accent: string): SafeHtml {
   return html`<p><a href="${href}" style="display:inline-block;padding:.5rem 1rem;background:${accent};color:#fff;text-decoration:none;border-radius:4px">${label}</a></p>`;
 }
 
@@ -206,137 +208,3 @@ ${button(tracking, t.t("mail.orderStatus.follow"), accent)}`,
     };
   },
 });
-
-export interface AppointmentMailData extends FromShop {
-  customerEmail: string;
-  appointmentId: string;
-  appointmentType: string;
-  /** ISO 8601 UTC instant. */
-  date: string;
-  /** Minutes. */
-  duration: number;
-  /** When the change was made (ISO): the invitation's DTSTAMP and SEQUENCE come from it. */
-  changedAt: string;
-}
-
-/** The invitation's UID: the same for the confirmation and the cancellation of one appointment. */
-export function appointmentUid(appointmentId: string, publicUrl: string): string {
-  return `appointment-${appointmentId}@${new URL(publicUrl).hostname}`;
-}
-
-/**
- * A name as an iCalendar parameter value (CN). The ics library quotes it but escapes a DQUOTE with
- * a backslash, which RFC 5545 3.2 does not know: to a calendar the quote ends the value, and the
- * rest of the name became parameters of its own (a customer named `Eve";RSVP=TRUE:mailto:…`). So
- * the name is written as RFC 6868 says (`^` as `^^`, DQUOTE as `^'`), one line, before the library
- * quotes it; `;`, `:` and `,` are then plain text inside the quotes.
- */
-export function calendarParamText(value: string): string {
-  return oneLine(value).replaceAll("^", "^^").replaceAll('"', "^'");
-}
-
-function invitation(
-  t: Translator,
-  data: AppointmentMailData,
-  ctx: RenderContext,
-  method: "REQUEST" | "CANCEL",
-): string {
-  const changedAt = new Date(data.changedAt).getTime();
-  const address = data.brand?.address?.trim();
-  const attributes = {
-    uid: appointmentUid(data.appointmentId, ctx.publicUrl),
-    method,
-    productId: oneLine(ctx.productName ?? data.shopName),
-    // Later changes carry a higher SEQUENCE (RFC 5546 2.1.4): twice the seconds since 2024 (fits
-    // 32 bits until 2058), plus one for a cancellation, so one made in the same second still
-    // supersedes the confirmation.
-    sequence:
-      Math.max(0, Math.floor((changedAt - Date.UTC(2024, 0, 1)) / 1000)) * 2 + (method === "CANCEL" ? 1 : 0),
-    timestamp: changedAt,
-    start: new Date(data.date).getTime(),
-    startInputType: "utc",
-    startOutputType: "utc",
-    duration: { minutes: data.duration },
-    title: oneLine(
-      t.t("mail.appointment.summary", {
-        appointmentType: codeName(t, "appointmentType", data.appointmentType),
-        shopName: data.shopName,
-      }),
-    ),
-    ...(address ? { location: address.split(/\r?\n/).join(", ") } : {}),
-    status: method === "CANCEL" ? "CANCELLED" : "CONFIRMED",
-    organizer: { name: calendarParamText(data.shopName), email: data.replyTo ?? ctx.fromAddress },
-    attendees: [
-      {
-        name: calendarParamText(data.customerName),
-        email: data.customerEmail,
-        rsvp: false,
-        role: "REQ-PARTICIPANT",
-      },
-    ],
-  } as EventAttributes & { timestamp: number };
-  const { error, value } = createEvent(attributes);
-  if (error || !value) throw error ?? new Error("the invitation could not be written");
-  return value;
-}
-
-/** The placeholder values of an appointment mail. */
-export function appointmentValues(t: Translator, data: AppointmentMailData): Record<string, string> {
-  return {
-    customerName: data.customerName,
-    shopName: data.shopName,
-    appointmentType: codeName(t, "appointmentType", data.appointmentType),
-    appointmentTime: t.dateTime(new Date(data.date), data.timeZone, {
-      dateStyle: "medium",
-      timeStyle: "short",
-    }),
-  };
-}
-
-function appointmentMail(method: "REQUEST" | "CANCEL") {
-  const kind: WordedKind = method === "REQUEST" ? "appointment_confirmed" : "appointment_cancelled";
-  const section = method === "REQUEST" ? "mail.appointmentConfirmed" : "mail.appointmentCancelled";
-  return defineMail<AppointmentMailData>({
-    audience: "customer",
-    budgeted: true,
-    render(data, ctx) {
-      const t = readerOf(data);
-      const values = appointmentValues(t, data);
-      const { subject, opening } = worded(t, kind, data.wording, values);
-      const when = t.t("mail.appointment.when", {
-        time: t.dateTime(new Date(data.date), data.timeZone),
-        timeZone: data.timeZone,
-      });
-      const duration = t.t("mail.appointment.duration", { minutes: data.duration });
-      const address = data.brand?.address?.trim();
-      const where = address
-        ? t.t("mail.appointment.where", { address: address.split(/\r?\n/).join(", ") })
-        : "";
-      const calendarNote = t.t(`${section}.calendar`);
-      const framed = frame(t, data, ctx, {
-        heading: subject,
-        text: `${opening}
-
-${when}
-${duration}${where ? `\n${where}` : ""}
-
-${calendarNote}`,
-        body: html`${paragraphs(opening)}
-<p><strong>${when}</strong><br>${duration}${where ? html`<br>${where}` : ""}</p>
-<p>${calendarNote}</p>`,
-      });
-      return {
-        subject: oneLine(subject),
-        fromName: data.shopName,
-        replyTo: data.replyTo ?? null,
-        unsubscribable: true,
-        calendar: { method, content: invitation(t, data, ctx, method) },
-        text: framed.text,
-        html: framed.html,
-      };
-    },
-  });
-}
-
-export const appointmentConfirmedMail = appointmentMail("REQUEST");
-export const appointmentCancelledMail = appointmentMail("CANCEL");
