@@ -6,6 +6,7 @@ import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./temp
 import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
+import { rentalDueBackMail } from "./templates/rentals.ts";
 import { memberInvitationMail } from "./templates/team.ts";
 
 export const mailCatalog = {
@@ -19,6 +20,7 @@ export const mailCatalog = {
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,
   appointment_cancelled: appointmentCancelledMail,
+  rental_due_back: rentalDueBackMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

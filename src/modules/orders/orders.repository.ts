@@ -223,6 +223,10 @@ export interface NewOrder {
   externalId: string | null;
   /** JSON text of the metadata object, or null. */
   metadata: string | null;
+  /** CONTRACT 12, Dates of an order (YYYY-MM-DD): pickupDate and dueBackDate only for RENTAL. */
+  dueDate: string | null;
+  pickupDate: string | null;
+  dueBackDate: string | null;
   /**
    * Stamps the order, its first history entry, its customer (if new) and the events (db/sql.ts
    * writeStampSql: never before the statement starts).
@@ -281,6 +285,9 @@ export async function insertOrderForCustomer(
     trackingToken: order.trackingToken,
     externalId: order.externalId,
     metadata: order.metadata,
+    dueDate: order.dueDate,
+    pickupDate: order.pickupDate,
+    dueBackDate: order.dueBackDate,
     orderEventId: order.eventId,
     linkId: customer.linkId,
     customerPhoneE164: customer.phoneE164,
@@ -311,15 +318,15 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       where ${p.externalId}::text is not null and x.vendor_id = ${p.vendorId}::text
         and x.external_id = ${p.externalId}::text
     ), found as (
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where c.vendor_id = ${p.vendorId}::text and c.id = ${p.linkId}::text)
       union all
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where ${p.linkId}::text is null and ${p.customerEmail}::text is not null
          and c.vendor_id = ${p.vendorId}::text and lower(c.email) = lower(${p.customerEmail}::text)
        limit 1)
       union all
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where ${p.linkId}::text is null and ${p.customerPhoneE164}::text is not null
          and c.vendor_id = ${p.vendorId}::text and c.phone_e164 = ${p.customerPhoneE164}::text
          and (c.email is null or ${p.customerEmail}::text is null)
@@ -334,7 +341,8 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       on conflict do nothing
       returning *
     ), c as (
-      select id, name, email from nc union all select id, name, email from found where not exists (select 1 from ext)
+      select id, name, email, wedding_date from nc
+      union all select id, name, email, wedding_date from found where not exists (select 1 from ext)
     ), num as (
       update vendors set last_order_number = last_order_number + 1
       where id = ${p.vendorId}::text and exists (select 1 from c)
@@ -342,11 +350,11 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
     ), o as (
       insert into orders (id, vendor_id, customer_id, number, type, status, model, size, color, description,
                           special_requests, customer_phone, wedding_date, tracking_token, external_id, metadata,
-                          created_at, updated_at)
+                          due_date, pickup_date, due_back_date, created_at, updated_at)
       select ${p.orderId}::text, ${p.vendorId}::text, c.id, num.number, ${p.type}::text, 'ORDERED', ${p.model}::text,
              ${p.size}::text, ${p.color}::text, ${p.description}::text, ${p.specialRequests}::text,
              ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${p.externalId}::text,
-             ${p.metadata}::jsonb, ${at}, ${at}
+             ${p.metadata}::jsonb, ${p.dueDate}::date, ${p.pickupDate}::date, ${p.dueBackDate}::date, ${at}, ${at}
       from c cross join num
       returning *
     ), h as (
@@ -535,7 +543,19 @@ export async function findOrderForUpdate(
 }
 
 export type OrderDetails = Partial<
-  Pick<OrderRow, "model" | "size" | "color" | "description" | "specialRequests" | "externalId" | "metadata">
+  Pick<
+    OrderRow,
+    | "model"
+    | "size"
+    | "color"
+    | "description"
+    | "specialRequests"
+    | "externalId"
+    | "metadata"
+    | "dueDate"
+    | "pickupDate"
+    | "dueBackDate"
+  >
 >;
 
 export async function setOrderDetails(
