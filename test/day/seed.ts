@@ -26,12 +26,20 @@ async function move(t: TestApp, key: string, id: string, statuses: string[]) {
 }
 
 /** One appointment today, a pickup due, an overdue rental, an at-risk order, an inquiry, a failing webhook. */
-export async function seedDay(t: TestApp, key: string, vendorId: string, tag = ""): Promise<SeededDay> {
+export async function seedDay(
+  t: TestApp,
+  key: string,
+  vendorId: string,
+  tag = "",
+  index = 0,
+): Promise<SeededDay> {
   const customer = await t.api.post("/api/vendor/customers", { name: `Clara Appointment${tag}` }, { key });
   expect(customer.status).toBe(201);
   // Later today when there is time left in the day, else earlier today: today either way.
   const now = Date.now();
-  const at = new Date(new Date(now).getUTCHours() < 22 ? now + 60 * 60_000 : now - 60 * 60_000);
+  // Each seeded day of one shop a slot of its own (`index`), at most 5 × 10 minutes apart (a shop has at most 5 webhooks).
+  const offset = (60 + index * 10) * 60_000;
+  const at = new Date(new Date(now).getUTCHours() < 21 ? now + offset : now - offset);
   at.setUTCSeconds(0, 0);
   const appointment = await t.api.post(
     "/api/vendor/appointments",
@@ -65,7 +73,7 @@ export async function seedDay(t: TestApp, key: string, vendorId: string, tag = "
   });
   const hook = await t.api.post(
     "/api/vendor/webhooks",
-    { url: "https://hooks.example.com/today", events: ["order.created"] },
+    { url: `https://hooks.example.com/today/${index}`, events: ["order.created"] },
     { key },
   );
   expect(hook.status).toBe(201);
