@@ -24,6 +24,7 @@ import { customerMergePages } from "./pages/customer-merge.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
 import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
+import { orderDatesPages } from "./pages/order-dates.section.ts";
 import { orderPages } from "./pages/orders.pages.ts";
 import { todayPage } from "./pages/today.page.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
@@ -105,6 +106,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     // Page groups register here, each a plugin taking DashboardDeps. Today is where sign-in lands.
     await signedIn.register(todayPage, deps);
     await signedIn.register(orderPages, deps);
+    await signedIn.register(orderDatesPages, deps);
     await signedIn.register(customerMergePages, deps);
     await signedIn.register(customerPages, deps);
     await signedIn.register(appointmentPages, deps);

@@ -97,7 +97,9 @@ describe("order.at_risk", () => {
       { type: "order.at_risk", rule: "FITTING_READY:56" },
       { type: "order.at_risk", rule: "READY_FOR_PICKUP:14" },
     ]);
-    const got = await eventually(() => received(order.body.id).ids.length >= 2 && received(order.body.id));
+    const got = await eventually(
+      async () => received(order.body.id).ids.length >= 2 && received(order.body.id),
+    );
     expect(got.kinds).toEqual([
       ["order.at_risk", "FITTING_READY:56"],
       ["order.at_risk", "READY_FOR_PICKUP:14"],
@@ -205,7 +207,9 @@ describe("rentals due back", () => {
     );
     await Promise.all([sweepOrderAlerts(t.ctx), sweepOrderAlerts(t.ctx), sweepOrderAlerts(t.ctx)]);
     expect(await eventsOf(rental.body.id)).toEqual([{ type: "order.overdue", rule: null }]);
-    const got = await eventually(() => received(rental.body.id).ids.length >= 1 && received(rental.body.id));
+    const got = await eventually(
+      async () => received(rental.body.id).ids.length >= 1 && received(rental.body.id),
+    );
     expect(got.kinds).toEqual([["order.overdue", null]]);
     expect(mail.sink.to(email)).toHaveLength(1);
   });

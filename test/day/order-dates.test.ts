@@ -3,6 +3,7 @@
 // create and PATCH, with problems naming the field.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { queryRows } from "../../src/db/client.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -111,5 +112,24 @@ describe("dates of an order", () => {
       { key: b.key },
     );
     expect(res.status).toBe(404);
+  });
+});
+
+describe("the tracking page", () => {
+  it("says when the order is expected ready relative to the wedding, in the customer's language", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const dress = await create(key, { type: "BRIDAL_DRESS", weddingDate: "2031-06-20" });
+    const [row] = await queryRows<{ token: string; customer: string }>(
+      t.ctx.db,
+      sql`select tracking_token as token, customer_id as customer from orders where id = ${dress.body.id}`,
+    );
+    const page = await t.api.get(`/track/${row?.token}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Expected ready 8 weeks before your wedding.");
+    expect(page.text).not.toContain("2031-06-20");
+    await t.api.patch(`/api/vendor/orders/${dress.body.id}`, { dueDate: "2031-06-17" }, { key });
+    await t.ctx.db.execute(sql`update customers set language = 'fr' where id = ${row?.customer}`);
+    const fr = await t.api.get(`/track/${row?.token}`);
+    expect(fr.text).toContain("Prête environ 3 jours avant votre mariage.");
   });
 });

@@ -3,7 +3,7 @@
 // never shows.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { signedInBrowser } from "../helpers/dashboard.ts";
+import { postFrom, signedInBrowser } from "../helpers/dashboard.ts";
 import { createKey, createMember, createVendor } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 import { seedDay } from "./seed.ts";
@@ -84,5 +84,47 @@ describe("Today", () => {
     const pl = await browser.get("/dashboard/today");
     expect(pl.text).toContain("Zamówienia zagrożone");
     expect(pl.text).toContain("2 dni po terminie");
+  });
+});
+
+describe("the order page's dates", () => {
+  it("shows the order at risk and its rental dates, and saves new ones through the PATCH rules", async () => {
+    const { vendor, key } = await shop();
+    const seeded = await seedDay(t, key, vendor.id);
+    const browser = await signedInBrowser(t, vendor.email);
+    const risky = await browser.get(`/dashboard/orders/${seeded.atRiskId}`);
+    expect(risky.text).toContain('data-status="AT_RISK"');
+    expect(risky.text).toContain("not ready for fitting 56 days before");
+    const rental = await browser.get(`/dashboard/orders/${seeded.overdueId}`);
+    expect(rental.text).toContain('data-status="OVERDUE"');
+    expect(rental.text).toContain('name="dueBackDate"');
+    const refused = await postFrom(
+      browser,
+      `/dashboard/orders/${seeded.overdueId}`,
+      `/dashboard/orders/${seeded.overdueId}/dates`,
+      {
+        dueDate: "",
+        pickupDate: "2031-06-18",
+        dueBackDate: "2031-06-01",
+      },
+    );
+    expect(refused.status).toBe(303);
+    const after = await t.api.get(`/api/vendor/orders/${seeded.overdueId}`, { key });
+    expect(after.body.dueBackDate).not.toBe("2031-06-01");
+    const saved = await postFrom(
+      browser,
+      `/dashboard/orders/${seeded.overdueId}`,
+      `/dashboard/orders/${seeded.overdueId}/dates`,
+      {
+        dueDate: "",
+        pickupDate: "2031-06-18",
+        dueBackDate: "2031-06-22",
+      },
+    );
+    expect(saved.status).toBe(303);
+    const now = await t.api.get(`/api/vendor/orders/${seeded.overdueId}`, { key });
+    expect(now.body).toMatchObject({ pickupDate: "2031-06-18", dueBackDate: "2031-06-22" });
+    const page = await browser.get(`/dashboard/orders/${seeded.overdueId}`);
+    expect(page.text).not.toContain('data-status="OVERDUE"');
   });
 });

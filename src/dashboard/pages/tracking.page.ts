@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { AppError } from "../../errors.ts";
 import { registerAddressRateLimit } from "../../http/rate-limit.ts";
+import { translator } from "../../i18n/translator.ts";
 import { getTrackedOrder, type TrackedOrder } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
@@ -15,6 +16,7 @@ import type { DashboardDeps } from "../deps.ts";
 import { time } from "../layout.ts";
 import { humanize, statusBadge } from "./common.ts";
 import { timeline } from "./timeline.ts";
+import { calendarDay } from "./today.page.ts";
 
 /**
  * Per client address. The token's 256 bits make guessing hopeless anyway; the limit keeps a
@@ -72,9 +74,36 @@ function trackedBody(order: TrackedOrder): SafeHtml {
 <h1>Order #${String(order.number)} — ${order.model ?? humanize(order.type)}</h1>
 <p>${humanize(order.type)}</p>
 <p class="current">Current status: ${statusBadge(order.status)} <span class="muted">since ${time(order.updatedAt, order.timeZone)}</span></p>
+${expectedReady(order)}
 <h2>Progress</h2>
 ${order.customerErased ? html`<p class="muted" id="messages-withheld">The shop's messages about this order are no longer shown here.</p>` : ""}
 ${timeline([...order.updates].reverse(), order.timeZone)}`; // newest first: the customer comes for the latest news
+}
+
+/** Statuses in which the order is ready, gone or off: no "expected ready" any more. */
+const done = new Set(["READY_FOR_PICKUP", "PICKED_UP", "RETURNED", "COMPLETED", "CANCELLED"]);
+
+/**
+ * When the order is expected ready relative to her wedding (CONTRACT 12, Dates of an order), in
+ * her language: "expected ready 3 weeks before your wedding"; the date alone without a wedding
+ * date. The wedding date itself is not shown (the link may be in anyone's hands).
+ */
+export function expectedReadySentence(
+  order: Pick<TrackedOrder, "dueDate" | "weddingDate" | "language" | "status">,
+): string | null {
+  if (!order.dueDate || done.has(order.status)) return null;
+  const t = translator(order.language);
+  if (!order.weddingDate) return t.t("today.tracking.onDate", { date: calendarDay(t, order.dueDate) });
+  const days = Math.round((Date.parse(order.weddingDate) - Date.parse(order.dueDate)) / 86_400_000);
+  if (days < 0) return t.t("today.tracking.onDate", { date: calendarDay(t, order.dueDate) });
+  if (days === 0) return t.t("today.tracking.onDay");
+  if (days >= 14 || days % 7 === 0) return t.t("today.tracking.weeksBefore", { count: Math.round(days / 7) });
+  return t.t("today.tracking.daysBefore", { count: days });
+}
+
+function expectedReady(order: TrackedOrder): SafeHtml {
+  const sentence = expectedReadySentence(order);
+  return sentence ? html`<p class="expected-ready" lang="${order.language}">${sentence}</p>` : html``;
 }
 
 const publicPage = (title: string, body: SafeHtml): string => frame(title, body, { indexable: false });

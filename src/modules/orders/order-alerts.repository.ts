@@ -105,3 +105,34 @@ export async function claimOrderAlerts(
     order by o.number, ins.kind`,
   );
 }
+
+/** The rules order `orderId` misses at `now`, and whether it is an overdue rental (the order page). */
+export async function findOrderRisk(
+  db: Executor,
+  vendorId: string,
+  orderId: string,
+  now: Date,
+): Promise<
+  { rules: Array<{ status: string; daysBefore: number }>; overdue: boolean; language: string } | undefined
+> {
+  const at = now.toISOString();
+  const [row] = await queryRows<{
+    rules: Array<{ status: string; daysBefore: number }>;
+    overdue: boolean;
+    language: string;
+  }>(
+    db,
+    sql`with o as (
+      select o.id, o.type, o.status, o.due_back_date, ${shopTodaySql(at)} as today, v.language,
+             coalesce(c.wedding_date, o.wedding_date) as wedding, ${shopRulesSql} as rules
+      from orders o join vendors v on v.id = o.vendor_id left join customers c on c.id = o.customer_id
+      where o.vendor_id = ${vendorId} and o.id = ${orderId}
+    )
+    select coalesce((select json_agg(r order by (r ->> 'daysBefore')::int) from jsonb_array_elements(o.rules) r
+             where ${missesRuleSql({ status: sql`o.status`, wedding: sql`o.wedding`, today: sql`o.today` }, r)}), '[]'::json) as rules,
+           ${overdueSql({ type: sql`o.type`, status: sql`o.status`, dueBack: sql`o.due_back_date`, today: sql`o.today` })} as overdue,
+           o.language
+    from o`,
+  );
+  return row;
+}

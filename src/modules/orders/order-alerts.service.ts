@@ -7,7 +7,12 @@ import type { ServiceContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
 import { enqueueCustomerMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
-import { type AlertScope, type ClaimedAlert, claimOrderAlerts } from "./order-alerts.repository.ts";
+import {
+  type AlertScope,
+  type ClaimedAlert,
+  claimOrderAlerts,
+  findOrderRisk,
+} from "./order-alerts.repository.ts";
 import type { RiskRule } from "./order-dates.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import { findOrderJson } from "./orders.repository.ts";
@@ -121,4 +126,16 @@ export function startOrderAlertSweep(
   const timer = setInterval(() => void run(), everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** What the order page shows: the risk rules the order misses now, and whether it is overdue. */
+export async function getOrderRisk(
+  ctx: ServiceContext,
+  vendorId: string,
+  orderId: string,
+): Promise<{ rules: RiskRule[]; overdue: boolean; language: string }> {
+  const row = await findOrderRisk(ctx.db, vendorId, orderId, ctx.now());
+  return row
+    ? { rules: row.rules as RiskRule[], overdue: row.overdue, language: row.language }
+    : { rules: [], overdue: false, language: "en" };
 }

@@ -11,7 +11,7 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
-import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
+import { dueDateSql, newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -619,6 +619,11 @@ export interface TrackedOrderRow {
   updates: string;
   /** The order's customer was erased: the history carries no messages or photos. */
   customerErased: boolean;
+  /** CONTRACT 12: the due date (given or derived) and the wedding date, YYYY-MM-DD; the page shows only their difference. */
+  dueDate: string | null;
+  weddingDate: string | null;
+  /** The customer's language, else the shop's. */
+  language: string;
 }
 
 /**
@@ -633,6 +638,8 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
     db,
     sql`select v.name as "vendorName", v.time_zone as "timeZone", o.number as "number", o.type as "type", o.model as "model", o.status as "status",
           o.customer_id is null as "customerErased",
+          (${dueDateSql})::text as "dueDate", coalesce(c.wedding_date, o.wedding_date)::text as "weddingDate",
+          coalesce(c.language, v.language) as "language",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
              'status', u.status,
@@ -641,7 +648,7 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
              'createdAt', ${isoTimestamp(sql`u.created_at`)}
            ) order by u.seq), '[]'::json)::text
            from order_updates u where u.order_id = o.id) as "updates"
-        from orders o join vendors v on v.id = o.vendor_id
+        from orders o join vendors v on v.id = o.vendor_id left join customers c on c.id = o.customer_id
         where o.tracking_token = ${token}`,
   );
   return row;

@@ -441,6 +441,11 @@ export interface TrackedOrder {
   updates: Array<{ status: OrderStatus; message: string | null; imageUrl: string | null; createdAt: string }>;
   /** The customer was erased: `updates` hold statuses and dates only. */
   customerErased: boolean;
+  /** YYYY-MM-DD: when it is due (given or derived) and the customer's wedding (never shown as such). */
+  dueDate: string | null;
+  weddingDate: string | null;
+  /** The customer's language, else the shop's (CONTRACT 12). */
+  language: string;
 }
 
 /** The public tracking view of an order; a token of the wrong shape is refused without a query. */
@@ -457,6 +462,9 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
     updatedAt: row.updatedAt,
     updates: JSON.parse(row.updates),
     customerErased: row.customerErased,
+    dueDate: row.dueDate,
+    weddingDate: row.weddingDate,
+    language: row.language,
   };
 }
 
