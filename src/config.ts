@@ -59,6 +59,8 @@ export interface Config {
   readonly eventStreamIdlePollMs: number;
   readonly eventStreamMaxPerShop: number;
   readonly shutdownGraceMs: number;
+  /** How often a worker sweeps for orders at risk, overdue rentals and due-back reminders (order-alerts.service.ts). */
+  readonly orderSweepMs: number;
   /** SIGTERM closes a kept-alive connection under its client once idle this long (graceful-close.ts). */
   readonly shutdownIdleCloseMs: number;
   /** How long a verified API key is trusted from memory at most; 0 reads it on every request (verified-keys.ts). */
@@ -296,6 +298,7 @@ export function loadConfig(
     eventStreamIdlePollMs: int("EVENT_STREAM_IDLE_POLL_MS", 10_000, 10, 600_000),
     eventStreamMaxPerShop: int("EVENT_STREAM_MAX_PER_SHOP", 5, 1, 1_000),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
+    orderSweepMs: int("ORDER_SWEEP_INTERVAL_MS", 300_000, 100, 86_400_000),
     shutdownIdleCloseMs: int("SHUTDOWN_IDLE_CLOSE_MS", 1_000, 0, 60_000),
     apiKeyCacheMs: int("API_KEY_CACHE_SECONDS", 60, 0, 3_600) * 1_000,
     trustProxy,

@@ -22,6 +22,7 @@ import { Backoff, retryWithBackoff } from "./lib/backoff.ts";
 import { startMailSender } from "./mail/sender.ts";
 import { startHousekeeping } from "./maintenance/housekeeping.ts";
 import { createMetrics } from "./metrics/registry.ts";
+import { startOrderAlertSweep } from "./modules/orders/order-alerts.service.ts";
 import { buildWorkerApp } from "./observability/worker-app.ts";
 import { startDispatcher } from "./webhook-delivery/dispatcher.ts";
 
@@ -228,6 +229,13 @@ async function main(): Promise<void> {
     app.log.info({ mail: mail.description }, "mail sender started");
     const stopHousekeeping = startHousekeeping(database.db, () => new Date(), app.log);
     stoppers.push(async () => stopHousekeeping());
+    // Orders at risk, overdue rentals, due-back reminders: once each across workers (CONTRACT 12).
+    const stopSweep = startOrderAlertSweep(
+      serviceContext({ config, database }),
+      config.orderSweepMs,
+      app.log,
+    );
+    stoppers.push(async () => stopSweep());
   }
   let probesPort: number | undefined;
   if (role === "worker") {

@@ -27,7 +27,9 @@ import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
 import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
 import { myAppointmentPage } from "./pages/my-appointment.page.ts";
+import { orderDatesPages } from "./pages/order-dates.section.ts";
 import { orderPages } from "./pages/orders.pages.ts";
+import { todayPage } from "./pages/today.page.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
 import { unsubscribePage } from "./pages/unsubscribe.page.ts";
 import { requireMay } from "./permission.ts";
@@ -113,10 +115,12 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     signedIn.addHook("preHandler", requireSession(deps.ctx));
     signedIn.addHook("preHandler", actAsSignedInPerson);
     signedIn.get("/dashboard", { schema: { hide: true } }, async (_request, reply) =>
-      reply.redirect("/dashboard/orders", 303),
+      reply.redirect("/dashboard/today", 303),
     );
-    // Page groups register here, each a plugin taking DashboardDeps.
+    // Page groups register here, each a plugin taking DashboardDeps. Today is where sign-in lands.
+    await signedIn.register(todayPage, deps);
     await signedIn.register(orderPages, deps);
+    await signedIn.register(orderDatesPages, deps);
     await signedIn.register(customerMergePages, deps);
     await signedIn.register(customerPages, deps);
     await signedIn.register(appointmentPages, deps);

@@ -2,6 +2,7 @@
 // Everything interpolated goes through `html`, which escapes it.
 
 import { type Action, may } from "../auth/member-policy.ts";
+import { translator } from "../i18n/translator.ts";
 import { formatInZone } from "../lib/time-zone.ts";
 import type { SessionMember } from "../modules/sessions/sessions.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
@@ -9,6 +10,7 @@ import type { Flash } from "../web/flash.ts";
 import { html, type SafeHtml } from "../web/html.ts";
 
 export type Section =
+  | "today"
   | "orders"
   | "customers"
   | "appointments"
@@ -38,6 +40,8 @@ const integrationSections = new Set<Section>([
 // (Dashboard → Integrations → API keys), as the spec and the docs name them.
 // Each entry shows only to members whose role may use it (src/auth/member-policy.ts).
 const nav: Array<[Section, string, string, Action]> = [
+  // Its label is the reader's language (src/i18n, `today.title`); the others are still English.
+  ["today", "today.title", "/dashboard/today", "shop-work"],
   ["orders", "Orders", "/dashboard/orders", "shop-work"],
   ["customers", "Customers", "/dashboard/customers", "shop-work"],
   ["appointments", "Appointments", "/dashboard/appointments", "shop-work"],
@@ -80,12 +84,14 @@ export interface PageContext {
   timeZone: string;
   /** Who is signed in: the menu shows what their role may use. */
   member: SessionMember;
+  /** The page's language (src/i18n), where it speaks one; English otherwise. */
+  language?: string | undefined;
 }
 
 export function dashboardPage(page: PageContext, section: Section, title: string, body: SafeHtml): string {
   const flash = page.flash;
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${page.language ?? "en"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${page.vendorName} · vendor-api</title>
 <link rel="stylesheet" href="/assets/dashboard.css"></head>
 <body>
@@ -96,7 +102,9 @@ export function dashboardPage(page: PageContext, section: Section, title: string
       .filter(([, , , action]) => may(page.member.role, action))
       .map(
         ([key, label, href]) =>
-          html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${label}</a>`,
+          html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${
+            key === "today" ? translator(page.language ?? "en").t(label) : label
+          }</a>`,
       )}
   </nav>
   <nav class="user" aria-label="Account"><a href="/dashboard/account"${section === "account" ? html` aria-current="page"` : ""}>Account</a></nav>

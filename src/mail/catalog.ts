@@ -14,6 +14,7 @@ import { bookingReceivedMail, bookingReceivedShopMail } from "./templates/bookin
 import { orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
+import { rentalDueBackMail } from "./templates/rentals.ts";
 import { memberInvitationMail } from "./templates/team.ts";
 import { webhookDisabledMail, webhookFailingMail, webhookRecoveredMail } from "./templates/webhook-health.ts";
 
@@ -36,6 +37,8 @@ export const mailCatalog = {
   appointment_moved: appointmentMovedMail,
   appointment_reminder: appointmentReminderMail,
   appointment_changed_by_customer: appointmentChangedByCustomerMail,
+
+  rental_due_back: rentalDueBackMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

@@ -347,6 +347,21 @@ const triggers: Record<AnyEventType, (w: World) => Promise<unknown>> = {
     });
     return send("PUT", `/api/vendor/orders/${order.body.id}/status`, w, { status: "IN_PRODUCTION" });
   },
+  // Evaluated when made: a wedding 10 days away crosses both default risk rules; a rental due back
+  // in the past is overdue at once.
+  "order.at_risk": (w) =>
+    send("POST", "/api/vendor/orders", w, {
+      customerName: `${w.marker} R`,
+      type: "SUIT",
+      weddingDate: new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10),
+    }),
+  "order.overdue": (w) =>
+    send("POST", "/api/vendor/orders", w, {
+      customerName: `${w.marker} O`,
+      type: "RENTAL",
+      pickupDate: "2020-01-01",
+      dueBackDate: "2020-01-05",
+    }),
   "customer.created": (w) => send("POST", "/api/vendor/customers", w, { name: `${w.marker} C` }),
   "customer.updated": (w) => send("PATCH", `/api/vendor/customers/${w.ids.customer}`, w, { phone: "+1 5" }),
   "customer.deleted": async (w) => {

@@ -81,6 +81,86 @@ export const eventSamples = {
     message: "Your gown is being cut from the lace you chose",
     imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
   },
+  "order.at_risk": {
+    order: {
+      id: "o3n8b5v2c9x6z1m4l7k0j2h5",
+      number: 1042,
+      type: "BRIDAL_DRESS",
+      status: "IN_PRODUCTION",
+      model: "Aurora",
+      size: "38",
+      color: "Ivory",
+      description: "A-line gown with a chapel train",
+      specialRequests: "Add lace sleeves",
+      customerId: "c7k2m9p4x1z8q3w6e5r0t2y4",
+      customer: {
+        name: "Maria Silva",
+        email: "maria.silva@example.com",
+      },
+      externalId: "pos-4711",
+      metadata: {
+        till: "2",
+      },
+      updates: [
+        {
+          status: "ORDERED",
+          message: "Order created",
+          imageUrl: null,
+          createdAt: "2026-11-02T10:15:00.000Z",
+        },
+        {
+          status: "IN_PRODUCTION",
+          message: "Your gown is being cut from the lace you chose",
+          imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+          createdAt: "2026-11-09T14:30:00.000Z",
+        },
+      ],
+      createdAt: "2026-11-02T10:15:00.000Z",
+      updatedAt: "2026-11-09T14:30:00.000Z",
+    },
+    rule: {
+      status: "IN_PRODUCTION",
+      daysBefore: 1,
+    },
+  },
+  "order.overdue": {
+    order: {
+      id: "o3n8b5v2c9x6z1m4l7k0j2h5",
+      number: 1042,
+      type: "BRIDAL_DRESS",
+      status: "IN_PRODUCTION",
+      model: "Aurora",
+      size: "38",
+      color: "Ivory",
+      description: "A-line gown with a chapel train",
+      specialRequests: "Add lace sleeves",
+      customerId: "c7k2m9p4x1z8q3w6e5r0t2y4",
+      customer: {
+        name: "Maria Silva",
+        email: "maria.silva@example.com",
+      },
+      externalId: "pos-4711",
+      metadata: {
+        till: "2",
+      },
+      updates: [
+        {
+          status: "ORDERED",
+          message: "Order created",
+          imageUrl: null,
+          createdAt: "2026-11-02T10:15:00.000Z",
+        },
+        {
+          status: "IN_PRODUCTION",
+          message: "Your gown is being cut from the lace you chose",
+          imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+          createdAt: "2026-11-09T14:30:00.000Z",
+        },
+      ],
+      createdAt: "2026-11-02T10:15:00.000Z",
+      updatedAt: "2026-11-09T14:30:00.000Z",
+    },
+  },
   "customer.created": {
     id: "c7k2m9p4x1z8q3w6e5r0t2y4",
     name: "Maria Silva",

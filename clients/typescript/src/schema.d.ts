@@ -732,7 +732,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.updated
-         * @description An order's details (model, size, color, description, special requests) changed. `data` is the order after the change.
+         * @description An order's details (model, size, color, description, special requests, dates) changed. `data` is the order after the change.
          */
         post: operations["orderUpdatedWebhook"];
         delete?: never;
@@ -755,6 +755,46 @@ export interface webhooks {
          * @description An order moved to another status. `data` names the order, its new and previous status, and the message and photo sent with the move.
          */
         post: operations["orderStatus_changedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.at_risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.at_risk
+         * @description An order crossed one of the shop's wedding-date risk rules: the customer's wedding is `rule.daysBefore` days away or less and the order has not reached `rule.status` (by default FITTING_READY 56 days and READY_FOR_PICKUP 14 days before). Once per order and rule. `data` is `{ order, rule }`.
+         */
+        post: operations["orderAt_riskWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.overdue
+         * @description A RENTAL order passed its `dueBackDate` (in the shop's time zone) and is not RETURNED (nor COMPLETED or CANCELLED). Once per order. `data` is `{ order }`.
+         */
+        post: operations["orderOverdueWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1484,6 +1524,21 @@ export interface components {
             color?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /**
+             * Format: date
+             * @description When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type
+             */
+            dueDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when the customer picks it up, YYYY-MM-DD
+             */
+            pickupDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate
+             */
+            dueBackDate?: string | null;
             /** @description Your own id for the order; unique among the shop's orders */
             externalId?: (string | null) | null;
             /** @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it). */
@@ -1509,7 +1564,7 @@ export interface components {
              */
             url: string;
             /** @description The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future */
-            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
+            events: ("order.created" | "order.updated" | "order.status_changed" | "order.at_risk" | "order.overdue" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
         };
         /**
          * Customer
@@ -2004,7 +2059,7 @@ export interface components {
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
-        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["AppointmentDeletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderAtRiskEvent"] | components["schemas"]["OrderOverdueEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["AppointmentDeletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
         /**
          * EventList
          * @example {
@@ -2204,6 +2259,21 @@ export interface components {
             color: string | null;
             description: string | null;
             specialRequests: string | null;
+            /**
+             * Format: date
+             * @description When the order is due, YYYY-MM-DD: as set, else the customer's wedding date minus the shop's lead time for the order type; null when neither is known
+             */
+            dueDate: string | null;
+            /**
+             * Format: date
+             * @description RENTAL: when the customer picks it up
+             */
+            pickupDate: string | null;
+            /**
+             * Format: date
+             * @description RENTAL: when it is due back
+             */
+            dueBackDate: string | null;
             /** @description The order's customer; null once that customer was erased on request */
             customerId: string | null;
             /** @description The customer's name and e-mail; null once the customer was erased */
@@ -2237,6 +2307,36 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        /**
+         * OrderAtRiskEvent
+         * @description An order crossed one of the shop's wedding-date risk rules: the customer's wedding is `rule.daysBefore` days away or less and the order has not reached `rule.status` (by default FITTING_READY 56 days and READY_FOR_PICKUP 14 days before). Once per order and rule. `data` is `{ order, rule }`.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "order.at_risk",
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        OrderAtRiskEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "order.at_risk";
+            /** @description An order at risk of missing the customer's wedding, and the rule it misses */
+            data: {
+                order: components["schemas"]["Order"];
+                /** @description The shop's rule: the order should be in `status` (or further) `daysBefore` the wedding */
+                rule: {
+                    status: components["schemas"]["OrderStatus"];
+                    /** @description Days before the customer's wedding */
+                    daysBefore: number;
+                };
+            };
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * OrderCreatedEvent
@@ -2338,6 +2438,30 @@ export interface components {
             orders: (components["schemas"]["Order"] | components["schemas"]["Tombstone"])[];
             /** @description Cursor of the next page; null on the last page */
             nextCursor: string | null;
+        };
+        /**
+         * OrderOverdueEvent
+         * @description A RENTAL order passed its `dueBackDate` (in the shop's time zone) and is not RETURNED (nor COMPLETED or CANCELLED). Once per order. `data` is `{ order }`.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "order.overdue",
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        OrderOverdueEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "order.overdue";
+            /** @description A RENTAL order past its dueBackDate and not RETURNED */
+            data: {
+                order: components["schemas"]["Order"];
+            };
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * OrderStatus
@@ -2480,7 +2604,7 @@ export interface components {
         };
         /**
          * OrderUpdatedEvent
-         * @description An order's details (model, size, color, description, special requests) changed. `data` is the order after the change.
+         * @description An order's details (model, size, color, description, special requests, dates) changed. `data` is the order after the change.
          * @example {
          *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
          *       "event": "order.updated",
@@ -2862,6 +2986,21 @@ export interface components {
             description?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /**
+             * Format: date
+             * @description When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type
+             */
+            dueDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when the customer picks it up, YYYY-MM-DD
+             */
+            pickupDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate
+             */
+            dueBackDate?: string | null;
             /** @description Your own id for the order; null removes it */
             externalId?: (string | null) | null;
             /** @description Replaces the order's metadata as a whole; null or {} removes every key */
@@ -2901,7 +3040,7 @@ export interface components {
              */
             url?: string;
             /** @description The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future */
-            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
+            events?: ("order.created" | "order.updated" | "order.status_changed" | "order.at_risk" | "order.overdue" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
             /**
              * @description ACTIVE receives deliveries; DISABLED receives none
              * @enum {string}
@@ -10292,7 +10431,7 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received";
+                type?: "order.created" | "order.updated" | "order.status_changed" | "order.at_risk" | "order.overdue" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received";
                 /** @description Only events at or after this instant. Incremental sync: pass the newest `createdAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `createdAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 since?: string;
             };
@@ -10604,7 +10743,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event names to receive (default: every event the credential may read): order.created, order.updated, order.status_changed, customer.created, customer.updated, customer.deleted, appointment.created, appointment.updated, appointment.confirmed, appointment.cancelled, appointment.completed, appointment.deleted, inquiry.received */
+                /** @description Comma-separated event names to receive (default: every event the credential may read): order.created, order.updated, order.status_changed, order.at_risk, order.overdue, customer.created, customer.updated, customer.deleted, appointment.created, appointment.updated, appointment.confirmed, appointment.cancelled, appointment.completed, appointment.deleted, inquiry.received */
                 types?: string;
             };
             header?: {
@@ -12023,6 +12162,168 @@ export interface operations {
                     /** @constant */
                     event: "order.status_changed";
                     data: components["schemas"]["OrderStatusChange"];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderAt_riskWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "order.at_risk",
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "order.at_risk";
+                    /** @description An order at risk of missing the customer's wedding, and the rule it misses */
+                    data: {
+                        order: components["schemas"]["Order"];
+                        /** @description The shop's rule: the order should be in `status` (or further) `daysBefore` the wedding */
+                        rule: {
+                            status: components["schemas"]["OrderStatus"];
+                            /** @description Days before the customer's wedding */
+                            daysBefore: number;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOverdueWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "order.overdue",
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "order.overdue";
+                    /** @description A RENTAL order past its dueBackDate and not RETURNED */
+                    data: {
+                        order: components["schemas"]["Order"];
+                    };
                     /**
                      * Format: date-time
                      * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z

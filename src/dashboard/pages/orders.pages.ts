@@ -50,6 +50,7 @@ import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { memberMay, requireMay } from "../permission.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { customerSearchForm, customerSelect } from "./customer-picker.ts";
+import { datesSection, getOrderRisk } from "./order-dates.section.ts";
 import { timeline } from "./timeline.ts";
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -249,6 +250,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const order = JSON.parse(await getOrder(ctx, vendorId, request.params.id)) as OrderJson;
       const token = await getOrderTrackingToken(ctx, vendorId, order.id);
       const pageCtx = await pageContext(ctx, request, reply);
+      const dates = datesSection(order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
       // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
       allowOwnScripts(reply);
       const title = `Order #${order.number} — ${order.model ?? humanize(order.type)}`;
@@ -259,7 +261,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           pageCtx,
           "orders",
           title,
-          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone),
+          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone, dates),
         ),
       );
     },
@@ -404,7 +406,13 @@ ${detailFields.map(([name, label, max]) =>
 </form></details>`;
 }
 
-function orderBody(order: OrderJson, trackingUrl: string, csrf: string, timeZone: string): SafeHtml {
+function orderBody(
+  order: OrderJson,
+  trackingUrl: string,
+  csrf: string,
+  timeZone: string,
+  dates: SafeHtml,
+): SafeHtml {
   const moves = allowedOrderMoves(order.type, order.status);
   return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt, timeZone)}</span></p>
 <dl class="facts">
@@ -415,6 +423,7 @@ ${order.description ? html`<dt>Description</dt><dd class="prose">${order.descrip
 ${order.specialRequests ? html`<dt>Special requests</dt><dd class="prose">${order.specialRequests}</dd>` : ""}
 </dl>
 ${detailsForm(order, csrf)}
+${dates}
 <h2>Tracking link</h2>
 <p class="muted">Send this link to the customer: it shows the status and your messages, nothing else.</p>
 <label for="tracking-url">Tracking link</label>

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
 import { registerAddressRateLimit } from "../../http/rate-limit.ts";
-import type { Translator } from "../../i18n/translator.ts";
+import { type Translator, translator } from "../../i18n/translator.ts";
 import { getTrackedOrder, type TrackedOrder } from "../../modules/orders/orders.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
@@ -16,6 +16,7 @@ import { publicPage as frame, type PageBrand } from "../../web/public-page.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { isWebUrl } from "./common.ts";
 import { codeText, customerReader, pageBrand } from "./customer-page.ts";
+import { calendarDay } from "./today.page.ts";
 
 /**
  * Per client address. The token's 256 bits make guessing hopeless anyway; the limit keeps a
@@ -101,6 +102,7 @@ function trackedBody(t: Translator, order: TrackedOrder): SafeHtml {
   return html`<h1>${t.t("customer.tracking.heading", { orderNumber: String(order.number), item })}</h1>
 <p>${type}</p>
 <p class="current">${t.t("customer.tracking.current")} ${badge(t, order.status)} <span class="muted">${t.t("customer.tracking.since", { time: t.dateTime(new Date(order.updatedAt), order.timeZone, { dateStyle: "medium", timeStyle: "short" }) })}</span></p>
+${expectedReady(t, order)}
 <h2>${t.t("customer.tracking.progress")}</h2>
 ${order.customerErased ? html`<p class="muted" id="messages-withheld">${t.t("customer.tracking.withheld")}</p>` : ""}
 <ol class="timeline">${updates.map(
@@ -126,3 +128,29 @@ ${
 
 const publicPage = (t: Translator, title: string, body: SafeHtml, brand?: PageBrand): string =>
   frame(title, body, { indexable: false, lang: t.language, brand: brand ?? null });
+
+/** Statuses in which the order is ready, gone or off: no "expected ready" any more. */
+const done = new Set(["READY_FOR_PICKUP", "PICKED_UP", "RETURNED", "COMPLETED", "CANCELLED"]);
+
+/**
+ * When the order is expected ready relative to her wedding (CONTRACT 12, Dates of an order), in
+ * her language: "expected ready 3 weeks before your wedding"; the date alone without a wedding
+ * date. The wedding date itself is not shown (the link may be in anyone's hands).
+ */
+export function expectedReadySentence(
+  order: Pick<TrackedOrder, "dueDate" | "weddingDate" | "language" | "status">,
+  t: Translator = translator(order.language),
+): string | null {
+  if (!order.dueDate || done.has(order.status)) return null;
+  if (!order.weddingDate) return t.t("today.tracking.onDate", { date: calendarDay(t, order.dueDate) });
+  const days = Math.round((Date.parse(order.weddingDate) - Date.parse(order.dueDate)) / 86_400_000);
+  if (days < 0) return t.t("today.tracking.onDate", { date: calendarDay(t, order.dueDate) });
+  if (days === 0) return t.t("today.tracking.onDay");
+  if (days >= 14 || days % 7 === 0) return t.t("today.tracking.weeksBefore", { count: Math.round(days / 7) });
+  return t.t("today.tracking.daysBefore", { count: days });
+}
+
+function expectedReady(t: Translator, order: TrackedOrder): SafeHtml {
+  const sentence = expectedReadySentence(order, t);
+  return sentence ? html`<p class="expected-ready">${sentence}</p>` : html``;
+}

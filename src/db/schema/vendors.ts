@@ -70,6 +70,16 @@ export const vendors = pgTable(
      * in its own statement, so the row lock hands out numbers one at a time, without gaps, across
      * processes; orders_vendor_number_key backs it.
      */
+    /**
+     * Shop setting (CONTRACT 12, Dates of an order): days before the wedding each order type is due,
+     * `{ BRIDAL_DRESS: 56, … }`; a type left out takes the default (src/modules/orders/order-dates.ts).
+     */
+    leadTimes: jsonb("lead_times").$type<Record<string, number>>(),
+    /**
+     * Shop setting: the wedding-date risk rules, `[{ status, daysBefore }]`; null: the defaults
+     * (FITTING_READY 56 days, READY_FOR_PICKUP 14 days before the wedding).
+     */
+    riskRules: jsonb("risk_rules").$type<Array<{ status: string; daysBefore: number }>>(),
     lastOrderNumber: integer("last_order_number").notNull().default(1000),
     sandboxOf: text("sandbox_of").references((): AnyPgColumn => vendors.id, { onDelete: "cascade" }),
     createdAt: createdAt(),

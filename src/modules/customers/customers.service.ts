@@ -11,6 +11,7 @@ import { assertFreeFormObject } from "../../lib/json-bounds.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
+import { evaluateOrderAlerts } from "../orders/order-alerts.service.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
 import { recordDeletion } from "../sync/record-deletion.repository.ts";
 import {
@@ -293,6 +294,9 @@ export async function updateCustomer(
       });
       const data = presentCustomer(updated);
       await enqueueEvent(tx, { vendorId, type: "customer.updated", data, createdAt: changes.updatedAt });
+      // A new wedding date may put her orders at risk now (CONTRACT 12): in this transaction, once.
+      if (changes.weddingDate !== undefined && changes.weddingDate !== current.weddingDate)
+        await evaluateOrderAlerts(tx, { vendorId, customerId: id }, now);
     });
   } catch (error) {
     // A concurrent write took the e-mail or the externalId between our check and our update:

@@ -7,6 +7,22 @@
 // where a value is needed (an event's payload).
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { compactJsonArray, compactJsonObject, isoTimestamp } from "../../db/sql.ts";
+import { defaultLeadDays } from "./order-dates.ts";
+import { orderTypes } from "./orders.workflow.ts";
+
+/**
+ * The shop's lead time in days for order `o`'s type (vendors.lead_times, else the default of
+ * order-dates.ts): one primary-key lookup of the order's shop.
+ */
+export const leadDaysSql = sql`(select coalesce((v.lead_times ->> o.type)::int, case o.type ${sql.raw(
+  orderTypes.map((t) => `when '${t}' then ${defaultLeadDays[t]}`).join(" "),
+)} end) from vendors v where v.id = o.vendor_id)`;
+
+/**
+ * The order's due date (CONTRACT 12): the one the shop set, else the customer's wedding date
+ * (the order's own, given at creation, for a customer who has none) minus the lead time.
+ */
+export const dueDateSql = sql`coalesce(o.due_date, coalesce(c.wedding_date, o.wedding_date) - ${leadDaysSql})`;
 
 const orderUpdateJsonSql = compactJsonObject([
   ["status", sql`u.status`],
@@ -32,6 +48,9 @@ const orderJsonWithHistory = (from: SQL) =>
     ["color", sql`o.color`],
     ["description", sql`o.description`],
     ["specialRequests", sql`o.special_requests`],
+    ["dueDate", dueDateSql],
+    ["pickupDate", sql`o.pickup_date`],
+    ["dueBackDate", sql`o.due_back_date`],
     ["customerId", sql`o.customer_id`],
     ["customer", customerJsonSql, "json"],
     ["externalId", sql`o.external_id`],

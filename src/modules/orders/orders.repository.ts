@@ -11,7 +11,7 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
-import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
+import { dueDateSql, newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -223,6 +223,10 @@ export interface NewOrder {
   externalId: string | null;
   /** JSON text of the metadata object, or null. */
   metadata: string | null;
+  /** CONTRACT 12, Dates of an order (YYYY-MM-DD): pickupDate and dueBackDate only for RENTAL. */
+  dueDate: string | null;
+  pickupDate: string | null;
+  dueBackDate: string | null;
   /**
    * Stamps the order, its first history entry, its customer (if new) and the events (db/sql.ts
    * writeStampSql: never before the statement starts).
@@ -281,6 +285,9 @@ export async function insertOrderForCustomer(
     trackingToken: order.trackingToken,
     externalId: order.externalId,
     metadata: order.metadata,
+    dueDate: order.dueDate,
+    pickupDate: order.pickupDate,
+    dueBackDate: order.dueBackDate,
     orderEventId: order.eventId,
     linkId: customer.linkId,
     customerPhoneE164: customer.phoneE164,
@@ -311,15 +318,15 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       where ${p.externalId}::text is not null and x.vendor_id = ${p.vendorId}::text
         and x.external_id = ${p.externalId}::text
     ), found as (
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where c.vendor_id = ${p.vendorId}::text and c.id = ${p.linkId}::text)
       union all
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where ${p.linkId}::text is null and ${p.customerEmail}::text is not null
          and c.vendor_id = ${p.vendorId}::text and lower(c.email) = lower(${p.customerEmail}::text)
        limit 1)
       union all
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where ${p.linkId}::text is null and ${p.customerPhoneE164}::text is not null
          and c.vendor_id = ${p.vendorId}::text and c.phone_e164 = ${p.customerPhoneE164}::text
          and (c.email is null or ${p.customerEmail}::text is null)
@@ -334,7 +341,8 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       on conflict do nothing
       returning *
     ), c as (
-      select id, name, email from nc union all select id, name, email from found where not exists (select 1 from ext)
+      select id, name, email, wedding_date from nc
+      union all select id, name, email, wedding_date from found where not exists (select 1 from ext)
     ), num as (
       update vendors set last_order_number = last_order_number + 1
       where id = ${p.vendorId}::text and exists (select 1 from c)
@@ -342,11 +350,11 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
     ), o as (
       insert into orders (id, vendor_id, customer_id, number, type, status, model, size, color, description,
                           special_requests, customer_phone, wedding_date, tracking_token, external_id, metadata,
-                          created_at, updated_at)
+                          due_date, pickup_date, due_back_date, created_at, updated_at)
       select ${p.orderId}::text, ${p.vendorId}::text, c.id, num.number, ${p.type}::text, 'ORDERED', ${p.model}::text,
              ${p.size}::text, ${p.color}::text, ${p.description}::text, ${p.specialRequests}::text,
              ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${p.externalId}::text,
-             ${p.metadata}::jsonb, ${at}, ${at}
+             ${p.metadata}::jsonb, ${p.dueDate}::date, ${p.pickupDate}::date, ${p.dueBackDate}::date, ${at}, ${at}
       from c cross join num
       returning *
     ), h as (
@@ -535,7 +543,19 @@ export async function findOrderForUpdate(
 }
 
 export type OrderDetails = Partial<
-  Pick<OrderRow, "model" | "size" | "color" | "description" | "specialRequests" | "externalId" | "metadata">
+  Pick<
+    OrderRow,
+    | "model"
+    | "size"
+    | "color"
+    | "description"
+    | "specialRequests"
+    | "externalId"
+    | "metadata"
+    | "dueDate"
+    | "pickupDate"
+    | "dueBackDate"
+  >
 >;
 
 export async function setOrderDetails(
@@ -607,6 +627,9 @@ export interface TrackedOrderRow {
   accentColor: string | null;
   address: string | null;
   phone: string | null;
+  /** CONTRACT 12: the due date (given or derived) and the wedding date, YYYY-MM-DD; the page shows only their difference. */
+  dueDate: string | null;
+  weddingDate: string | null;
 }
 
 /**
@@ -621,9 +644,10 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
     db,
     sql`select v.name as "vendorName", v.time_zone as "timeZone", o.number as "number", o.type as "type", o.model as "model", o.status as "status",
           o.customer_id is null as "customerErased",
-          coalesce((select c.language from customers c where c.id = o.customer_id), v.language) as "language",
+          coalesce(c.language, v.language) as "language",
           v.contact_email as "contactEmail", v.brand_logo_url as "logoUrl", v.brand_accent_color as "accentColor",
           v.address as "address", v.phone as "phone",
+          (${dueDateSql})::text as "dueDate", coalesce(c.wedding_date, o.wedding_date)::text as "weddingDate",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
              'status', u.status,
@@ -632,7 +656,7 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
              'createdAt', ${isoTimestamp(sql`u.created_at`)}
            ) order by u.seq), '[]'::json)::text
            from order_updates u where u.order_id = o.id) as "updates"
-        from orders o join vendors v on v.id = o.vendor_id
+        from orders o join vendors v on v.id = o.vendor_id left join customers c on c.id = o.customer_id
         where o.tracking_token = ${token}`,
   );
   return row;

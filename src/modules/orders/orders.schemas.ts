@@ -42,6 +42,13 @@ export const OrderSchema = Type.Object(
     color: NullableString(),
     description: NullableString(),
     specialRequests: NullableString(),
+    dueDate: NullableString({
+      format: "date",
+      description:
+        "When the order is due, YYYY-MM-DD: as set, else the customer's wedding date minus the shop's lead time for the order type; null when neither is known",
+    }),
+    pickupDate: NullableString({ format: "date", description: "RENTAL: when the customer picks it up" }),
+    dueBackDate: NullableString({ format: "date", description: "RENTAL: when it is due back" }),
     customerId: Type.Union([Id, Type.Null()], {
       description: "The order's customer; null once that customer was erased on request",
     }),
@@ -89,6 +96,25 @@ export const CreateOrderBody = Type.Object(
     size: text(50, "Size"),
     color: text(100, "Color"),
     specialRequests: text(5000, "Special requests"),
+    dueDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description:
+          "When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type",
+      }),
+    ),
+    pickupDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when the customer picks it up, YYYY-MM-DD",
+      }),
+    ),
+    dueBackDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate",
+      }),
+    ),
     externalId: Type.Optional(
       Type.Union([ExternalId, Type.Null()], {
         description: "Your own id for the order; unique among the shop's orders",
@@ -126,6 +152,25 @@ export const UpdateOrderBody = Type.Object(
     color: text(100, "Color"),
     description: text(5000, "Order description"),
     specialRequests: text(5000, "Special requests"),
+    dueDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description:
+          "When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type",
+      }),
+    ),
+    pickupDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when the customer picks it up, YYYY-MM-DD",
+      }),
+    ),
+    dueBackDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate",
+      }),
+    ),
     externalId: Type.Optional(
       Type.Union([ExternalId, Type.Null()], { description: "Your own id for the order; null removes it" }),
     ),

@@ -13,6 +13,8 @@ import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
+import { evaluateOrderAlerts } from "./order-alerts.service.ts";
+import { assertOrderDates } from "./order-dates.ts";
 import { orderVersion, orderVersionOfJson } from "./order-version.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
@@ -199,6 +201,7 @@ export async function createOrder(
   input: CreateOrderBody,
 ): Promise<{ id: string; json: string }> {
   assertOneCustomer(input);
+  assertOrderDates(input.type, input);
   const linkId = input.customerId ?? null;
   // A malformed id names no customer: refused as an unknown one, without a query.
   if (linkId !== null && !isId(linkId)) throw unknownCustomer();
@@ -230,6 +233,9 @@ export async function createOrder(
     trackingToken: newTrackingToken(),
     externalId: input.externalId ?? null,
     metadata: metadataText(input.metadata),
+    dueDate: input.dueDate ?? null,
+    pickupDate: input.pickupDate ?? null,
+    dueBackDate: input.dueBackDate ?? null,
     at: now,
     eventId: newId(),
   };
@@ -241,6 +247,7 @@ export async function createOrder(
     if (json === "external_id_taken") throw externalIdTaken();
     if (!json && linkId !== null) throw unknownCustomer();
     if (!json) throw new Error("order create found no customer to link to after a conflict");
+    await alertsOfNewOrder(ctx, vendorId, order.id, json);
     return { id: order.id, json };
   } catch (error) {
     if (isUniqueViolationOf(error, EXTERNAL_ID_INDEX)) throw externalIdTaken();
@@ -249,6 +256,17 @@ export async function createOrder(
 }
 
 const EXTERNAL_ID_INDEX = "orders_vendor_external_id_key";
+
+/**
+ * A new order with a due date (so a wedding date, given or derived) or a due-back date may be at
+ * risk or overdue at once: evaluated now rather than at the next sweep. One without either cannot
+ * be, and its create stays one statement.
+ */
+async function alertsOfNewOrder(ctx: ServiceContext, vendorId: string, orderId: string, json: string) {
+  const { dueDate, dueBackDate } = orderPayload(json);
+  if (dueDate === null && dueBackDate === null) return;
+  await ctx.db.transaction((tx) => evaluateOrderAlerts(tx, { vendorId, orderId }, ctx.now()));
+}
 
 const unknownCustomer = () => fieldError("unknown_reference", "customerId", "names no customer of this shop");
 
@@ -305,7 +323,17 @@ function unsubscribeTokenPair(): { token: string; tokenHash: string } {
   return { token, tokenHash: hash };
 }
 
-const detailFields = ["model", "size", "color", "description", "specialRequests", "externalId"] as const;
+const detailFields = [
+  "model",
+  "size",
+  "color",
+  "description",
+  "specialRequests",
+  "externalId",
+  "dueDate",
+  "pickupDate",
+  "dueBackDate",
+] as const;
 
 /**
  * Changes the details a shop edits after ordering (a size after a fitting): fields left out are
@@ -338,6 +366,12 @@ async function updateOrderDetails(
     const now = ctx.now();
     const order = await findOrderForUpdate(tx, vendorId, id);
     if (!order) throw notFound("Order");
+    // The dates the order will have, checked together (dueBackDate against a pickupDate kept).
+    assertOrderDates(order.type as OrderType, {
+      dueDate: input.dueDate === undefined ? order.dueDate : input.dueDate,
+      pickupDate: input.pickupDate === undefined ? order.pickupDate : input.pickupDate,
+      dueBackDate: input.dueBackDate === undefined ? order.dueBackDate : input.dueBackDate,
+    });
     const changes: OrderDetails = {};
     for (const field of detailFields) {
       const value = input[field];
@@ -365,6 +399,13 @@ async function updateOrderDetails(
     if (!json) throw new Error("order vanished inside its own transaction");
     if (Object.keys(changes).length > 0) {
       await enqueueEvent(tx, { vendorId, type: "order.updated", data: orderPayload(json), createdAt: now });
+      // New dates may put the order at risk or overdue now: in this transaction, once (CONTRACT 12).
+      if (
+        changes.dueDate !== undefined ||
+        changes.dueBackDate !== undefined ||
+        changes.pickupDate !== undefined
+      )
+        await evaluateOrderAlerts(tx, { vendorId, orderId: id }, now);
     }
     return json;
   });
@@ -409,6 +450,9 @@ export interface TrackedOrder {
     address: string | null;
     phone: string | null;
   };
+  /** YYYY-MM-DD: when it is due (given or derived) and the customer's wedding (never shown as such). */
+  dueDate: string | null;
+  weddingDate: string | null;
 }
 
 /** The public tracking view of an order; a token of the wrong shape is refused without a query. */
@@ -433,6 +477,8 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
       address: row.address,
       phone: row.phone,
     },
+    dueDate: row.dueDate,
+    weddingDate: row.weddingDate,
   };
 }
 
