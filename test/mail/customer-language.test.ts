@@ -130,7 +130,7 @@ describe("a German shop's customers", () => {
     await confirmedAppointment(key, clara.id);
     const [, appointmentMail] = await mail.sink.waitFor(clara.email, 2);
     const when = new Intl.DateTimeFormat("de", {
-      dateStyle: "medium",
+      dateStyle: "full",
       timeStyle: "short",
       timeZone: "Europe/Berlin",
     }).format(new Date("2031-05-02T08:30:00Z"));

@@ -94,12 +94,13 @@ export function unsubscribeUrl(ctx: RenderContext): string {
   return `${ctx.publicUrl}/unsubscribe/${encodeURIComponent((ctx.secret ?? "").split(" ")[0] ?? "")}`;
 }
 
-/** The brand lines under the signature: name, address, phone, contact e-mail. */
+/** The brand lines under the signature: name, address, phone, verified contact e-mail. */
 function brandLines(t: Translator, data: FromShop): string[] {
   const lines = [data.shopName];
   if (data.brand?.address) lines.push(...data.brand.address.split(/\r?\n/).filter((l) => l.trim() !== ""));
   if (data.brand?.phone) lines.push(t.t("customer.brand.phone", { phone: data.brand.phone }));
-  if (data.contactEmail) lines.push(data.contactEmail);
+  // Only an address the shop verified (`replyTo`): mail never carries one it merely typed (CONTRACT 12).
+  if (data.replyTo) lines.push(data.replyTo);
   return lines;
 }
 
