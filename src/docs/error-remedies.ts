@@ -67,6 +67,11 @@ export const errorRemedies: Record<ErrorCode, { cause: string; remedy: string }>
     cause: "Another record of the same kind in your shop already has this `externalId`.",
     remedy: "Use that record (its id is in `existingId`), or give this one another externalId.",
   },
+  storage_quota_exceeded: {
+    cause:
+      "Your shop's photos would take more storage than its quota (1 GiB unless the operator set another).",
+    remedy: "Upload smaller photos or fewer of them; photos go when their order's customer is erased.",
+  },
   idempotency_key_in_use: {
     cause: "A request with the same Idempotency-Key is still being processed.",
     remedy: "Wait for `Retry-After` seconds and retry with the same key: you then get the first answer.",
