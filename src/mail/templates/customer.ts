@@ -50,6 +50,20 @@ export interface OrderStatusMailData extends FromShop {
   status: string;
   message: string;
   trackingToken: string;
+  /** The status entry's photos (CONTRACT 12), through their unguessable links; absent before photos. */
+  photos?: Array<{ id: string; url: string; thumbnailUrl: string }>;
+}
+
+/** The entry's photos: thumbnails linking to the full JPEG (images load only if the reader allows). */
+function photoLinks(photos: OrderStatusMailData["photos"]): { text: string; html: SafeHtml | "" } {
+  if (!photos || photos.length === 0) return { text: "", html: "" };
+  return {
+    text: `\nPhotos:\n${photos.map((p) => p.url).join("\n")}\n`,
+    html: html`<p>${photos.map(
+      (p, i) =>
+        html`<a href="${p.url}" style="display:inline-block;margin:0 .5rem .5rem 0"><img src="${p.thumbnailUrl}" alt="Photo ${String(i + 1)}" width="200" style="max-width:200px;height:auto;border-radius:4px;border:1px solid #ddd"></a>`,
+    )}</p>`,
+  };
 }
 
 export const orderStatusMail = defineMail<OrderStatusMailData>({
@@ -60,6 +74,7 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
     const item = data.model ? `${words(data.orderType)} ${data.model}` : words(data.orderType);
     const what = typeof data.number === "number" ? `Order #${data.number} (${item})` : item;
     const footer = unsubscribeFooter(data, ctx);
+    const photos = photoLinks(data.photos);
     return {
       subject: oneLine(`${what}: ${words(data.status)}`),
       fromName: data.shopName,
@@ -70,7 +85,7 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
 ${data.shopName} has news about your order (${what}), now ${words(data.status)}:
 
 ${data.message}
-
+${photos.text}
 Follow your order: ${tracking}
 ${footer.text}`,
       html: mailFrame({
@@ -78,6 +93,7 @@ ${footer.text}`,
         body: html`<p>Hello ${data.customerName},</p>
 <p>${data.shopName} has news about your order (${what}), now <strong>${words(data.status)}</strong>:</p>
 <blockquote style="margin:1rem 0;padding-left:1rem;border-left:3px solid #ccc">${paragraphs(data.message)}</blockquote>
+${photos.html}
 ${mailLink(tracking, "Follow your order")}`,
         footer: footer.html,
       }),

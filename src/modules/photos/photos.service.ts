@@ -12,6 +12,9 @@ import { generateSecret } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { type ProcessedPhoto, processPhoto } from "./photo-image.ts";
+
+export { type ProcessedPhoto, processPhoto } from "./photo-image.ts";
+
 import {
   type AttachablePhoto,
   findPhotoByToken,
@@ -104,7 +107,17 @@ export async function uploadPhoto(
   bytes: Buffer,
 ): Promise<StoredPhoto> {
   if (!isId(orderId)) throw notFound("Order");
-  const processed: ProcessedPhoto = await processPhoto(bytes);
+  return storePhoto(ctx, settings, vendorId, orderId, await processPhoto(bytes));
+}
+
+/** Stores a photo already processed (the dashboard checks every photo of a form before storing one). */
+export async function storePhoto(
+  ctx: ServiceContext,
+  settings: PhotoSettings,
+  vendorId: string,
+  orderId: string,
+  processed: ProcessedPhoto,
+): Promise<StoredPhoto> {
   const store = storeOf(ctx);
   const id = newId();
   const token = generateSecret("", 32);
