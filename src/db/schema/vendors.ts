@@ -37,6 +37,16 @@ export const vendors = pgTable(
     notificationEmailMovedAt: ts("notification_email_moved_at"),
     /** IANA zone the dashboard and tracking page show times in and read typed dates in; the API stays UTC. */
     timeZone: text("time_zone").notNull().default("UTC"),
+    /**
+     * The shop's language (CONTRACT 12, Languages: a catalogue in src/i18n/catalogues): the
+     * default for its members' dashboard and its customers' pages and mail.
+     */
+    language: text("language").notNull().default("en"),
+    /**
+     * The shop's postal address, lines separated by newlines: the brand of its mail and pages,
+     * and the LOCATION of its appointments' calendar invitations (CONTRACT 12, Booking settings).
+     */
+    address: text("address"),
     /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */
     customerMail: boolean("customer_mail").notNull().default(false),
     /** Team setting: every member signs in with a second step (TOTP); set up at next sign-in. */
