@@ -147,5 +147,5 @@ describe("erasure and quota", () => {
     // Another shop still has its own room.
     const other = await createVendorWithKey(t.ctx);
     await upload((await newOrder(other.key)).id, other.key, noise);
-  });
+  }, 120_000); // CPU: several ~1 MB photos re-encoded on a shared 2-core host, not a contract bound
 });

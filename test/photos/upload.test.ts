@@ -187,7 +187,7 @@ describe("POST /api/vendor/orders/{id}/photos", () => {
     const problem = await streamed.json();
     expect(streamed.status, JSON.stringify(problem)).toBe(413);
     expect(problem).toMatchObject({ code: "payload_too_large", errors: [{ field: "file" }] });
-  });
+  }, 120_000); // CPU: 80 MB sent and parsed on a shared 2-core host, not a contract bound
 
   it("refuses a body that is not multipart with 415", async () => {
     const res = await t.api.post(`/api/vendor/orders/${orderId}/photos`, { file: "x" }, { key });
