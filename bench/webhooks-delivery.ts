@@ -181,7 +181,13 @@ const data: OrderSchema = {
   externalId: null,
   metadata: {},
   updates: [
-    { status: "ORDERED", message: "Order created", imageUrl: null, createdAt: new Date().toISOString() },
+    {
+      status: "ORDERED",
+      message: "Order created",
+      imageUrl: null,
+      photos: [],
+      createdAt: new Date().toISOString(),
+    },
   ],
   createdAt: new Date().toISOString(),
   updatedAt: new Date().toISOString(),

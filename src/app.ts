@@ -57,6 +57,8 @@ import { eventStreamRoutes } from "./modules/events/event-stream.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
 import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
+import { photoFileRoutes } from "./modules/photos/photo-files.routes.ts";
+import { photoRoutes } from "./modules/photos/photos.routes.ts";
 import { syncRoutes } from "./modules/sync/sync.routes.ts";
 import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
@@ -199,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerRejectNul(api);
       registerIdempotency(api, ctx);
       await api.register(orderRoutes, { ctx });
+      await api.register(photoRoutes, { ctx, config });
       await api.register(customerRoutes, { ctx });
       await api.register(appointmentRoutes, { ctx });
       await api.register(bookingRoutes, { ctx });
@@ -239,6 +242,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: "/api/public" },
   );
+  // Photos' own links (no credentials: the token is one), per client address like public pages.
+  await app.register(async (photos) => {
+    registerAddressRateLimit(photos, rateLimitStore, {
+      policy: "photos",
+      maxPerMinute: config.rateLimitPerMinute,
+    });
+    await photos.register(photoFileRoutes, { ctx });
+  });
   // Any other path under /api (a mistyped prefix, a wrong method on an OAuth endpoint): counted
   // and answered like the rest of the API, RateLimit headers included (CONTRACT 8).
   await app.register(

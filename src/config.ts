@@ -127,6 +127,15 @@ export interface Config {
   readonly databasePoolSize: number;
   /** PGlite: free bytes under DATA_DIR below which writes are refused with 503; 0 never refuses. */
   readonly diskMinFreeBytes: number;
+  /**
+   * Where photos are stored (CONTRACT 12, src/storage/): `file:` (a directory under DATA_DIR, the
+   * default) or `s3://<bucket>?endpoint=<url>&region=<r>&forcePathStyle=true`.
+   */
+  readonly storageUrl: string;
+  /** The S3 store's credentials (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); never logged. */
+  readonly s3Credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
+  /** A shop's photo storage in bytes (PHOTO_QUOTA_MB, default 1 GiB): past it, 409 storage_quota_exceeded. */
+  readonly photoQuotaBytes: number;
 }
 
 /**
@@ -328,6 +337,9 @@ export function loadConfig(
     signupMailsPerClient: int("SIGNUP_MAILS_PER_CLIENT", 10, 0, 1_000_000),
     databasePoolSize: int("DATABASE_POOL_SIZE", 10, 1, 1_000),
     diskMinFreeBytes: int("DISK_MIN_FREE_MB", 128, 0, 1_000_000) * 1024 * 1024,
+    storageUrl: storageUrl(env.STORAGE_URL, problems),
+    s3Credentials: s3Credentials(env, problems),
+    photoQuotaBytes: int("PHOTO_QUOTA_MB", 1024, 1, 100_000_000) * 1024 * 1024,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -347,6 +359,38 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): boolean |
     return false;
   }
   return list;
+}
+
+/**
+ * STORAGE_URL (CONTRACT 12): `file:` (DATA_DIR/blobs, the default) or
+ * `s3://<bucket>?endpoint=<url>&region=<r>&forcePathStyle=true`. Its text holds no secret (the S3
+ * keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), so it may be echoed.
+ */
+function storageUrl(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined || raw === "" || raw === "file:") return "file:";
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol === "s3:" && parsed.hostname !== "") {
+      const endpoint = parsed.searchParams.get("endpoint");
+      if (endpoint !== null && !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error("endpoint");
+      return raw;
+    }
+  } catch {}
+  problems.push(
+    `STORAGE_URL must be file: or s3://<bucket>?endpoint=<url>&region=<region>&forcePathStyle=true (got "${raw}")`,
+  );
+  return "file:";
+}
+
+function s3Credentials(env: Env, problems: string[]): Config["s3Credentials"] {
+  const accessKeyId = env.AWS_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || undefined;
+  if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
+  if (accessKeyId === undefined || secretAccessKey === undefined) {
+    problems.push("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together or not at all");
+    return undefined;
+  }
+  return { accessKeyId, secretAccessKey };
 }
 
 /** A URL whose text must never reach a message (it holds credentials). */

@@ -31,6 +31,13 @@ const orderUpdate = {
   status: "IN_PRODUCTION",
   message: "Your gown is being cut from the lace you chose",
   imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+  photos: [
+    {
+      id: "q2v7mwt1bz0k8c4xh5n3e9pd",
+      url: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+      thumbnailUrl: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+    },
+  ],
   createdAt: moved,
 };
 
@@ -48,7 +55,10 @@ const orderJson = {
   customer: { name: "Maria Silva", email: "maria.silva@example.com" },
   externalId: "pos-4711",
   metadata: { till: "2" },
-  updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, createdAt: created }, orderUpdate],
+  updates: [
+    { status: "ORDERED", message: "Order created", imageUrl: null, photos: [], createdAt: created },
+    orderUpdate,
+  ],
   createdAt: created,
   updatedAt: moved,
 };
@@ -122,6 +132,7 @@ const statusChange = {
   updatedAt: moved,
   message: orderUpdate.message,
   imageUrl: orderUpdate.imageUrl,
+  photos: orderUpdate.photos,
 };
 
 /** One example per named schema of the document. */
@@ -148,8 +159,10 @@ export const schemaExamples: Record<string, unknown> = {
   UpdateOrderStatus: {
     status: "IN_PRODUCTION",
     message: orderUpdate.message,
-    imageUrl: orderUpdate.imageUrl,
+    photoIds: orderUpdate.photos.map((p) => p.id),
   },
+  Photo: { ...orderUpdate.photos[0], width: 2048, height: 1536 },
+  EntryPhoto: orderUpdate.photos[0],
   OrderStatusResult: { id: order, status: "IN_PRODUCTION" },
   Customer: mariaJson,
   CustomerWithCounts: { ...mariaJson, counts: { orders: 1, appointments: 2 } },

@@ -66,7 +66,7 @@ export function sampleOrderPayload(id: string, at = new Date()): OrderSchema {
     customer: { name: "Maria Silva", email: "maria@example.com" },
     externalId: null,
     metadata: {},
-    updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, createdAt }],
+    updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, photos: [], createdAt }],
     createdAt,
     updatedAt: createdAt,
   };

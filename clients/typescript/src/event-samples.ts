@@ -25,6 +25,7 @@ export const eventSamples = {
         status: "ORDERED",
         message: "Order created",
         imageUrl: null,
+        photos: [],
         createdAt: "2026-11-02T10:15:00.000Z",
       },
     ],
@@ -55,12 +56,21 @@ export const eventSamples = {
         status: "ORDERED",
         message: "Order created",
         imageUrl: null,
+        photos: [],
         createdAt: "2026-11-02T10:15:00.000Z",
       },
       {
         status: "IN_PRODUCTION",
         message: "Your gown is being cut from the lace you chose",
         imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+        photos: [
+          {
+            id: "q2v7mwt1bz0k8c4xh5n3e9pd",
+            url: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+            thumbnailUrl:
+              "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+          },
+        ],
         createdAt: "2026-11-09T14:30:00.000Z",
       },
     ],
@@ -80,6 +90,14 @@ export const eventSamples = {
     updatedAt: "2026-11-09T14:30:00.000Z",
     message: "Your gown is being cut from the lace you chose",
     imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+    photos: [
+      {
+        id: "q2v7mwt1bz0k8c4xh5n3e9pd",
+        url: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+        thumbnailUrl:
+          "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+      },
+    ],
   },
   "order.at_risk": {
     order: {
@@ -106,12 +124,21 @@ export const eventSamples = {
           status: "ORDERED",
           message: "Order created",
           imageUrl: null,
+          photos: [],
           createdAt: "2026-11-02T10:15:00.000Z",
         },
         {
           status: "IN_PRODUCTION",
           message: "Your gown is being cut from the lace you chose",
           imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+          photos: [
+            {
+              id: "q2v7mwt1bz0k8c4xh5n3e9pd",
+              url: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+              thumbnailUrl:
+                "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+            },
+          ],
           createdAt: "2026-11-09T14:30:00.000Z",
         },
       ],
@@ -148,12 +175,21 @@ export const eventSamples = {
           status: "ORDERED",
           message: "Order created",
           imageUrl: null,
+          photos: [],
           createdAt: "2026-11-02T10:15:00.000Z",
         },
         {
           status: "IN_PRODUCTION",
           message: "Your gown is being cut from the lace you chose",
           imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+          photos: [
+            {
+              id: "q2v7mwt1bz0k8c4xh5n3e9pd",
+              url: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+              thumbnailUrl:
+                "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+            },
+          ],
           createdAt: "2026-11-09T14:30:00.000Z",
         },
       ],

@@ -103,6 +103,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vendor/orders/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a progress photo
+         * @description Stores one photo of the order, sent as multipart/form-data with one part named `file` (at most 15 MB; JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF, recognised from its bytes). It is turned upright, re-encoded as JPEG at most 2048 px on the long side with a 400 px thumbnail, and every metadata field (EXIF with GPS, XMP, IPTC, ICC) is removed. Name its id in `photoIds` of a status update to show it to the customer. A shop's photos take at most its storage quota (1 GiB by default): past it, 409 storage_quota_exceeded.
+         */
+        post: operations["uploadOrderPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/customers": {
         parameters: {
             query?: never;
@@ -2037,6 +2057,32 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * EntryPhoto
+         * @description A photo uploaded with POST /api/vendor/orders/{id}/photos
+         * @example {
+         *       "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *       "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *       "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *     }
+         */
+        EntryPhoto: {
+            /**
+             * @description CUID2 identifier
+             * @example tz4a98xxat96iws9zmbrgj3a
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The JPEG (at most 2048 px), through an unguessable link that needs no credentials
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description Its thumbnail (at most 400 px)
+             */
+            thumbnailUrl: string;
+        };
+        /**
          * Event
          * @description An event as its webhook deliveries carry it; `event` tells which payload `data` is
          * @example {
@@ -2054,7 +2100,14 @@ export interface components {
          *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
-         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *         "photos": [
+         *           {
+         *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *           }
+         *         ]
          *       },
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
@@ -2079,7 +2132,14 @@ export interface components {
          *             },
          *             "updatedAt": "2026-11-09T14:30:00.000Z",
          *             "message": "Your gown is being cut from the lace you chose",
-         *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *             "photos": [
+         *               {
+         *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *               }
+         *             ]
          *           },
          *           "createdAt": "2026-11-09T14:30:00.000Z"
          *         }
@@ -2231,12 +2291,20 @@ export interface components {
          *           "status": "ORDERED",
          *           "message": "Order created",
          *           "imageUrl": null,
+         *           "photos": [],
          *           "createdAt": "2026-11-02T10:15:00.000Z"
          *         },
          *         {
          *           "status": "IN_PRODUCTION",
          *           "message": "Your gown is being cut from the lace you chose",
          *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *           "photos": [
+         *             {
+         *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *             }
+         *           ],
          *           "createdAt": "2026-11-09T14:30:00.000Z"
          *         }
          *       ],
@@ -2368,6 +2436,7 @@ export interface components {
          *             "status": "ORDERED",
          *             "message": "Order created",
          *             "imageUrl": null,
+         *             "photos": [],
          *             "createdAt": "2026-11-02T10:15:00.000Z"
          *           }
          *         ],
@@ -2417,12 +2486,20 @@ export interface components {
          *               "status": "ORDERED",
          *               "message": "Order created",
          *               "imageUrl": null,
+         *               "photos": [],
          *               "createdAt": "2026-11-02T10:15:00.000Z"
          *             },
          *             {
          *               "status": "IN_PRODUCTION",
          *               "message": "Your gown is being cut from the lace you chose",
          *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *               "photos": [
+         *                 {
+         *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *                 }
+         *               ],
          *               "createdAt": "2026-11-09T14:30:00.000Z"
          *             }
          *           ],
@@ -2485,7 +2562,14 @@ export interface components {
          *       },
          *       "updatedAt": "2026-11-09T14:30:00.000Z",
          *       "message": "Your gown is being cut from the lace you chose",
-         *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *       "photos": [
+         *         {
+         *           "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *           "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *           "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *         }
+         *       ]
          *     }
          */
         OrderStatusChange: {
@@ -2522,6 +2606,8 @@ export interface components {
             message: string | null;
             /** @description The photo sent with the move */
             imageUrl: string | null;
+            /** @description Photos uploaded for this order and named in photoIds, in the order they were uploaded */
+            photos: components["schemas"]["EntryPhoto"][];
         };
         /**
          * OrderStatusChangedEvent
@@ -2541,7 +2627,14 @@ export interface components {
          *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
-         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *         "photos": [
+         *           {
+         *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *           }
+         *         ]
          *       },
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
@@ -2586,6 +2679,13 @@ export interface components {
          *       "status": "IN_PRODUCTION",
          *       "message": "Your gown is being cut from the lace you chose",
          *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *       "photos": [
+         *         {
+         *           "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *           "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *           "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *         }
+         *       ],
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
@@ -2595,6 +2695,8 @@ export interface components {
             message: string | null;
             /** @description Progress photo URL */
             imageUrl: string | null;
+            /** @description Photos uploaded for this order and named in photoIds, in the order they were uploaded */
+            photos: components["schemas"]["EntryPhoto"][];
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -2632,12 +2734,20 @@ export interface components {
          *             "status": "ORDERED",
          *             "message": "Order created",
          *             "imageUrl": null,
+         *             "photos": [],
          *             "createdAt": "2026-11-02T10:15:00.000Z"
          *           },
          *           {
          *             "status": "IN_PRODUCTION",
          *             "message": "Your gown is being cut from the lace you chose",
          *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *             "photos": [
+         *               {
+         *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *               }
+         *             ],
          *             "createdAt": "2026-11-09T14:30:00.000Z"
          *           }
          *         ],
@@ -2660,6 +2770,38 @@ export interface components {
             createdAt: string;
         };
         /**
+         * Photo
+         * @description A stored progress photo; name its id in photoIds of a status update to show it
+         * @example {
+         *       "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *       "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *       "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+         *       "width": 2048,
+         *       "height": 1536
+         *     }
+         */
+        Photo: {
+            /**
+             * @description CUID2 identifier
+             * @example tz4a98xxat96iws9zmbrgj3a
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The photo as JPEG (EXIF removed, at most 2048 px on the long side), through an unguessable link that needs no credentials
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description Its thumbnail, at most 400 px on the long side
+             */
+            thumbnailUrl: string;
+            /** @description Width of the stored JPEG in pixels */
+            width: number;
+            /** @description Height of the stored JPEG in pixels */
+            height: number;
+        };
+        /**
          * Problem
          * @description RFC 9457 problem details. `code` names the error (see the errors guide for each code's cause and remedy); some codes add members, listed below.
          */
@@ -2677,7 +2819,7 @@ export interface components {
              * @description The error code
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "storage_quota_exceeded" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
             /** @description What went wrong in this request */
             detail?: string;
             /** @description The request id (also in X-Request-Id): quote it to support */
@@ -3013,7 +3155,9 @@ export interface components {
          * @example {
          *       "status": "IN_PRODUCTION",
          *       "message": "Your gown is being cut from the lace you chose",
-         *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *       "photoIds": [
+         *         "q2v7mwt1bz0k8c4xh5n3e9pd"
+         *       ]
          *     }
          */
         UpdateOrderStatus: {
@@ -3025,6 +3169,8 @@ export interface components {
              * @description Absolute http(s) URL of an image, e.g. a progress photo
              */
             imageUrl?: string | null;
+            /** @description Photos of this order uploaded with POST /api/vendor/orders/{id}/photos and not yet shown with another status entry; the entry shows them */
+            photoIds?: string[];
         };
         /**
          * UpdateWebhook
@@ -3339,7 +3485,7 @@ export interface operations {
                          * @description The error code
                          * @enum {string}
                          */
-                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "storage_quota_exceeded" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
                         /** @description What went wrong in this request */
                         detail?: string;
                         /** @description The request id (also in X-Request-Id): quote it to support */
@@ -3432,12 +3578,20 @@ export interface operations {
                      *               "status": "ORDERED",
                      *               "message": "Order created",
                      *               "imageUrl": null,
+                     *               "photos": [],
                      *               "createdAt": "2026-11-02T10:15:00.000Z"
                      *             },
                      *             {
                      *               "status": "IN_PRODUCTION",
                      *               "message": "Your gown is being cut from the lace you chose",
                      *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *               "photos": [
+                     *                 {
+                     *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *                 }
+                     *               ],
                      *               "createdAt": "2026-11-09T14:30:00.000Z"
                      *             }
                      *           ],
@@ -3614,12 +3768,20 @@ export interface operations {
                      *           "status": "ORDERED",
                      *           "message": "Order created",
                      *           "imageUrl": null,
+                     *           "photos": [],
                      *           "createdAt": "2026-11-02T10:15:00.000Z"
                      *         },
                      *         {
                      *           "status": "IN_PRODUCTION",
                      *           "message": "Your gown is being cut from the lace you chose",
                      *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *           "photos": [
+                     *             {
+                     *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
                      *       ],
@@ -3823,12 +3985,20 @@ export interface operations {
                      *           "status": "ORDERED",
                      *           "message": "Order created",
                      *           "imageUrl": null,
+                     *           "photos": [],
                      *           "createdAt": "2026-11-02T10:15:00.000Z"
                      *         },
                      *         {
                      *           "status": "IN_PRODUCTION",
                      *           "message": "Your gown is being cut from the lace you chose",
                      *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *           "photos": [
+                     *             {
+                     *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
                      *       ],
@@ -4012,12 +4182,20 @@ export interface operations {
                      *           "status": "ORDERED",
                      *           "message": "Order created",
                      *           "imageUrl": null,
+                     *           "photos": [],
                      *           "createdAt": "2026-11-02T10:15:00.000Z"
                      *         },
                      *         {
                      *           "status": "IN_PRODUCTION",
                      *           "message": "Your gown is being cut from the lace you chose",
                      *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *           "photos": [
+                     *             {
+                     *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
                      *       ],
@@ -4186,7 +4364,9 @@ export interface operations {
                  * @example {
                  *       "status": "IN_PRODUCTION",
                  *       "message": "Your gown is being cut from the lace you chose",
-                 *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                 *       "photoIds": [
+                 *         "q2v7mwt1bz0k8c4xh5n3e9pd"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateOrderStatus"];
@@ -4318,6 +4498,211 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    uploadOrderPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request. The answer is stored in the same transaction as the change, so a retry after any failure either replays it or runs the request anew. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description CUID2 identifier
+                 * @example tz4a98xxat96iws9zmbrgj3a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description multipart/form-data with one part named `file`: the photo, at most 15 MB (JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF, recognised from its bytes; the part's file name and type are not trusted). */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The photo
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A stored progress photo; name its id in photoIds of a status update to show it */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *       "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *       "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+                     *       "width": 2048,
+                     *       "height": 1536
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `storage_quota_exceeded`: Storage quota exceeded; `idempotency_key_in_use`: Idempotency key in use */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "storage_quota_exceeded" | "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };
@@ -10475,7 +10860,14 @@ export interface operations {
                      *             },
                      *             "updatedAt": "2026-11-09T14:30:00.000Z",
                      *             "message": "Your gown is being cut from the lace you chose",
-                     *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                     *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *             "photos": [
+                     *               {
+                     *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *               }
+                     *             ]
                      *           },
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
@@ -10626,7 +11018,14 @@ export interface operations {
                      *         },
                      *         "updatedAt": "2026-11-09T14:30:00.000Z",
                      *         "message": "Your gown is being cut from the lace you chose",
-                     *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                     *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *         "photos": [
+                     *           {
+                     *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *           }
+                     *         ]
                      *       },
                      *       "createdAt": "2026-11-09T14:30:00.000Z"
                      *     }
@@ -11944,6 +12343,7 @@ export interface operations {
                  *             "status": "ORDERED",
                  *             "message": "Order created",
                  *             "imageUrl": null,
+                 *             "photos": [],
                  *             "createdAt": "2026-11-02T10:15:00.000Z"
                  *           }
                  *         ],
@@ -12049,12 +12449,20 @@ export interface operations {
                  *             "status": "ORDERED",
                  *             "message": "Order created",
                  *             "imageUrl": null,
+                 *             "photos": [],
                  *             "createdAt": "2026-11-02T10:15:00.000Z"
                  *           },
                  *           {
                  *             "status": "IN_PRODUCTION",
                  *             "message": "Your gown is being cut from the lace you chose",
                  *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                 *             "photos": [
+                 *               {
+                 *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                 *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                 *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                 *               }
+                 *             ],
                  *             "createdAt": "2026-11-09T14:30:00.000Z"
                  *           }
                  *         ],
@@ -12148,7 +12556,14 @@ export interface operations {
                  *         },
                  *         "updatedAt": "2026-11-09T14:30:00.000Z",
                  *         "message": "Your gown is being cut from the lace you chose",
-                 *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                 *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                 *         "photos": [
+                 *           {
+                 *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                 *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                 *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                 *           }
+                 *         ]
                  *       },
                  *       "timestamp": "2026-11-09T14:30:00.000Z"
                  *     }

@@ -122,6 +122,14 @@ ${
     ? html`<a href="${u.imageUrl}" target="_blank" rel="noopener noreferrer"><img src="${u.imageUrl}" alt="${t.t("customer.tracking.photo", { status: codeText(t, "orderStatus", u.status) })}" loading="lazy"></a>`
     : ""
 }
+${
+  u.photos && u.photos.length > 0
+    ? html`<div class="photos">${u.photos.map(
+        (p, i) =>
+          html`<a href="${p.url}" target="_blank" rel="noopener noreferrer" data-photo="${p.id}"><img src="${p.thumbnailUrl}" alt="${t.t("photos.alt", { number: i + 1 })}" loading="lazy"></a>`,
+      )}</div>`
+    : ""
+}
 </li>`,
   )}</ol>`;
 }

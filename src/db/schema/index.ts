@@ -12,6 +12,7 @@ export * from "./notification-email.ts";
 export * from "./oauth.ts";
 export * from "./orders.ts";
 export * from "./password-resets.ts";
+export * from "./photos.ts";
 export * from "./tombstones.ts";
 export * from "./vendors.ts";
 export * from "./webhooks.ts";

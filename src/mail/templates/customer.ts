@@ -165,6 +165,23 @@ export interface OrderStatusMailData extends FromShop {
   status: string;
   message: string;
   trackingToken: string;
+  /** The status entry's photos (CONTRACT 12), through their unguessable links; absent before photos. */
+  photos?: Array<{ id: string; url: string; thumbnailUrl: string }>;
+}
+
+/** The entry's photos: thumbnails linking to the full JPEG (images load only if the reader allows). */
+function photoLinks(
+  t: Translator,
+  photos: OrderStatusMailData["photos"],
+): { text: string; html: SafeHtml | "" } {
+  if (!photos || photos.length === 0) return { text: "", html: "" };
+  return {
+    text: `\n${t.t("photos.mail.heading", { count: photos.length })}\n${photos.map((p) => p.url).join("\n")}\n`,
+    html: html`<p>${photos.map(
+      (p, i) =>
+        html`<a href="${p.url}" style="display:inline-block;margin:0 .5rem .5rem 0"><img src="${p.thumbnailUrl}" alt="${t.t("photos.alt", { number: i + 1 })}" width="200" style="max-width:200px;height:auto;border-radius:4px;border:1px solid #ddd"></a>`,
+    )}</p>`,
+  };
 }
 
 /** The placeholder values of an order status mail, as the default and the shop's wording get them. */
@@ -188,15 +205,17 @@ export const orderStatusMail = defineMail<OrderStatusMailData>({
     const values = orderStatusValues(t, data);
     const { subject, opening } = worded(t, "order_status", data.wording, values);
     const accent = accentOf(data.brand);
+    const photos = photoLinks(t, data.photos);
     const framed = frame(t, data, ctx, {
       heading: subject,
       text: `${opening}
 
 ${data.message}
-
+${photos.text}
 ${t.t("mail.orderStatus.followText", { url: tracking })}`,
       body: html`${paragraphs(opening)}
 <blockquote style="margin:1rem 0;padding-left:1rem;border-left:3px solid ${accent}">${paragraphs(data.message)}</blockquote>
+${photos.html}
 ${button(tracking, t.t("mail.orderStatus.follow"), accent)}`,
     });
     return {

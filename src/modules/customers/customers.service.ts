@@ -13,6 +13,8 @@ import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
 import { evaluateOrderAlerts } from "../orders/order-alerts.service.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
+import { deletePhotosOfCustomer } from "../photos/photos.repository.ts";
+import { deleteRecordedBlobsLater, photoBlobKeys } from "../photos/photos.service.ts";
 import { recordDeletion } from "../sync/record-deletion.repository.ts";
 import {
   assertIncludeDeletedHasWindow,
@@ -316,12 +318,14 @@ export async function updateCustomer(
 
 /**
  * Erasure on the customer's request (CONTRACT 5): the customer, their appointments, the inquiries
- * sent from their e-mail and every stored event payload about them are gone; their orders stay for
- * the shop's books with no customer. One transaction, so an erasure is never half done.
+ * sent from their e-mail, every stored event payload about them and her orders' photos (rows and
+ * blobs) are gone; their orders stay for the shop's books with no customer. One transaction, so
+ * an erasure is never half done; the photos' blobs are deleted from the store after it commits.
  */
 export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Customer");
-  await ctx.db.transaction(async (tx) => {
+  // Her orders' photos (CONTRACT 12) go from the store too, after the rows' deletion commits.
+  const blobKeys = await ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
     const customer = await findCustomerForUpdate(tx, vendorId, id);
@@ -334,6 +338,8 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await deleteCustomerInquiries(tx, vendorId, emails);
     await deleteIdempotentAnswersAbout(tx, vendorId, values);
     await eraseFromAttemptLogs(tx, vendorId, values);
+    // Her orders' photos, while the orders still name her (the blobs are recorded for deletion).
+    const photoKeys = await deletePhotosOfCustomer(tx, vendorId, id, photoBlobKeys);
     // The orders change (their customer goes), so an updatedSince sync must see them again.
     await detachOrdersFromCustomer(tx, vendorId, id, now);
     await eraseCustomerFromEvents(tx, vendorId, { id, emails });
@@ -353,7 +359,9 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await recordDeletion(tx, { vendorId, resource: "appointments", id: appointmentIds, at: now });
     // The log keeps what was done to her, not her id (no entry names her name or e-mail).
     await recordErasure(tx, { vendorId, action: "customer.erased", subjectId: null, at: now, erasedId: id });
+    return photoKeys;
   });
+  await deleteRecordedBlobsLater(ctx, blobKeys);
 }
 
 /** id → name of the vendor's customers among `ids` (another vendor's ids are simply absent). */

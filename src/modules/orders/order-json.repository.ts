@@ -24,10 +24,25 @@ export const leadDaysSql = sql`(select coalesce((v.lead_times ->> o.type)::int, 
  */
 export const dueDateSql = sql`coalesce(o.due_date, coalesce(c.wedding_date, o.wedding_date) - ${leadDaysSql})`;
 
+/**
+ * The photos a history entry `u` shows (CONTRACT 12), oldest first, as compact JSON text: `[]`
+ * for none. One probe of order_photos_update_idx per entry.
+ */
+export const photosOfEntrySql = compactJsonArray(
+  compactJsonObject([
+    ["id", sql`p.id`],
+    ["url", sql`p.url`],
+    ["thumbnailUrl", sql`p.thumbnail_url`],
+  ]),
+  sql`from order_photos p where p.update_seq = u.seq`,
+  sql`p.created_at, p.id`,
+);
+
 const orderUpdateJsonSql = compactJsonObject([
   ["status", sql`u.status`],
   ["message", sql`u.message`],
   ["imageUrl", sql`u.image_url`],
+  ["photos", photosOfEntrySql, "json"],
   ["createdAt", isoTimestamp(sql`u.created_at`)],
 ]);
 
@@ -85,9 +100,11 @@ export function orderStatusChangeSql(move: {
   status: SQLWrapper;
   message: SQLWrapper;
   imageUrl: SQLWrapper;
+  /** The entry's photos, `[{ id, url, thumbnailUrl }]` as JSON text. */
+  photos: SQLWrapper;
 }): SQL {
   return sql`jsonb_build_object('id', u.id, 'number', u.number, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
     'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
     'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
-    'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text)`;
+    'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text, 'photos', ${move.photos}::jsonb)`;
 }

@@ -11,7 +11,13 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
-import { dueDateSql, newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
+import {
+  dueDateSql,
+  newOrderJsonSql,
+  orderJsonSql,
+  orderStatusChangeSql,
+  photosOfEntrySql,
+} from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -424,6 +430,12 @@ export async function moveOrderStatus(
     allowedFrom: string[];
     message: string | null;
     imageUrl: string | null;
+    /**
+     * Photos of this order the entry shows (checked and locked by the caller), and their
+     * `[{ id, url, thumbnailUrl }]` as JSON text for the event and the mail.
+     */
+    photoIds: readonly string[];
+    photosJson: string;
     at: Date;
     eventId: string;
     /**
@@ -441,6 +453,8 @@ export async function moveOrderStatus(
     allowedFrom: `{${move.allowedFrom.join(",")}}`,
     message: move.message,
     imageUrl: move.imageUrl,
+    photoIds: `{${move.photoIds.join(",")}}`,
+    photos: move.photosJson,
     at: move.at.toISOString(),
     eventId: move.eventId,
     mailId: move.mail?.id ?? null,
@@ -485,6 +499,11 @@ const moveStatusStatement = preparedStatement<{
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
       returning order_id, status, message, image_url, created_at, seq
+    ), ph as (
+      update order_photos p set update_seq = h.seq from h
+      where p.vendor_id = ${p.vendorId}::text and p.order_id = h.order_id
+        and p.id = any(${p.photoIds}::text[]) and p.update_seq is null
+      returning p.id
     ), ${eventCtes(
       eventRow("order.status_changed", {
         id: sql`${p.eventId}`,
@@ -493,6 +512,7 @@ const moveStatusStatement = preparedStatement<{
           status: sql`${p.to}`,
           message: sql`${p.message}`,
           imageUrl: sql`${p.imageUrl}`,
+          photos: sql`${p.photos}`,
         }),
         createdAt: sql`u.updated_at`,
         from: sql`from u where u.previous_status <> ${p.to}::text`,
@@ -504,7 +524,8 @@ const moveStatusStatement = preparedStatement<{
         token: sql`${p.mailToken}`,
         tokenHash: sql`${p.mailTokenHash}`,
         extra: sql`jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
-                                      'message', ${p.message}::text, 'trackingToken', u.tracking_token)`,
+                                      'message', ${p.message}::text, 'trackingToken', u.tracking_token,
+                                      'photos', ${p.photos}::jsonb)`,
         createdAt: sql`u.updated_at`,
         from: sql`from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
                   where ${p.mailId}::text is not null and u.previous_status <> ${p.to}::text`,
@@ -615,7 +636,7 @@ export interface TrackedOrderRow {
   model: string | null;
   status: string;
   updatedAt: string;
-  /** JSON text of the status history, oldest first: [{status, message, imageUrl, createdAt}]. */
+  /** JSON text of the status history, oldest first: [{status, message, imageUrl, photos, createdAt}]. */
   updates: string;
   /** The order's customer was erased: the history carries no messages or photos. */
   customerErased: boolean;
@@ -653,6 +674,7 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
              'status', u.status,
              'message', case when o.customer_id is null then null else u.message end,
              'imageUrl', case when o.customer_id is null then null else u.image_url end,
+             'photos', case when o.customer_id is null then '[]'::json else (${photosOfEntrySql})::json end,
              'createdAt', ${isoTimestamp(sql`u.created_at`)}
            ) order by u.seq), '[]'::json)::text
            from order_updates u where u.order_id = o.id) as "updates"

@@ -22,10 +22,27 @@ export const OrderStatusSchema = StringEnum(orderStatuses, {
   description: "Order status; the moves allowed are in the table under Orders",
 });
 
+export const EntryPhotoSchema = Type.Object(
+  {
+    id: Id,
+    url: Type.String({
+      format: "uri",
+      description: "The JPEG (at most 2048 px), through an unguessable link that needs no credentials",
+    }),
+    thumbnailUrl: Type.String({ format: "uri", description: "Its thumbnail (at most 400 px)" }),
+  },
+  { description: "A photo uploaded with POST /api/vendor/orders/{id}/photos" },
+);
+
+const EntryPhotos = Type.Array(EntryPhotoSchema, {
+  description: "Photos uploaded for this order and named in photoIds, in the order they were uploaded",
+});
+
 export const OrderUpdateSchema = Type.Object({
   status: OrderStatusSchema,
   message: Type.Unsafe<string | null>(Nullable({ description: "Message shown to the customer" })),
   imageUrl: Type.Unsafe<string | null>(Nullable({ description: "Progress photo URL" })),
+  photos: EntryPhotos,
   createdAt: Timestamp,
 });
 
@@ -140,6 +157,14 @@ export const UpdateOrderStatusBody = Type.Object(
         description: "Absolute http(s) URL of an image, e.g. a progress photo",
       }),
     ),
+    photoIds: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 20,
+        uniqueItems: true,
+        description:
+          "Photos of this order uploaded with POST /api/vendor/orders/{id}/photos and not yet shown with another status entry; the entry shows them",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -201,6 +226,7 @@ export const OrderStatusChangedSchema = Type.Object(
     updatedAt: Timestamp,
     message: Type.Unsafe<string | null>(Nullable({ description: "The message sent with the move" })),
     imageUrl: Type.Unsafe<string | null>(Nullable({ description: "The photo sent with the move" })),
+    photos: EntryPhotos,
   },
   { description: "An order's move to another status" },
 );

@@ -11,6 +11,7 @@ import { toPage } from "../../lib/pagination.ts";
 import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
+import { photosToAttach } from "../photos/photos.service.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import { evaluateOrderAlerts } from "./order-alerts.service.ts";
@@ -292,6 +293,25 @@ export async function updateOrderStatus(
   input: UpdateOrderStatusBody,
 ): Promise<{ moved: { id: string; status: OrderStatus }; version: string }> {
   if (!isId(id)) throw notFound("Order");
+  const photoIds = input.photoIds ?? [];
+  if (photoIds.length === 0) return moveStatus(ctx, vendorId, id, input, { ids: [], json: "[]" });
+  // With photos: one transaction, so the photos checked (and locked) are the ones the entry shows.
+  return ctx.db.transaction(async (tx) => {
+    const inTx: ServiceContext = { ...ctx, db: tx as unknown as ServiceContext["db"] };
+    if (!(await findOrderTrackingToken(tx, vendorId, id))) throw notFound("Order");
+    const photos = await photosToAttach(inTx, vendorId, id, photoIds);
+    const json = JSON.stringify(photos.map((p) => ({ id: p.id, url: p.url, thumbnailUrl: p.thumbnailUrl })));
+    return moveStatus(inTx, vendorId, id, input, { ids: photos.map((p) => p.id), json });
+  });
+}
+
+async function moveStatus(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateOrderStatusBody,
+  photos: { ids: string[]; json: string },
+): Promise<{ moved: { id: string; status: OrderStatus }; version: string }> {
   const message = input.message ?? null;
   const imageUrl = input.imageUrl ?? null;
   // One statement, no transaction round trips around it (db/sql.ts writeStampSql).
@@ -302,6 +322,8 @@ export async function updateOrderStatus(
     allowedFrom: movesTo.get(input.status) ?? [],
     message,
     imageUrl,
+    photoIds: photos.ids,
+    photosJson: photos.json,
     at: ctx.now(),
     eventId: newId(),
     // Only a move with a message may mail the customer (the statement checks the rest).
@@ -438,7 +460,13 @@ export interface TrackedOrder {
   model: string | null;
   status: OrderStatus;
   updatedAt: string;
-  updates: Array<{ status: OrderStatus; message: string | null; imageUrl: string | null; createdAt: string }>;
+  updates: Array<{
+    status: OrderStatus;
+    message: string | null;
+    imageUrl: string | null;
+    photos: Array<{ id: string; url: string; thumbnailUrl: string }>;
+    createdAt: string;
+  }>;
   /** The customer was erased: `updates` hold statuses and dates only. */
   customerErased: boolean;
   /** The reader's language (the customer's, else the shop's) and the shop's brand. */
