@@ -8,6 +8,8 @@ export interface RenderContext {
   readonly publicUrl: string;
   /** MAIL_FROM's address: an invitation's organizer when the shop has no contact e-mail. */
   readonly fromAddress: string;
+  /** PRODUCT_NAME: how mail to a shop's people names the product (default DEFAULT_PRODUCT_NAME). */
+  readonly productName?: string;
   /**
    * The row's secret (a reset or confirmation token, or the customer mail's unsubscribe token),
    * or null once it was cleared (the mail sent or given up): the dashboard's list renders

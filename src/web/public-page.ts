@@ -6,13 +6,17 @@ import { html, type SafeHtml } from "./html.ts";
  * `indexable: false` asks search engines to stay away: a tracking link is a bearer secret, while a
  * shop's inquiry form is meant to be found.
  */
-export function publicPage(title: string, body: SafeHtml, options: { indexable: boolean }): string {
+export function publicPage(
+  title: string,
+  body: SafeHtml,
+  options: { indexable: boolean /** `<html lang>`: the reader's language (default en). */; lang?: string },
+): string {
   const robots = options.indexable
     ? html``
     : html`
 <meta name="robots" content="noindex, nofollow">`;
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${robots}
+<html lang="${options.lang ?? "en"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${robots}
 <title>${title}</title>
 <link rel="stylesheet" href="/assets/dashboard.css"></head>
 <body class="public">

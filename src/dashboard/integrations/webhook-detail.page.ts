@@ -95,7 +95,7 @@ ${confirmLink(`${base}/delete`, "Delete")}
 </div>
 <h2>Delivery log</h2>
 ${deliveryLog(page.csrf, base, log.deliveries, payloads, page.timeZone)}
-${pager(base, log.nextCursor)}
+${pager(page.t, base, log.nextCursor)}
 <h2>Recover failed deliveries</h2>
 <form method="post" action="${base}/recover">${csrfField(page.csrf)}
 <label for="since">Failed since (${page.timeZone})</label><input id="since" name="since" type="datetime-local" required>
