@@ -62,3 +62,9 @@ export function readerIn(locale: Locale, productName: string): Reader {
 
 /** English and the default product name: for a frame whose caller knows no reader. */
 export const englishReader: Reader = readerIn(baseLanguage, DEFAULT_PRODUCT_NAME);
+
+/** The translator of a stored language for this request's reader (en-XA only where allowed). */
+export function translatorFor(request: FastifyRequest, stored: string | null): { t: Translator } {
+  const settings = request.readerSettings ?? { productName: DEFAULT_PRODUCT_NAME, pseudoLocale: false };
+  return { t: translator(storedLocale(stored, settings) ?? visitorLanguage(request)) };
+}
