@@ -341,8 +341,9 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
               .filter((element) => {
                 const style = getComputedStyle(element);
                 const hides = [style.overflowX, style.overflowY].some((o) => o === "hidden" || o === "clip");
-                // Visually hidden on purpose (a 1 px implicit-submit button) is not text cut off.
-                const shown = element.clientWidth > 1 && element.clientHeight > 1;
+                // Visually hidden on purpose (the off-screen implicit-submit button) is not text cut off.
+                const box = element.getBoundingClientRect();
+                const shown = box.right > 0 && box.width > 1 && box.height > 1;
                 return (
                   hides &&
                   shown &&
