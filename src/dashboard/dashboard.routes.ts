@@ -9,6 +9,7 @@ import { isId } from "../lib/ids.ts";
 import { sendPage } from "../web/browser-scope.ts";
 import { errorPage } from "../web/html.ts";
 import { PageError } from "../web/page-error.ts";
+import { readerOf } from "../web/reader.ts";
 import { actAsSignedInPerson, requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
 import { activityPage } from "./activity.page.ts";
@@ -51,8 +52,8 @@ const bookingZoneScript = fs.readFileSync(new URL("./assets/booking-zone.js", im
  */
 export const DASHBOARD_REQUESTS_PER_MINUTE = 600;
 
-const NOT_FOUND_TITLE = "Not found";
-const NOT_FOUND_TEXT = "There is no such page in the dashboard.";
+const NOT_FOUND_TITLE = "errors.notFound.title";
+const NOT_FOUND_TEXT = "errors.notFound.dashboard";
 
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   registerAddressRateLimit(app, app.rateLimitStore, {
@@ -95,9 +96,14 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   // Unknown dashboard URLs (a mistyped or stale link) get the HTML 404 page, not the API's JSON.
   await app.register(
     async (dashboard) => {
-      dashboard.setNotFoundHandler((_request, reply) =>
-        sendPage(reply, 404, errorPage(NOT_FOUND_TITLE, NOT_FOUND_TEXT)),
-      );
+      dashboard.setNotFoundHandler((request, reply) => {
+        const reader = readerOf(request);
+        return sendPage(
+          reply,
+          404,
+          errorPage(reader.t.t(NOT_FOUND_TITLE), reader.t.t(NOT_FOUND_TEXT), reader),
+        );
+      });
     },
     { prefix: "/dashboard" },
   );
@@ -109,7 +115,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     signedIn.addHook("onRequest", async (request) => {
       for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
         if (typeof value !== "string" || !isId(value))
-          throw new PageError(404, NOT_FOUND_TITLE, NOT_FOUND_TEXT);
+          throw new PageError(404, NOT_FOUND_TITLE, NOT_FOUND_TEXT, true);
       }
     });
     signedIn.addHook("preHandler", requireSession(deps.ctx));

@@ -131,7 +131,7 @@ export class MailSender implements OutboxSender {
       const message = composeMail(mail, {
         publicUrl: this.deps.config.publicUrl,
         from: this.from,
-        ...(this.deps.config.productName ? { productName: this.deps.config.productName } : {}),
+        productName: this.deps.config.productName,
       });
       try {
         await this.transport.send(message);

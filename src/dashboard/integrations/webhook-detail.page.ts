@@ -187,7 +187,7 @@ ${deliveryLog(page.csrf, base, log.deliveries, payloads, page.timeZone, {
   maxAttempts: retryDelaysMs.length + 1,
   filtered: Object.keys(params).length > 0 || filters.badEventId !== undefined,
 })}
-${pager(base, log.nextCursor, params)}
+${pager(page.t, base, log.nextCursor, params)}
 <h2>Recover failed deliveries</h2>
 <form method="post" action="${base}/recover">${csrfField(page.csrf)}
 <label for="since">Failed since (${page.timeZone})</label><input id="since" name="since" type="datetime-local" required>

@@ -75,7 +75,7 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
 
   app.get(WEBHOOKS, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
-    const t = deliveriesText(request);
+    const t = page.t;
     const vendorId = vendorIdOf(request);
     const [{ webhooks }, health] = await Promise.all([
       listWebhooks(ctx, vendorId),

@@ -114,7 +114,7 @@ export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps
 <td>${statusBadge(a.status)}</td>
 <td>${actionButtons(a, pageCtx.csrf, "/dashboard/appointments")}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/appointments", page.nextCursor, params)}`;
+${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
     const title =
       day === "upcoming" ? "Upcoming appointments" : `Appointments ${dayViews[day].toLowerCase()}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "appointments", title, html`${tabs}${list}`));

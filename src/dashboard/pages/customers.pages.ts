@@ -98,7 +98,7 @@ ${email ? html`<input type="hidden" name="email" value="${email}"><p class="mute
 <td>${c.phone ?? ""}</td>
 <td>${c.weddingDate ?? ""}</td><td>${time(c.createdAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/customers", page.nextCursor, params)}`;
+${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     const body = html`${filter}${list}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "Customers", body));
   });

@@ -103,7 +103,7 @@ ${orderStatuses.map((st) => html`<option value="${st}"${st === find.status ? htm
 <td>${statusBadge(o.status)}</td>
 <td>${time(o.updatedAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/orders", page.nextCursor, params)}`;
+${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "orders", "Orders", html`${toolbar}${list}`));
   });
 

@@ -93,6 +93,7 @@ export async function receiveInquiry(
           phone: row.phone,
           weddingDate: row.weddingDate,
           message: row.message,
+          language: vendor.language,
         },
         vendorId,
         inquiryId: row.id,
