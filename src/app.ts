@@ -248,6 +248,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       policy: "photos",
       maxPerMinute: config.rateLimitPerMinute,
     });
+    // Every answer is nosniff; only a photo's own bytes may be cached (its route says how long).
+    photos.addHook("onSend", async (_request, reply) => {
+      reply.header("x-content-type-options", "nosniff");
+      if (reply.statusCode !== 200) reply.header("cache-control", "no-store");
+    });
     await photos.register(photoFileRoutes, { ctx });
   });
   // Any other path under /api (a mistyped prefix, a wrong method on an OAuth endpoint): counted
