@@ -20,6 +20,7 @@ import {
   ShellSession,
   shellSteps,
 } from "../helpers/doc-samples.ts";
+import { cameraJpeg } from "../helpers/photos.ts";
 import { freePort } from "../helpers/ports.ts";
 import {
   repoRoot,
@@ -105,6 +106,9 @@ beforeAll(async () => {
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   };
   server = startServer([], env, await freePort());
+  // The workroom photo the quick start uploads (`-F "file=@bodice.jpg"`): a 4:3 camera picture,
+  // kept at 2048 × 1536 as its sample answer shows.
+  fs.writeFileSync(path.join(repoRoot, "bodice.jpg"), await cameraJpeg(4000, 3000));
   await waitForHealth(server, 90_000);
 }, 120_000);
 afterAll(async () => {
@@ -112,6 +116,7 @@ afterAll(async () => {
   await server?.exited;
   await scratch?.drop();
   fs.rmSync(path.join(repoRoot, "key.json"), { force: true });
+  fs.rmSync(path.join(repoRoot, "bodice.jpg"), { force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
