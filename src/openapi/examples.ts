@@ -18,6 +18,7 @@ const mariaJson = {
   email: "maria.silva@example.com",
   phone: "+351 912 345 678",
   weddingDate: "2027-06-12",
+  language: "pt",
   notes: "Prefers Saturday appointments",
   measurements: { bust: 86, waist: 68, hips: 94, height: 168 },
   preferences: { silhouette: "A-line", fabric: "lace", colors: ["ivory", "champagne"] },
@@ -51,6 +52,10 @@ const orderJson = {
   color: "Ivory",
   description: "A-line gown with a chapel train",
   specialRequests: "Add lace sleeves",
+  // Maria's wedding date less the 56 days of lead time for a bridal dress.
+  dueDate: "2027-04-17",
+  pickupDate: null,
+  dueBackDate: null,
   customerId: maria,
   customer: { name: "Maria Silva", email: "maria.silva@example.com" },
   externalId: "pos-4711",

@@ -11,6 +11,9 @@ export const eventSamples = {
     color: "Ivory",
     description: "A-line gown with a chapel train",
     specialRequests: "Add lace sleeves",
+    dueDate: "2027-04-17",
+    pickupDate: null,
+    dueBackDate: null,
     customerId: "c7k2m9p4x1z8q3w6e5r0t2y4",
     customer: {
       name: "Maria Silva",
@@ -42,6 +45,9 @@ export const eventSamples = {
     color: "Ivory",
     description: "A-line gown with a chapel train",
     specialRequests: "Add lace sleeves",
+    dueDate: "2027-04-17",
+    pickupDate: null,
+    dueBackDate: null,
     customerId: "c7k2m9p4x1z8q3w6e5r0t2y4",
     customer: {
       name: "Maria Silva",
@@ -110,6 +116,9 @@ export const eventSamples = {
       color: "Ivory",
       description: "A-line gown with a chapel train",
       specialRequests: "Add lace sleeves",
+      dueDate: "2027-04-17",
+      pickupDate: null,
+      dueBackDate: null,
       customerId: "c7k2m9p4x1z8q3w6e5r0t2y4",
       customer: {
         name: "Maria Silva",
@@ -161,6 +170,9 @@ export const eventSamples = {
       color: "Ivory",
       description: "A-line gown with a chapel train",
       specialRequests: "Add lace sleeves",
+      dueDate: "2027-04-17",
+      pickupDate: null,
+      dueBackDate: null,
       customerId: "c7k2m9p4x1z8q3w6e5r0t2y4",
       customer: {
         name: "Maria Silva",
@@ -203,6 +215,7 @@ export const eventSamples = {
     email: "maria.silva@example.com",
     phone: "+351 912 345 678",
     weddingDate: "2027-06-12",
+    language: "pt",
     notes: "Prefers Saturday appointments",
     measurements: {
       bust: 86,
@@ -228,6 +241,7 @@ export const eventSamples = {
     email: "maria.silva@example.com",
     phone: "+351 912 345 679",
     weddingDate: "2027-06-12",
+    language: "pt",
     notes: "Prefers Saturday appointments",
     measurements: {
       bust: 86,

@@ -1595,6 +1595,7 @@ export interface components {
          *       "email": "maria.silva@example.com",
          *       "phone": "+351 912 345 678",
          *       "weddingDate": "2027-06-12",
+         *       "language": "pt",
          *       "notes": "Prefers Saturday appointments",
          *       "measurements": {
          *         "bust": 86,
@@ -1678,6 +1679,7 @@ export interface components {
          *         "email": "maria.silva@example.com",
          *         "phone": "+351 912 345 678",
          *         "weddingDate": "2027-06-12",
+         *         "language": "pt",
          *         "notes": "Prefers Saturday appointments",
          *         "measurements": {
          *           "bust": 86,
@@ -1758,6 +1760,7 @@ export interface components {
          *           "email": "maria.silva@example.com",
          *           "phone": "+351 912 345 678",
          *           "weddingDate": "2027-06-12",
+         *           "language": "pt",
          *           "notes": "Prefers Saturday appointments",
          *           "measurements": {
          *             "bust": 86,
@@ -1802,6 +1805,7 @@ export interface components {
          *         "email": "maria.silva@example.com",
          *         "phone": "+351 912 345 679",
          *         "weddingDate": "2027-06-12",
+         *         "language": "pt",
          *         "notes": "Prefers Saturday appointments",
          *         "measurements": {
          *           "bust": 86,
@@ -1848,6 +1852,7 @@ export interface components {
          *       "email": "maria.silva@example.com",
          *       "phone": "+351 912 345 678",
          *       "weddingDate": "2027-06-12",
+         *       "language": "pt",
          *       "notes": "Prefers Saturday appointments",
          *       "measurements": {
          *         "bust": 86,
@@ -2277,6 +2282,9 @@ export interface components {
          *       "color": "Ivory",
          *       "description": "A-line gown with a chapel train",
          *       "specialRequests": "Add lace sleeves",
+         *       "dueDate": "2027-04-17",
+         *       "pickupDate": null,
+         *       "dueBackDate": null,
          *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *       "customer": {
          *         "name": "Maria Silva",
@@ -2422,6 +2430,9 @@ export interface components {
          *         "color": "Ivory",
          *         "description": "A-line gown with a chapel train",
          *         "specialRequests": "Add lace sleeves",
+         *         "dueDate": "2027-04-17",
+         *         "pickupDate": null,
+         *         "dueBackDate": null,
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *         "customer": {
          *           "name": "Maria Silva",
@@ -2472,6 +2483,9 @@ export interface components {
          *           "color": "Ivory",
          *           "description": "A-line gown with a chapel train",
          *           "specialRequests": "Add lace sleeves",
+         *           "dueDate": "2027-04-17",
+         *           "pickupDate": null,
+         *           "dueBackDate": null,
          *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *           "customer": {
          *             "name": "Maria Silva",
@@ -2720,6 +2734,9 @@ export interface components {
          *         "color": "Ivory",
          *         "description": "A-line gown with a chapel train",
          *         "specialRequests": "Add lace sleeves",
+         *         "dueDate": "2027-04-17",
+         *         "pickupDate": null,
+         *         "dueBackDate": null,
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *         "customer": {
          *           "name": "Maria Silva",
@@ -3564,6 +3581,9 @@ export interface operations {
                      *           "color": "Ivory",
                      *           "description": "A-line gown with a chapel train",
                      *           "specialRequests": "Add lace sleeves",
+                     *           "dueDate": "2027-04-17",
+                     *           "pickupDate": null,
+                     *           "dueBackDate": null,
                      *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *           "customer": {
                      *             "name": "Maria Silva",
@@ -3754,6 +3774,9 @@ export interface operations {
                      *       "color": "Ivory",
                      *       "description": "A-line gown with a chapel train",
                      *       "specialRequests": "Add lace sleeves",
+                     *       "dueDate": "2027-04-17",
+                     *       "pickupDate": null,
+                     *       "dueBackDate": null,
                      *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *       "customer": {
                      *         "name": "Maria Silva",
@@ -3971,6 +3994,9 @@ export interface operations {
                      *       "color": "Ivory",
                      *       "description": "A-line gown with a chapel train",
                      *       "specialRequests": "Add lace sleeves",
+                     *       "dueDate": "2027-04-17",
+                     *       "pickupDate": null,
+                     *       "dueBackDate": null,
                      *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *       "customer": {
                      *         "name": "Maria Silva",
@@ -4168,6 +4194,9 @@ export interface operations {
                      *       "color": "Ivory",
                      *       "description": "A-line gown with a chapel train",
                      *       "specialRequests": "Add lace sleeves",
+                     *       "dueDate": "2027-04-17",
+                     *       "pickupDate": null,
+                     *       "dueBackDate": null,
                      *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *       "customer": {
                      *         "name": "Maria Silva",
@@ -4796,6 +4825,7 @@ export interface operations {
                      *           "email": "maria.silva@example.com",
                      *           "phone": "+351 912 345 678",
                      *           "weddingDate": "2027-06-12",
+                     *           "language": "pt",
                      *           "notes": "Prefers Saturday appointments",
                      *           "measurements": {
                      *             "bust": 86,
@@ -4980,6 +5010,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -5181,6 +5212,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -5369,6 +5401,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -5768,6 +5801,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -5994,6 +6028,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -12329,6 +12364,9 @@ export interface operations {
                  *         "color": "Ivory",
                  *         "description": "A-line gown with a chapel train",
                  *         "specialRequests": "Add lace sleeves",
+                 *         "dueDate": "2027-04-17",
+                 *         "pickupDate": null,
+                 *         "dueBackDate": null,
                  *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                  *         "customer": {
                  *           "name": "Maria Silva",
@@ -12435,6 +12473,9 @@ export interface operations {
                  *         "color": "Ivory",
                  *         "description": "A-line gown with a chapel train",
                  *         "specialRequests": "Add lace sleeves",
+                 *         "dueDate": "2027-04-17",
+                 *         "pickupDate": null,
+                 *         "dueBackDate": null,
                  *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                  *         "customer": {
                  *           "name": "Maria Silva",
@@ -12808,6 +12849,7 @@ export interface operations {
                  *         "email": "maria.silva@example.com",
                  *         "phone": "+351 912 345 678",
                  *         "weddingDate": "2027-06-12",
+                 *         "language": "pt",
                  *         "notes": "Prefers Saturday appointments",
                  *         "measurements": {
                  *           "bust": 86,
@@ -12911,6 +12953,7 @@ export interface operations {
                  *         "email": "maria.silva@example.com",
                  *         "phone": "+351 912 345 679",
                  *         "weddingDate": "2027-06-12",
+                 *         "language": "pt",
                  *         "notes": "Prefers Saturday appointments",
                  *         "measurements": {
                  *           "bust": 86,
