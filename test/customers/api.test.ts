@@ -32,7 +32,6 @@ describe("POST /api/vendor/customers", () => {
         "email",
         "phone",
         "weddingDate",
-        "language",
         "notes",
         "measurements",
         "preferences",

@@ -1,104 +1,81 @@
 // Mail to a person getting into an account: the password-reset link, the sign-up confirmation,
 // and the note that an address is already registered (sign-up answers the same either way, so
-// only the address's owner learns which it was). The link's token is the row's secret. Each is in
-// the person's language (`language`: the member's, or the one chosen at sign-up; rows written
-// before it existed read English) and names the product by PRODUCT_NAME.
-import { DEFAULT_PRODUCT_NAME } from "../../config.ts";
-import { isLanguage } from "../../i18n/languages.ts";
-import { type Translator, translator } from "../../i18n/translator.ts";
+// only the address's owner learns which it was). The link's token is the row's secret.
 import { html } from "../../lib/html.ts";
 import { defineMail, type RenderContext } from "../template.ts";
 import { mailFrame, mailLink } from "./frame.ts";
 
-/** The reader of a mail: its row's language (English when absent or unknown). */
-export function mailReader(language: string | null | undefined): Translator {
-  return translator(isLanguage(language) ? language : "en");
-}
+const linkOrGone = (ctx: RenderContext, path: string) =>
+  ctx.secret === null
+    ? "(the link is no longer stored)"
+    : `${ctx.publicUrl}${path}${encodeURIComponent(ctx.secret)}`;
 
-export const productOf = (ctx: RenderContext) => ctx.productName ?? DEFAULT_PRODUCT_NAME;
-
-export const linkOrGone = (t: Translator, ctx: RenderContext, path: string) =>
-  ctx.secret === null ? t.t("shopMail.linkGone") : `${ctx.publicUrl}${path}${encodeURIComponent(ctx.secret)}`;
-
-const smallLink = (link: string) =>
-  html`<p style="word-break:break-all;color:#666;font-size:.85rem">${link}</p>`;
-
-export const passwordResetMail = defineMail<{ shopName: string; language?: string | null }>({
+export const passwordResetMail = defineMail<{ shopName: string }>({
   audience: "account",
   render(data, ctx) {
-    const t = mailReader(data.language);
-    const link = linkOrGone(t, ctx, "/reset-password?token=");
-    const v = { shop: data.shopName, product: productOf(ctx) };
+    const link = linkOrGone(ctx, "/reset-password?token=");
     return {
-      subject: t.t("shopMail.reset.subject", v),
-      text: `${t.t("shopMail.reset.asked", v)}
+      subject: "Reset your vendor-api password",
+      text: `Someone asked to reset the password of ${data.shopName}'s vendor-api account.
 
-${t.t("shopMail.reset.open")}
+To choose a new password, open this link within one hour (it works once):
 ${link}
 
-${t.t("shopMail.reset.notYou")}
+If it was not you, ignore this mail: your password stays as it is.
 `,
       html: mailFrame({
-        heading: t.t("shopMail.reset.heading"),
-        body: html`<p>${t.t("shopMail.reset.asked", v)}</p>
-<p>${t.t("shopMail.reset.open")}</p>
-${mailLink(link, t.t("shopMail.reset.button"))}
-${smallLink(link)}
-<p>${t.t("shopMail.reset.notYou")}</p>`,
-        lang: t.locale,
+        heading: "Reset your password",
+        body: html`<p>Someone asked to reset the password of ${data.shopName}'s vendor-api account.</p>
+<p>To choose a new password, open this link within one hour (it works once):</p>
+${mailLink(link, "Choose a new password")}
+<p style="word-break:break-all;color:#666;font-size:.85rem">${link}</p>
+<p>If it was not you, ignore this mail: your password stays as it is.</p>`,
       }),
     };
   },
 });
 
-export const signupConfirmMail = defineMail<{ shopName: string; language?: string | null }>({
+export const signupConfirmMail = defineMail<{ shopName: string }>({
   audience: "account",
   render(data, ctx) {
-    const t = mailReader(data.language);
-    const link = linkOrGone(t, ctx, "/signup/confirm?token=");
-    const v = { shop: data.shopName, product: productOf(ctx) };
+    const link = linkOrGone(ctx, "/signup/confirm?token=");
     return {
-      subject: t.t("shopMail.signup.subject", v),
-      text: `${t.t("shopMail.signup.welcome", v)}
+      subject: "Confirm your e-mail address for vendor-api",
+      text: `Welcome to vendor-api. To create the account of ${data.shopName}, confirm this address by opening this link within one day:
 ${link}
 
-${t.t("shopMail.signup.notYou")}
+If you did not sign up, ignore this mail: no account is made.
 `,
       html: mailFrame({
-        heading: t.t("shopMail.signup.heading"),
-        body: html`<p>${t.t("shopMail.signup.welcome", v)}</p>
-${mailLink(link, t.t("shopMail.signup.button"))}
-${smallLink(link)}
-<p>${t.t("shopMail.signup.notYou")}</p>`,
-        lang: t.locale,
+        heading: "Confirm your e-mail address",
+        body: html`<p>Welcome to vendor-api. To create the account of ${data.shopName}, confirm this address by opening this link within one day:</p>
+${mailLink(link, "Confirm and create the account")}
+<p style="word-break:break-all;color:#666;font-size:.85rem">${link}</p>
+<p>If you did not sign up, ignore this mail: no account is made.</p>`,
       }),
     };
   },
 });
 
-export const signupExistingMail = defineMail<{ language?: string | null }>({
+export const signupExistingMail = defineMail<Record<string, never>>({
   audience: "account",
-  render(data, ctx) {
-    const t = mailReader(data.language);
+  render(_data, ctx) {
     const login = `${ctx.publicUrl}/login`;
     const forgot = `${ctx.publicUrl}/forgot-password`;
-    const v = { product: productOf(ctx) };
     return {
-      subject: t.t("shopMail.existing.subject", v),
-      text: `${t.t("shopMail.existing.tried", v)}
+      subject: "You already have a vendor-api account",
+      text: `Someone tried to create a vendor-api account with this address, which already has one.
 
-${t.t("shopMail.existing.signIn")} ${login}
-${t.t("shopMail.existing.forgot")} ${forgot}
+If it was you, sign in: ${login}
+Forgot the password? ${forgot}
 
-${t.t("shopMail.existing.notYou")}
+If it was not you, ignore this mail: nothing changed.
 `,
       html: mailFrame({
-        heading: t.t("shopMail.existing.heading"),
-        body: html`<p>${t.t("shopMail.existing.tried", v)}</p>
-<p>${t.t("shopMail.existing.signIn")} <a href="${login}">${login}</a></p>
-<p>${t.t("shopMail.existing.forgot")} <a href="${forgot}">${forgot}</a></p>
-<p>${t.t("shopMail.existing.notYou")}</p>`,
-        lang: t.locale,
+        heading: "You already have an account",
+        body: html`<p>Someone tried to create a vendor-api account with this address, which already has one.</p>
+<p>If it was you, <a href="${login}">sign in</a>; forgot the password? <a href="${forgot}">Reset it</a>.</p>
+<p>If it was not you, ignore this mail: nothing changed.</p>`,
       }),
     };
   },

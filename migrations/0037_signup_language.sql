@@ -1,1 +1,0 @@
-ALTER TABLE "signup_requests" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;
