@@ -6,7 +6,7 @@
 //   1 foundation   lib/, auth/, db/, errors.ts, config.ts
 //   2 platform     outbox/ (enqueue: the write side services call), outbox-worker/ (the one loop that
 //                  empties an outbox, running senders), webhook-delivery/ (the webhook sender),
-//                  mail/ (mail outbox, mail sender), maintenance/,
+//                  mail/ (mail outbox, mail sender), maintenance/, storage/ (blob stores),
 //                  metrics/ (the registry the dispatcher reports to), context.ts
 //   3 http kit     http/ (plugins and shared schemas), observability/ (GET /metrics, the worker's
 //                  probe server)
@@ -16,7 +16,8 @@
 //   7 surfaces     dashboard/, oauth/, docs/
 //   8 composition  app.ts, main.ts, cli.ts, cli/
 const foundation = "^src/(lib|auth|db)/|^src/(errors|config)[.]ts$";
-const platform = "^src/(outbox|outbox-worker|webhook-delivery|mail|maintenance|metrics)/|^src/context[.]ts$";
+const platform =
+  "^src/(outbox|outbox-worker|webhook-delivery|mail|maintenance|metrics|storage)/|^src/context[.]ts$";
 const httpKit = "^src/(http|observability)/";
 const modules = "^src/modules/";
 const apiDocument = "^src/openapi/";

@@ -10,6 +10,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+# `listen`'s forwarding lives in the client package (src/cli/listen.ts imports it as it is).
+COPY clients/typescript/src/forwarding.js clients/typescript/src/forwarding.d.ts ./clients/typescript/src/
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime: production dependencies, dist/ and migrations; no compiler, not root ---------------
@@ -21,6 +23,7 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node package.json ./
 COPY --chown=node:node bin ./bin
 COPY --chown=node:node migrations ./migrations
+COPY --chown=node:node clients/typescript/src/forwarding.js ./clients/typescript/src/
 # The guides at /docs/guides are rendered from these at start.
 COPY --chown=node:node docs/guides ./docs/guides
 COPY --chown=node:node CHANGELOG.md ./

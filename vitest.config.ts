@@ -19,6 +19,7 @@ const UNIT = [
   "test/sql/snapshots.test.ts",
   "test/sql/rule.test.ts",
   "test/unit/**/*.test.ts",
+  "test/i18n/**/*.test.ts",
 ];
 
 export default defineConfig({

@@ -13,7 +13,8 @@ import { notificationEmailRoutes } from "./dashboard/notification-email.routes.t
 import { signInRoutes } from "./dashboard/sign-in.routes.ts";
 import { SignInThrottle } from "./dashboard/sign-in-throttle.ts";
 import { twoStepRoutes } from "./dashboard/two-step.routes.ts";
-import { registerGuides } from "./docs/guides.ts";
+import { registerEventCatalogue } from "./docs/event-catalogue.ts";
+import { GUIDE_CSP, registerGuides } from "./docs/guides.ts";
 import { registerReferencePage } from "./docs/reference-page.ts";
 import { registerAuthentication } from "./http/authenticate.ts";
 import { registerAvailabilityLog } from "./http/availability-log.ts";
@@ -50,11 +51,14 @@ import { createMetrics } from "./metrics/registry.ts";
 import { authenticateApiKey } from "./modules/api-keys/api-keys.service.ts";
 import { openVerifiedKeys } from "./modules/api-keys/verified-keys.ts";
 import { appointmentRoutes } from "./modules/appointments/appointments.routes.ts";
+import { bookingRoutes, publicBookingRoutes } from "./modules/booking/booking.routes.ts";
 import { customerRoutes } from "./modules/customers/customers.routes.ts";
 import { eventStreamRoutes } from "./modules/events/event-stream.routes.ts";
 import { eventRoutes } from "./modules/events/events.routes.ts";
 import { inquiryRoutes, publicInquiryRoutes } from "./modules/inquiries/inquiries.routes.ts";
 import { orderRoutes } from "./modules/orders/orders.routes.ts";
+import { photoFileRoutes } from "./modules/photos/photo-files.routes.ts";
+import { photoRoutes } from "./modules/photos/photos.routes.ts";
 import { syncRoutes } from "./modules/sync/sync.routes.ts";
 import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
@@ -152,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, config);
   registerReferencePage(app);
   registerGuides(app);
+  registerEventCatalogue(app, GUIDE_CSP);
   const rateLimitStore = openRateLimitStore(
     config.redisUrl,
     config.redisKeyPrefix,
@@ -196,8 +201,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerRejectNul(api);
       registerIdempotency(api, ctx);
       await api.register(orderRoutes, { ctx });
+      await api.register(photoRoutes, { ctx, config });
       await api.register(customerRoutes, { ctx });
       await api.register(appointmentRoutes, { ctx });
+      await api.register(bookingRoutes, { ctx });
       await api.register(syncRoutes, { ctx });
       await api.register(inquiryRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
@@ -231,9 +238,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerStrictQuery(pub);
       registerRejectNul(pub);
       await pub.register(publicInquiryRoutes, { ctx, publicUrl: config.publicUrl });
+      await pub.register(publicBookingRoutes, { ctx, prefix: "/vendors" });
     },
     { prefix: "/api/public" },
   );
+  // Photos' own links (no credentials: the token is one), per client address like public pages.
+  await app.register(async (photos) => {
+    registerAddressRateLimit(photos, rateLimitStore, {
+      policy: "photos",
+      maxPerMinute: config.rateLimitPerMinute,
+    });
+    // Every answer is nosniff; only a photo's own bytes may be cached (its route says how long).
+    photos.addHook("onSend", async (_request, reply) => {
+      reply.header("x-content-type-options", "nosniff");
+      if (reply.statusCode !== 200) reply.header("cache-control", "no-store");
+    });
+    await photos.register(photoFileRoutes, { ctx });
+  });
   // Any other path under /api (a mistyped prefix, a wrong method on an OAuth endpoint): counted
   // and answered like the rest of the API, RateLimit headers included (CONTRACT 8).
   await app.register(

@@ -59,6 +59,8 @@ export interface Config {
   readonly eventStreamIdlePollMs: number;
   readonly eventStreamMaxPerShop: number;
   readonly shutdownGraceMs: number;
+  /** How often a worker sweeps for orders at risk, overdue rentals and due-back reminders (order-alerts.service.ts). */
+  readonly orderSweepMs: number;
   /** SIGTERM closes a kept-alive connection under its client once idle this long (graceful-close.ts). */
   readonly shutdownIdleCloseMs: number;
   /** How long a verified API key is trusted from memory at most; 0 reads it on every request (verified-keys.ts). */
@@ -97,6 +99,11 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** The From address of every mail (`Name <address>` or an address); shops' mail shows the shop's name. */
   readonly mailFrom: string;
+  /**
+   * The product's name as a shop's people and customers read it (PRODUCT_NAME, default "Atelier
+   * Desk"): page titles, account mail, the mail footer. The service's internal name never shows.
+   */
+  readonly productName: string;
   /** Waits between a mail's attempts; the last repeats until the mail is three days old. */
   readonly mailRetryDelaysMs: readonly number[];
   /**
@@ -120,6 +127,15 @@ export interface Config {
   readonly databasePoolSize: number;
   /** PGlite: free bytes under DATA_DIR below which writes are refused with 503; 0 never refuses. */
   readonly diskMinFreeBytes: number;
+  /**
+   * Where photos are stored (CONTRACT 12, src/storage/): `file:` (a directory under DATA_DIR, the
+   * default) or `s3://<bucket>?endpoint=<url>&region=<r>&forcePathStyle=true`.
+   */
+  readonly storageUrl: string;
+  /** The S3 store's credentials (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY); never logged. */
+  readonly s3Credentials: { readonly accessKeyId: string; readonly secretAccessKey: string } | undefined;
+  /** A shop's photo storage in bytes (PHOTO_QUOTA_MB, default 1 GiB): past it, 409 storage_quota_exceeded. */
+  readonly photoQuotaBytes: number;
 }
 
 /**
@@ -128,6 +144,19 @@ export interface Config {
  * is an operator's error.
  */
 export const DEFAULT_WORKER_PORT = 3001;
+
+/**
+ * The default webhook retry schedule (CONTRACT 12, "as Stripe's"): 9 retries after 1 min, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h, so a delivery's last attempt comes about three
+ * days (71.6 h, up to 10% jitter more) after its first, and a receiver down over a weekend still
+ * gets it. docs/guides/webhooks.md prints this table.
+ */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 72_000_000,
+];
+
+/** The product's name when PRODUCT_NAME is unset: neutral, no shop's and not the service's own. */
+export const DEFAULT_PRODUCT_NAME = "Atelier Desk";
 
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -195,7 +224,7 @@ export function loadConfig(
   const rateLimitPerMinute = int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
 
-  const delaysRaw = env.WEBHOOK_RETRY_DELAYS_MS || "60000,1800000,21600000";
+  const delaysRaw = env.WEBHOOK_RETRY_DELAYS_MS || DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(",");
   const webhookRetryDelaysMs = delaysRaw.split(",").map((s) => Number(s.trim()));
   if (webhookRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
     problems.push("WEBHOOK_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
@@ -206,7 +235,12 @@ export function loadConfig(
   if (mailRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
     problems.push("MAIL_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
   }
-  const mailFrom = env.MAIL_FROM?.trim() || `vendor-api <no-reply@${mailDomain(publicUrl)}>`;
+  const productName = env.PRODUCT_NAME?.trim() || DEFAULT_PRODUCT_NAME;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (productName.length > 60 || /[<>"\u0000-\u001f\u007f]/.test(productName)) {
+    problems.push("PRODUCT_NAME must be at most 60 characters, without <, >, quotes or control characters");
+  }
+  const mailFrom = env.MAIL_FROM?.trim() || `${productName} <no-reply@${mailDomain(publicUrl)}>`;
   if (!/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom) || /[\r\n]/.test(mailFrom)) {
     problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
   }
@@ -273,6 +307,7 @@ export function loadConfig(
     eventStreamIdlePollMs: int("EVENT_STREAM_IDLE_POLL_MS", 10_000, 10, 600_000),
     eventStreamMaxPerShop: int("EVENT_STREAM_MAX_PER_SHOP", 5, 1, 1_000),
     shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
+    orderSweepMs: int("ORDER_SWEEP_INTERVAL_MS", 300_000, 100, 86_400_000),
     shutdownIdleCloseMs: int("SHUTDOWN_IDLE_CLOSE_MS", 1_000, 0, 60_000),
     apiKeyCacheMs: int("API_KEY_CACHE_SECONDS", 60, 0, 3_600) * 1_000,
     trustProxy,
@@ -288,6 +323,7 @@ export function loadConfig(
     // Checked without echoing it: the URL carries the SMTP password.
     smtpUrl: secretUrl(env.SMTP_URL, "SMTP_URL", ["smtp:", "smtps:"], problems),
     mailFrom,
+    productName,
     mailRetryDelaysMs,
     mailBudget: {
       hour: int("MAIL_BUDGET_HOUR", 100, 0, 1_000_000),
@@ -301,6 +337,9 @@ export function loadConfig(
     signupMailsPerClient: int("SIGNUP_MAILS_PER_CLIENT", 10, 0, 1_000_000),
     databasePoolSize: int("DATABASE_POOL_SIZE", 10, 1, 1_000),
     diskMinFreeBytes: int("DISK_MIN_FREE_MB", 128, 0, 1_000_000) * 1024 * 1024,
+    storageUrl: storageUrl(env.STORAGE_URL, problems),
+    s3Credentials: s3Credentials(env, problems),
+    photoQuotaBytes: int("PHOTO_QUOTA_MB", 1024, 1, 100_000_000) * 1024 * 1024,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -320,6 +359,38 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): boolean |
     return false;
   }
   return list;
+}
+
+/**
+ * STORAGE_URL (CONTRACT 12): `file:` (DATA_DIR/blobs, the default) or
+ * `s3://<bucket>?endpoint=<url>&region=<r>&forcePathStyle=true`. Its text holds no secret (the S3
+ * keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), so it may be echoed.
+ */
+function storageUrl(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined || raw === "" || raw === "file:") return "file:";
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol === "s3:" && parsed.hostname !== "") {
+      const endpoint = parsed.searchParams.get("endpoint");
+      if (endpoint !== null && !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error("endpoint");
+      return raw;
+    }
+  } catch {}
+  problems.push(
+    `STORAGE_URL must be file: or s3://<bucket>?endpoint=<url>&region=<region>&forcePathStyle=true (got "${raw}")`,
+  );
+  return "file:";
+}
+
+function s3Credentials(env: Env, problems: string[]): Config["s3Credentials"] {
+  const accessKeyId = env.AWS_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || undefined;
+  if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
+  if (accessKeyId === undefined || secretAccessKey === undefined) {
+    problems.push("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together or not at all");
+    return undefined;
+  }
+  return { accessKeyId, secretAccessKey };
 }
 
 /** A URL whose text must never reach a message (it holds credentials). */

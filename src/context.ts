@@ -2,6 +2,7 @@ import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
 import { heldTransaction } from "./db/request-transaction.ts";
 import type { Metrics } from "./metrics/registry.ts";
+import { type BlobStore, blobStoreFor } from "./storage/blob-store.ts";
 import type { Resolver } from "./webhook-delivery/url-guard.ts";
 
 /**
@@ -12,6 +13,8 @@ import type { Resolver } from "./webhook-delivery/url-guard.ts";
 export interface ServiceContext {
   readonly db: Db;
   readonly now: () => Date;
+  /** Where photos are kept (STORAGE_URL); contexts made by hand for one job may have none. */
+  readonly blobs?: BlobStore;
 }
 
 /** Everything the HTTP app is built from; main.ts and the test helper both assemble one. */
@@ -34,5 +37,6 @@ export function serviceContext(deps: AppDeps): ServiceContext {
       return (heldTransaction() as Db | undefined) ?? db;
     },
     now: deps.now ?? (() => new Date()),
+    blobs: blobStoreFor(deps.config),
   };
 }

@@ -18,6 +18,9 @@ export const errorCatalog = {
   webhook_limit_reached: { status: 409, title: "Webhook limit reached" },
   customer_email_taken: { status: 409, title: "Customer e-mail already in use" },
   external_id_taken: { status: 409, title: "External id already in use" },
+  slot_taken: { status: 409, title: "Slot taken" },
+
+  storage_quota_exceeded: { status: 409, title: "Storage quota exceeded" },
   idempotency_key_in_use: { status: 409, title: "Idempotency key in use" },
   precondition_failed: { status: 412, title: "Precondition failed" },
   payload_too_large: { status: 413, title: "Payload too large" },

@@ -20,8 +20,11 @@ import { isDatabaseUnavailable, unavailableReason } from "./db/unavailable.ts";
 import { assertPortFree, isPortError, PortUnavailableError } from "./http/port-check.ts";
 import { Backoff, retryWithBackoff } from "./lib/backoff.ts";
 import { startMailSender } from "./mail/sender.ts";
-import { startHousekeeping } from "./maintenance/housekeeping.ts";
+import { HOUSEKEEPING_EVERY_MS, startHousekeeping } from "./maintenance/housekeeping.ts";
 import { createMetrics } from "./metrics/registry.ts";
+import { startOrderAlertSweep } from "./modules/orders/order-alerts.service.ts";
+
+import { finishBlobDeletions } from "./modules/photos/photos.service.ts";
 import { buildWorkerApp } from "./observability/worker-app.ts";
 import { startDispatcher } from "./webhook-delivery/dispatcher.ts";
 
@@ -228,6 +231,22 @@ async function main(): Promise<void> {
     app.log.info({ mail: mail.description }, "mail sender started");
     const stopHousekeeping = startHousekeeping(database.db, () => new Date(), app.log);
     stoppers.push(async () => stopHousekeeping());
+    // Orders at risk, overdue rentals, due-back reminders: once each across workers (CONTRACT 12).
+    const stopSweep = startOrderAlertSweep(
+      serviceContext({ config, database }),
+      config.orderSweepMs,
+      app.log,
+    );
+    stoppers.push(async () => stopSweep());
+
+    // Photo blobs whose rows went (an erasure) but the store did not confirm: deleted again.
+    const blobSweep = setInterval(() => {
+      finishBlobDeletions(serviceContext({ config, database })).catch((err: unknown) =>
+        app.log.error({ err }, "deleting recorded photo blobs failed"),
+      );
+    }, HOUSEKEEPING_EVERY_MS);
+    blobSweep.unref();
+    stoppers.push(async () => clearInterval(blobSweep));
   }
   let probesPort: number | undefined;
   if (role === "worker") {

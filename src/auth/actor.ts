@@ -1,6 +1,6 @@
 // Who is making a change, for the activity log (CONTRACT 10, "Members"): a person signed in to the
 // dashboard, an API key or an OAuth application acting for the shop, the operator's CLI, or the
-// service itself (the worker). Set once per request by the layer that authenticated it (the
+// service itself (the worker), or a shop's customer on her own appointment page. Set once per request by the layer that authenticated it (the
 // API's authentication hook, the dashboard's session hook, the CLI) and read by services where
 // they write, so the entry commits in the change's own transaction and no service signature
 // carries it. Like the request's transaction (db/request-transaction.ts), it travels in the
@@ -18,11 +18,20 @@ export type Actor =
   /** The operator, with the command-line tool. */
   | { kind: "cli" }
   /** The service itself (a worker, a scheduled job): nobody asked. */
-  | { kind: "system" };
+  | { kind: "system" }
+  /** A shop's customer, through her own appointment link (the customer's id; never her name). */
+  | { kind: "customer"; id: string };
 
 export type ActorKind = Actor["kind"];
 
-export const actorKinds: readonly ActorKind[] = ["person", "api_key", "oauth_app", "cli", "system"];
+export const actorKinds: readonly ActorKind[] = [
+  "person",
+  "api_key",
+  "oauth_app",
+  "cli",
+  "system",
+  "customer",
+];
 
 const scope = new AsyncLocalStorage<Actor>();
 

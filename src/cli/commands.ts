@@ -12,7 +12,12 @@ import {
   listApplications,
 } from "../modules/applications/applications.service.ts";
 import { createPasswordResetLink } from "../modules/vendors/password-reset.service.ts";
-import { createVendor, findVendor, listVendors } from "../modules/vendors/vendors.service.ts";
+import {
+  createVendor,
+  findVendor,
+  listVendors,
+  updateVendorLocale,
+} from "../modules/vendors/vendors.service.ts";
 import { listWebhooks } from "../modules/webhooks/webhooks.service.ts";
 import { type CliRequest, checkRequest } from "./requests.ts";
 
@@ -49,8 +54,19 @@ async function runCommand(
     case "vendor create": {
       const v = await createVendor(ctx, request);
       return {
-        result: { id: v.id, name: v.name, email: v.email },
+        result: { id: v.id, name: v.name, email: v.email, language: v.language, timeZone: v.timeZone },
         text: `Created vendor ${v.id} (${v.email})`,
+      };
+    }
+    case "vendor update": {
+      const vendor = await vendorOf(ctx, request.vendor);
+      const v = await updateVendorLocale(ctx, vendor.id, {
+        language: request.language,
+        timeZone: request.timeZone,
+      });
+      return {
+        result: { id: v.id, name: v.name, email: v.email, language: v.language, timeZone: v.timeZone },
+        text: `Vendor ${v.id}: language ${v.language}, time zone ${v.timeZone}`,
       };
     }
     case "vendor list": {

@@ -8,7 +8,6 @@
 //  3. A redirect is followed only to the same origin (scheme, host and port): the key is never
 //     sent to another origin (listen.ts; fetch would re-send a custom X-Api-Key header there).
 import fs from "node:fs";
-import { isIP } from "node:net";
 
 export interface KeySources {
   flag?: string | undefined;
@@ -51,21 +50,5 @@ export async function resolveListenKey(
   return key;
 }
 
-/** Whether `hostname` (as URL parses it) is this machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  if (isIP(host) === 6) return host === "::1";
-  return false;
-}
-
-/** Rule 2: the reason `apiUrl` may not carry the key, or undefined when it may. */
-export function apiUrlProblem(apiUrl: string): string | undefined {
-  const url = URL.parse(apiUrl);
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) return "must be an http(s) URL";
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
-    return "must be https (plain http would show the API key to anyone on the way; it is allowed only to this machine: localhost, 127.0.0.1, [::1])";
-  }
-  return undefined;
-}
+// Rules 2 and 3 are the forwarding's own (one home, shared with the client package's bin).
+export { apiUrlProblem, isLoopbackHost } from "../../clients/typescript/src/forwarding.js";

@@ -65,6 +65,8 @@ export function buildProgram(
       new Option("--password <password>", "the password (visible to other users: prefer the two below)"),
     )
     .option("--password-stdin", "read the password from standard input")
+    .option("--language <code>", "the shop's language (en, de, fr, it, es, pt, nl, pl; default en)")
+    .option("--time-zone <zone>", "the shop's IANA time zone (default UTC)")
     .addHelpText(
       "after",
       "\nWithout --password or --password-stdin, the password is asked for (hidden) on a terminal." +
@@ -79,6 +81,8 @@ export function buildProgram(
         name: o.name,
         email: o.email,
         password: o.password ?? "",
+        ...(o.language !== undefined ? { language: o.language } : {}),
+        ...(o.timeZone !== undefined ? { timeZone: o.timeZone } : {}),
       } as const;
       done(
         request,
@@ -86,6 +90,27 @@ export function buildProgram(
         o.password === undefined ? { passwordFrom: o.passwordStdin ? "stdin" : "prompt" } : {},
       );
     });
+  leaf(vendor, "update", "change a shop's language or time zone")
+    .requiredOption("--vendor <id|email>", "the vendor")
+    .option("--language <code>", "the shop's language (en, de, fr, it, es, pt, nl, pl)")
+    .option("--time-zone <zone>", "the shop's IANA time zone")
+    .addHelpText(
+      "after",
+      examples([
+        "vendor-api vendor update --vendor owner@bella.example --language de --time-zone Europe/Berlin --json",
+      ]),
+    )
+    .action((o) =>
+      done(
+        {
+          command: "vendor update",
+          vendor: o.vendor,
+          ...(o.language !== undefined ? { language: o.language } : {}),
+          ...(o.timeZone !== undefined ? { timeZone: o.timeZone } : {}),
+        },
+        o,
+      ),
+    );
   leaf(vendor, "list", "list every vendor")
     .addHelpText("after", examples(["vendor-api vendor list --json"]))
     .action((o) => done({ command: "vendor list" }, o));

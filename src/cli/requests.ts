@@ -8,6 +8,7 @@ import type { ErrorObject } from "ajv";
 import { allScopes, type Scope } from "../auth/scopes.ts";
 import { AppError, type FieldError } from "../errors.ts";
 import { toFieldErrors, validatorCompiler } from "../http/validation.ts";
+import { languages } from "../i18n/languages.ts";
 import { redirectUriProblem } from "../modules/applications/applications.service.ts";
 
 // Each field names the option (or argument) it comes from, `flag`, and says its rule in one
@@ -17,6 +18,17 @@ const text = (max: number, flag: string) =>
 const Vendor = text(320, "--vendor");
 const Name = text(100, "--name");
 const Id = (argument: string) => text(64, argument);
+const Language = Type.Optional(
+  Type.String({ enum: [...languages], flag: "--language", rule: `must be one of ${languages.join(", ")}` }),
+);
+const TimeZone = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    flag: "--time-zone",
+    rule: "must be an IANA time zone such as Europe/Lisbon",
+  }),
+);
 
 const command = <C extends string, P extends Record<string, TSchema>>(name: C, properties: P) =>
   Type.Object({ command: Type.Literal(name), ...properties }, { additionalProperties: false });
@@ -39,7 +51,10 @@ export const requestSchemas = {
       flag: "--password",
       rule: "must be 10-1024 characters",
     }),
+    language: Language,
+    timeZone: TimeZone,
   }),
+  "vendor update": command("vendor update", { vendor: Vendor, language: Language, timeZone: TimeZone }),
   "vendor list": command("vendor list", {}),
   "vendor reset-password": command("vendor reset-password", { vendor: Vendor }),
   "api-key create": command("api-key create", {

@@ -1,97 +1,132 @@
 // The pages of getting into an account without an operator's help: sign-up, and setting a new
-// password from a one-time reset link. Same frame and rules as the sign-in page (sign-in.page.ts).
+// password from a one-time reset link. Same frame and rules as the sign-in page (sign-in.page.ts),
+// in the visitor's language (Accept-Language); errors are catalogue keys or texts already in it.
+import { languages } from "../i18n/languages.ts";
+import { translator } from "../i18n/translator.ts";
 import { CSRF_FIELD } from "../web/browser-scope.ts";
-import { html, layout } from "../web/html.ts";
+import { html, layout, type SafeHtml } from "../web/html.ts";
+import type { Reader } from "../web/reader.ts";
 
-export function signUpPage(input: { csrf: string; name?: string; email?: string; error?: string }): string {
+/** A select of every language, each named in itself ("Deutsch", "Polski"), `chosen` selected. */
+export function languageOptions(chosen: string): SafeHtml[] {
+  return languages.map(
+    (code) =>
+      html`<option value="${code}"${code === chosen ? html` selected` : ""} lang="${code}">${translator(code).t("language.name")}</option>`,
+  );
+}
+
+const errorLine = (error: string | undefined) =>
+  error ? html`<p class="error" role="alert">${error}</p>` : "";
+
+export function signUpPage(
+  reader: Reader,
+  input: { csrf: string; language: string; name?: string; email?: string; error?: string },
+): string {
+  const { t } = reader;
   return layout(
-    "Create your account",
-    html`<h1>Create your account</h1>
-${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
+    t.t("account.signUp.title"),
+    html`<h1>${t.t("account.signUp.title")}</h1>
+${errorLine(input.error)}
 <form method="post" action="/signup">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
-<label for="name">Shop name</label>
+<label for="name">${t.t("account.signUp.shopName")}</label>
 <input id="name" name="name" autocomplete="organization" required maxlength="100" value="${input.name ?? ""}">
-<label for="email">Email</label>
+<label for="email">${t.t("account.field.email")}</label>
 <input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${input.email ?? ""}">
-<p class="muted">We mail this address a link; you choose your password when you open it.</p>
-<button type="submit">Create account</button>
+<p class="muted">${t.t("account.signUp.emailHint")}</p>
+<label for="language">${t.t("account.signUp.language")}</label>
+<select id="language" name="language">${languageOptions(input.language)}</select>
+<p class="muted">${t.t("account.signUp.languageHint")}</p>
+<button type="submit">${t.t("account.signUp.submit")}</button>
 </form>
-<p class="muted">Already have an account? <a href="/login">Sign in</a></p>`,
+<p class="muted">${t.t("account.signUp.haveAccount")} <a href="/login">${t.t("account.signIn.title")}</a></p>`,
+    reader,
   );
 }
 
-export function signUpSentPage(): string {
+export function signUpSentPage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Check your e-mail",
-    html`<h1>Check your e-mail</h1>
-<p role="status">We sent a message to the address you gave. Open the link in it within a day to confirm the address and choose your password.</p>
-<p class="muted">Nothing came? Look in the spam folder, or <a href="/signup">try again</a> in a few minutes.</p>`,
+    t.t("account.checkMail.title"),
+    html`<h1>${t.t("account.checkMail.title")}</h1>
+<p role="status">${t.t("account.signUp.sent")}</p>
+<p class="muted">${t.t("account.signUp.nothingCame")} <a href="/signup">${t.t("account.signUp.tryAgain")}</a></p>`,
+    reader,
   );
 }
 
-export function signupConfirmPage(input: {
-  csrf: string;
-  token: string;
-  name: string;
-  email: string;
-  error?: string;
-}): string {
+export function signupConfirmPage(
+  reader: Reader,
+  input: { csrf: string; token: string; name: string; email: string; error?: string },
+): string {
+  const { t } = reader;
   return layout(
-    "Choose your password",
-    html`<h1>Choose your password</h1>
-${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
-<p>Your address <strong>${input.email}</strong> is confirmed. Choose a password for ${input.name}'s account.</p>
+    t.t("account.signUp.choosePassword"),
+    html`<h1>${t.t("account.signUp.choosePassword")}</h1>
+${errorLine(input.error)}
+<p>${t.t("account.signUp.confirmed", { email: input.email, shop: input.name })}</p>
 <form method="post" action="/signup/confirm">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
 <input type="hidden" name="token" value="${input.token}">
-<label for="password">Password</label>
+<label for="password">${t.t("account.field.password")}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="10">
-<p class="muted">At least 10 characters.</p>
-<button type="submit">Create account</button>
+<p class="muted">${t.t("account.field.passwordRule")}</p>
+<button type="submit">${t.t("account.signUp.submit")}</button>
 </form>`,
+    reader,
   );
 }
 
-export function signupLinkInvalidPage(): string {
+export function signupLinkInvalidPage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Link not valid",
-    html`<h1>Link not valid</h1>
-<p class="error" role="alert">This sign-up link was used or has expired.</p>
-<p><a href="/signup">Sign up again</a> or <a href="/login">sign in</a>.</p>`,
+    t.t("account.linkInvalid.title"),
+    html`<h1>${t.t("account.linkInvalid.title")}</h1>
+<p class="error" role="alert">${t.t("account.linkInvalid.signUp")}</p>
+<p><a href="/signup">${t.t("account.linkInvalid.signUpAgain")}</a> · <a href="/login">${t.t("account.signIn.title")}</a></p>`,
+    reader,
   );
 }
 
-export function resetPasswordPage(input: { csrf: string; token: string; error?: string }): string {
+export function resetPasswordPage(
+  reader: Reader,
+  input: { csrf: string; token: string; error?: string },
+): string {
+  const { t } = reader;
   return layout(
-    "Choose a new password",
-    html`<h1>Choose a new password</h1>
-${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
+    t.t("account.reset.title"),
+    html`<h1>${t.t("account.reset.title")}</h1>
+${errorLine(input.error)}
 <form method="post" action="/reset-password">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
 <input type="hidden" name="token" value="${input.token}">
-<label for="password">New password</label>
+<label for="password">${t.t("account.reset.newPassword")}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="10">
-<p class="muted">At least 10 characters. Every device and connected application will be signed out.</p>
-<button type="submit">Set password</button>
+<p class="muted">${t.t("account.field.passwordRule")} ${t.t("account.reset.signsOut")}</p>
+<button type="submit">${t.t("account.reset.submit")}</button>
 </form>`,
+    reader,
   );
 }
 
-export function resetLinkInvalidPage(): string {
+export function resetLinkInvalidPage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Link not valid",
-    html`<h1>Link not valid</h1>
-<p class="error" role="alert">This password-reset link was used, replaced by a newer one, or has expired.</p>
-<p><a href="/forgot-password">Ask for a new link</a>.</p>`,
+    t.t("account.linkInvalid.title"),
+    html`<h1>${t.t("account.linkInvalid.title")}</h1>
+<p class="error" role="alert">${t.t("account.linkInvalid.reset")}</p>
+<p><a href="/forgot-password">${t.t("account.linkInvalid.askNew")}</a></p>`,
+    reader,
   );
 }
 
-export function passwordResetDonePage(): string {
+export function passwordResetDonePage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Password changed",
-    html`<h1>Password changed</h1>
-<p>Your new password is set, and every earlier session and connected application was signed out.</p>
-<p><a href="/login">Sign in</a></p>`,
+    t.t("account.reset.doneTitle"),
+    html`<h1>${t.t("account.reset.doneTitle")}</h1>
+<p>${t.t("account.reset.done")}</p>
+<p><a href="/login">${t.t("account.signIn.title")}</a></p>`,
+    reader,
   );
 }

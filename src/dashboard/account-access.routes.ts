@@ -9,6 +9,7 @@ import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { addressKey, consume } from "../http/rate-limit.ts";
+import { isLanguage } from "../i18n/languages.ts";
 import {
   isPasswordResetLive,
   ResetLinkInvalid,
@@ -23,6 +24,7 @@ import {
 } from "../modules/vendors/signup.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { field, formOf } from "../web/form.ts";
+import { type Reader, readerOf, visitorLanguage } from "../web/reader.ts";
 import { startSession } from "../web/session.ts";
 import {
   passwordResetDonePage,
@@ -46,9 +48,13 @@ const signupMailBudgets = (config: Config) => ({
   perClient: { policy: "signup-mail-client", max: config.signupMailsPerClient, windowMs: 60 * 60_000 },
 });
 
-const labels: Record<string, string> = { email: "Email", name: "Shop name", token: "The link" };
-const fieldMessage = (err: AppError) =>
-  err.extra.errors?.map((e) => `${labels[e.field] ?? "Password"} ${e.message}.`).join(" ") ?? err.message;
+/** The refused fields of a form, each said in the reader's words (the service's are English). */
+const fieldMessage = (reader: Reader, err: AppError) => {
+  const fields = err.extra.errors?.map((e) => e.field) ?? ["token"];
+  return fields
+    .map((f) => reader.t.t(`account.errors.${["email", "name", "token"].includes(f) ? f : "password"}`))
+    .join(" ");
+};
 
 export async function accountAccessRoutes(
   app: FastifyInstance,
@@ -56,8 +62,13 @@ export async function accountAccessRoutes(
 ) {
   if (config.signupEnabled) {
     const budgets = signupMailBudgets(config);
-    app.get("/signup", { schema: { hide: true } }, async (_request, reply) =>
-      sendPage(reply, 200, signUpPage({ csrf: csrfToken(reply) })),
+    // The shop's language: the browser's, unless the visitor picks another.
+    app.get("/signup", { schema: { hide: true } }, async (request, reply) =>
+      sendPage(
+        reply,
+        200,
+        signUpPage(readerOf(request), { csrf: csrfToken(reply), language: visitorLanguage(request) }),
+      ),
     );
     // The same answer, in about the same time, for a new and a registered address (signup.service.ts).
     app.post(
@@ -66,11 +77,14 @@ export async function accountAccessRoutes(
       async (request, reply) => {
         let name = "";
         let email = "";
+        let language = visitorLanguage(request);
         try {
           const form = formOf(request);
           name = field(form, "name");
           email = field(form, "email");
-          const input = checkSignupInput({ name, email });
+          // A language we do not speak (a forged form) is the browser's.
+          if (isLanguage(field(form, "language"))) language = field(form, "language");
+          const input = checkSignupInput({ name, email, language });
           const [mailbox, client] = await Promise.all([
             consume(app.rateLimitStore, budgets.perAddress, mailboxKey(input.email)),
             consume(app.rateLimitStore, budgets.perClient, addressKey(request)),
@@ -81,20 +95,30 @@ export async function accountAccessRoutes(
           return sendPage(
             reply,
             400,
-            signUpPage({ csrf: csrfToken(reply), name, email, error: fieldMessage(err) }),
+            signUpPage(readerOf(request), {
+              csrf: csrfToken(reply),
+              name,
+              email,
+              language,
+              error: fieldMessage(readerOf(request), err),
+            }),
           );
         }
         return reply.code(303).header("location", "/signup/sent").send();
       },
     );
-    app.get("/signup/sent", { schema: { hide: true } }, async (_request, reply) =>
-      sendPage(reply, 200, signUpSentPage()),
+    app.get("/signup/sent", { schema: { hide: true } }, async (request, reply) =>
+      sendPage(reply, 200, signUpSentPage(readerOf(request))),
     );
     app.get("/signup/confirm", { schema: { hide: true } }, async (request, reply) => {
       const token = String((request.query as Record<string, unknown>).token ?? "");
       const pending = await findPendingSignup(ctx, token);
-      if (!pending) return sendPage(reply, 400, signupLinkInvalidPage());
-      return sendPage(reply, 200, signupConfirmPage({ csrf: csrfToken(reply), token, ...pending }));
+      if (!pending) return sendPage(reply, 400, signupLinkInvalidPage(readerOf(request)));
+      return sendPage(
+        reply,
+        200,
+        signupConfirmPage(readerOf(request), { csrf: csrfToken(reply), token, ...pending }),
+      );
     });
     app.post(
       "/signup/confirm",
@@ -108,14 +132,20 @@ export async function accountAccessRoutes(
           const vendor = await confirmSignup(ctx, token, field(form, "password"));
           owner = { id: vendor.ownerId, vendorId: vendor.id };
         } catch (err) {
-          if (err instanceof SignupLinkInvalid) return sendPage(reply, 400, signupLinkInvalidPage());
+          if (err instanceof SignupLinkInvalid)
+            return sendPage(reply, 400, signupLinkInvalidPage(readerOf(request)));
           if (!(err instanceof AppError)) throw err;
           const pending = await findPendingSignup(ctx, token);
-          if (!pending) return sendPage(reply, 400, signupLinkInvalidPage());
+          if (!pending) return sendPage(reply, 400, signupLinkInvalidPage(readerOf(request)));
           return sendPage(
             reply,
             400,
-            signupConfirmPage({ csrf: csrfToken(reply), token, ...pending, error: fieldMessage(err) }),
+            signupConfirmPage(readerOf(request), {
+              csrf: csrfToken(reply),
+              token,
+              ...pending,
+              error: fieldMessage(readerOf(request), err),
+            }),
           );
         }
         await startSession(ctx, config, request, reply, owner);
@@ -127,8 +157,9 @@ export async function accountAccessRoutes(
 
   app.get("/reset-password", { schema: { hide: true } }, async (request, reply) => {
     const token = String((request.query as Record<string, unknown>).token ?? "");
-    if (!(await isPasswordResetLive(ctx, token))) return sendPage(reply, 400, resetLinkInvalidPage());
-    return sendPage(reply, 200, resetPasswordPage({ csrf: csrfToken(reply), token }));
+    if (!(await isPasswordResetLive(ctx, token)))
+      return sendPage(reply, 400, resetLinkInvalidPage(readerOf(request)));
+    return sendPage(reply, 200, resetPasswordPage(readerOf(request), { csrf: csrfToken(reply), token }));
   });
   app.post(
     "/reset-password",
@@ -140,18 +171,23 @@ export async function accountAccessRoutes(
         token = field(form, "token");
         await resetPasswordWithLink(ctx, token, field(form, "password"));
       } catch (err) {
-        if (err instanceof ResetLinkInvalid) return sendPage(reply, 400, resetLinkInvalidPage());
+        if (err instanceof ResetLinkInvalid)
+          return sendPage(reply, 400, resetLinkInvalidPage(readerOf(request)));
         if (!(err instanceof AppError)) throw err;
         return sendPage(
           reply,
           400,
-          resetPasswordPage({ csrf: csrfToken(reply), token, error: fieldMessage(err) }),
+          resetPasswordPage(readerOf(request), {
+            csrf: csrfToken(reply),
+            token,
+            error: fieldMessage(readerOf(request), err),
+          }),
         );
       }
       return reply.code(303).header("location", "/reset-password/done").send();
     },
   );
-  app.get("/reset-password/done", { schema: { hide: true } }, async (_request, reply) =>
-    sendPage(reply, 200, passwordResetDonePage()),
+  app.get("/reset-password/done", { schema: { hide: true } }, async (request, reply) =>
+    sendPage(reply, 200, passwordResetDonePage(readerOf(request))),
   );
 }

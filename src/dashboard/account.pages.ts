@@ -2,8 +2,9 @@
 // and signs out every OTHER session; this browser stays signed in. Sign-out is the header form.
 
 import type { FastifyInstance } from "fastify";
-import { roleLabels } from "../auth/member-policy.ts";
 import { fieldError } from "../errors.ts";
+import { pseudoLocale } from "../i18n/languages.ts";
+import { translator } from "../i18n/translator.ts";
 import { changeMemberPassword, renameMember } from "../modules/members/members.service.ts";
 import {
   confirmTwoStepSetup,
@@ -12,10 +13,13 @@ import {
   twoStepKey,
   twoStepStatus,
 } from "../modules/members/two-step.service.ts";
+import { memberLanguages, setMemberLanguage } from "../modules/vendors/shop-language.ts";
 import { csrfField } from "../web/browser-scope.ts";
 import { field } from "../web/form.ts";
 import { runAction } from "../web/form-actions.ts";
 import { html } from "../web/html.ts";
+import { readerOf, translatorFor } from "../web/reader.ts";
+import { languageOptions } from "./account-access.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
@@ -30,40 +34,71 @@ export async function accountPages(
 ): Promise<void> {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
+    const { t } = page;
     const me = memberOf(request);
-    const twoStep = await twoStepStatus(ctx, vendorIdOf(request), me.id);
+    const [twoStep, languages] = await Promise.all([
+      twoStepStatus(ctx, vendorIdOf(request), me.id),
+      memberLanguages(ctx, vendorIdOf(request), me.id),
+    ]);
     const twoStepSection = twoStep.enabled
-      ? html`<p>Two-step sign-in is <strong>on</strong>: after your password you type the code of your authenticator app. ${twoStep.recoveryCodesLeft} recovery code(s) left.</p>
+      ? html`<p>${t.t("dashboard.account.twoStepOn", { left: twoStep.recoveryCodesLeft })}</p>
 ${
   twoStep.shopRequires
-    ? html`<p class="muted">Your shop requires it, so it cannot be turned off here.</p>`
+    ? html`<p class="muted">${t.t("dashboard.account.twoStepRequired")}</p>`
     : html`<form method="post" action="${BASE}/two-step/off">${csrfField(page.csrf)}
-<label for="off-password">Your password, to turn it off</label><input id="off-password" name="password" type="password" autocomplete="current-password" required>
-<div class="actions"><button type="submit" class="danger">Turn off two-step sign-in</button></div>
+<label for="off-password">${t.t("dashboard.account.offPassword")}</label><input id="off-password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button type="submit" class="danger">${t.t("dashboard.account.turnOff")}</button></div>
 </form>`
 }`
-      : html`<p>Two-step sign-in is off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
-<p><a class="button primary" href="${BASE}/two-step">Set up two-step sign-in</a></p>`;
-    const body = html`<p>Signed in as <strong>${me.email}</strong> (${roleLabels[me.role].toLowerCase()}).</p>
-<h2>Your name</h2>
+      : html`<p>${t.t("dashboard.account.twoStepOff")}</p>
+<p><a class="button primary" href="${BASE}/two-step">${t.t("dashboard.account.setUp")}</a></p>`;
+    const shopName = translator(languages.shop).t("language.name");
+    const pseudo = request.readerSettings?.pseudoLocale
+      ? html`<option value="${pseudoLocale}"${languages.member === pseudoLocale ? html` selected` : ""}>${t.t("dashboard.account.pseudo")}</option>`
+      : "";
+    const body = html`<p>${t.t("dashboard.account.signedInAs", { email: me.email, role: me.role })}</p>
+<h2>${t.t("dashboard.account.yourName")}</h2>
 <form method="post" action="${BASE}/name">${csrfField(page.csrf)}
-<label for="member-name">Name (shown to your team)</label><input id="member-name" name="name" autocomplete="name" required maxlength="100" value="${me.name === me.email ? "" : me.name}">
-<div class="actions"><button type="submit">Save name</button></div>
+<label for="member-name">${t.t("dashboard.account.nameLabel")}</label><input id="member-name" name="name" autocomplete="name" required maxlength="100" value="${me.name === me.email ? "" : me.name}">
+<div class="actions"><button type="submit">${t.t("dashboard.account.saveName")}</button></div>
 </form>
-<h2>Change password</h2>
-<p class="muted">Every connected application loses access and every other signed-in browser is signed out; this one stays signed in.</p>
+<h2>${t.t("dashboard.account.language")}</h2>
+<form method="post" action="${BASE}/language">${csrfField(page.csrf)}
+<label for="member-language">${t.t("dashboard.account.languageLabel")}</label>
+<select id="member-language" name="language"><option value=""${languages.member === null ? html` selected` : ""}>${t.t("dashboard.account.shopLanguage", { language: shopName })}</option>${languageOptions(languages.member ?? "")}${pseudo}</select>
+<div class="actions"><button type="submit">${t.t("dashboard.account.saveLanguage")}</button></div>
+</form>
+<h2>${t.t("dashboard.account.changePassword")}</h2>
+<p class="muted">${t.t("dashboard.account.passwordHint")}</p>
 <form method="post" action="${BASE}/password">${csrfField(page.csrf)}
-<label for="current">Current password</label><input id="current" name="currentPassword" type="password" autocomplete="current-password" required>
-<label for="new">New password (at least 10 characters)</label><input id="new" name="newPassword" type="password" autocomplete="new-password" minlength="10" required>
-<label for="confirm">Repeat the new password</label><input id="confirm" name="confirmPassword" type="password" autocomplete="new-password" minlength="10" required>
-<div class="actions"><button type="submit" class="primary">Change password</button></div>
+<label for="current">${t.t("dashboard.account.current")}</label><input id="current" name="currentPassword" type="password" autocomplete="current-password" required>
+<label for="new">${t.t("dashboard.account.new")}</label><input id="new" name="newPassword" type="password" autocomplete="new-password" minlength="10" required>
+<label for="confirm">${t.t("dashboard.account.repeat")}</label><input id="confirm" name="confirmPassword" type="password" autocomplete="new-password" minlength="10" required>
+<div class="actions"><button type="submit" class="primary">${t.t("dashboard.account.changePassword")}</button></div>
 </form>
-<h2>Two-step sign-in</h2>
+<h2>${t.t("dashboard.account.twoStep")}</h2>
 ${twoStepSection}
-<h2>Sign out</h2>
-<form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out of this browser</button></form>`;
-    return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "account", "Account", body));
+<h2>${t.t("dashboard.nav.signOut")}</h2>
+<form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">${t.t("dashboard.account.signOutHere")}</button></form>`;
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "account", t.t("dashboard.nav.account"), body));
   });
+
+  app.post(
+    `${BASE}/language`,
+    { schema: { hide: true }, preHandler: app.csrfProtection },
+    async (request, reply) =>
+      runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
+        const language = field(form, "language");
+        await setMemberLanguage(ctx, vendorIdOf(request), memberOf(request).id, language, {
+          allowPseudo: request.readerSettings?.pseudoLocale ?? false,
+        });
+        const now = await memberLanguages(ctx, vendorIdOf(request), memberOf(request).id);
+        const { t } = translatorFor(request, now.member ?? now.shop);
+        return { kind: "success", message: t.t("dashboard.account.languageSaved") };
+      }),
+  );
 
   const key = twoStepKey(config.sessionSecret);
   app.get(`${BASE}/two-step`, { schema: { hide: true } }, async (request, reply) => {
@@ -121,7 +156,7 @@ ${twoStepSection}
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
         await renameMember(ctx, vendorIdOf(request), memberOf(request).id, field(form, "name"));
-        return { kind: "success", message: "Name saved." };
+        return { kind: "success", message: readerOf(request).t.t("dashboard.account.nameSaved") };
       }),
   );
 
@@ -148,7 +183,7 @@ ${twoStepSection}
         );
         return {
           kind: "success",
-          message: "Password changed. Connected applications lost access and other browsers were signed out.",
+          message: readerOf(request).t.t("dashboard.account.passwordChanged"),
         };
       });
     },

@@ -37,6 +37,8 @@ export function actorLabel(actor: ActorValues & { actorName: string | null }): s
       return `Application “${actor.actorName ?? "deleted"}”`;
     case "cli":
       return "Operator (command line)";
+    case "customer":
+      return "The customer (own appointment link)";
     default:
       return "The service";
   }
@@ -149,7 +151,7 @@ export async function activityPage(app: FastifyInstance, { ctx }: DashboardDeps)
 <td>${isActivityAction(r.action) ? activityActions[r.action] : r.action}${subjectCell(r)}</td>
 <td class="muted">${detailText(r)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/activity", page.nextCursor, filters)}`;
+${pager(pageCtx.t, "/dashboard/activity", page.nextCursor, filters)}`;
     const body = html`<p class="muted">Who changed what in your shop over the last year. Times are in ${pageCtx.timeZone}.</p>
 ${filterForm}
 ${list}`;

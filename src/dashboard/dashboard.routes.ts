@@ -9,9 +9,11 @@ import { isId } from "../lib/ids.ts";
 import { sendPage } from "../web/browser-scope.ts";
 import { errorPage } from "../web/html.ts";
 import { PageError } from "../web/page-error.ts";
+import { readerOf } from "../web/reader.ts";
 import { actAsSignedInPerson, requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
 import { activityPage } from "./activity.page.ts";
+import { brandPages } from "./brand.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { apiKeyPages } from "./integrations/api-keys.pages.ts";
 import { applicationPages } from "./integrations/applications.pages.ts";
@@ -20,11 +22,15 @@ import { integrationsOverviewPage } from "./integrations/overview.page.ts";
 import { sandboxPages } from "./integrations/sandbox.pages.ts";
 import { webhookPages } from "./integrations/webhooks.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
+import { bookingPages } from "./pages/booking.page.ts";
 import { customerMergePages } from "./pages/customer-merge.pages.ts";
 import { customerPages } from "./pages/customers.pages.ts";
 import { inquiryPages } from "./pages/inquiries.pages.ts";
 import { inquiryFormPages } from "./pages/inquiry-form.page.ts";
+import { myAppointmentPage } from "./pages/my-appointment.page.ts";
+import { orderDatesPages } from "./pages/order-dates.section.ts";
 import { orderPages } from "./pages/orders.pages.ts";
+import { todayPage } from "./pages/today.page.ts";
 import { trackingPage } from "./pages/tracking.page.ts";
 import { unsubscribePage } from "./pages/unsubscribe.page.ts";
 import { requireMay } from "./permission.ts";
@@ -37,6 +43,7 @@ export type { DashboardDeps } from "./deps.ts";
 const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta.url), "utf8");
 const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.meta.url), "utf8");
 const pickerScript = fs.readFileSync(new URL("./assets/customer-picker.js", import.meta.url), "utf8");
+const bookingZoneScript = fs.readFileSync(new URL("./assets/booking-zone.js", import.meta.url), "utf8");
 
 /**
  * Per client address over every dashboard page and asset (CONTRACT 8: every answer carries the
@@ -45,8 +52,8 @@ const pickerScript = fs.readFileSync(new URL("./assets/customer-picker.js", impo
  */
 export const DASHBOARD_REQUESTS_PER_MINUTE = 600;
 
-const NOT_FOUND_TITLE = "Not found";
-const NOT_FOUND_TEXT = "There is no such page in the dashboard.";
+const NOT_FOUND_TITLE = "errors.notFound.title";
+const NOT_FOUND_TEXT = "errors.notFound.dashboard";
 
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   registerAddressRateLimit(app, app.rateLimitStore, {
@@ -73,15 +80,30 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await app.register(trackingPage, deps);
   // Public: each shop's hosted inquiry form and its thank-you page.
   await app.register(inquiryFormPages, deps);
+  // Public: each shop's hosted booking page (CONTRACT 12, Public booking).
+  app.get("/assets/booking-zone.js", { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type("text/javascript; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(bookingZoneScript),
+  );
+  await app.register(bookingPages, deps);
   // Public: one-click unsubscribe from a shop's customer mail (RFC 8058).
   await app.register(unsubscribePage, deps);
+  // Public: the customer's own page for an appointment (the link in each appointment mail).
+  await app.register(myAppointmentPage, deps);
 
   // Unknown dashboard URLs (a mistyped or stale link) get the HTML 404 page, not the API's JSON.
   await app.register(
     async (dashboard) => {
-      dashboard.setNotFoundHandler((_request, reply) =>
-        sendPage(reply, 404, errorPage(NOT_FOUND_TITLE, NOT_FOUND_TEXT)),
-      );
+      dashboard.setNotFoundHandler((request, reply) => {
+        const reader = readerOf(request);
+        return sendPage(
+          reply,
+          404,
+          errorPage(reader.t.t(NOT_FOUND_TITLE), reader.t.t(NOT_FOUND_TEXT), reader),
+        );
+      });
     },
     { prefix: "/dashboard" },
   );
@@ -93,16 +115,18 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     signedIn.addHook("onRequest", async (request) => {
       for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
         if (typeof value !== "string" || !isId(value))
-          throw new PageError(404, NOT_FOUND_TITLE, NOT_FOUND_TEXT);
+          throw new PageError(404, NOT_FOUND_TITLE, NOT_FOUND_TEXT, true);
       }
     });
     signedIn.addHook("preHandler", requireSession(deps.ctx));
     signedIn.addHook("preHandler", actAsSignedInPerson);
     signedIn.get("/dashboard", { schema: { hide: true } }, async (_request, reply) =>
-      reply.redirect("/dashboard/orders", 303),
+      reply.redirect("/dashboard/today", 303),
     );
-    // Page groups register here, each a plugin taking DashboardDeps.
+    // Page groups register here, each a plugin taking DashboardDeps. Today is where sign-in lands.
+    await signedIn.register(todayPage, deps);
     await signedIn.register(orderPages, deps);
+    await signedIn.register(orderDatesPages, deps);
     await signedIn.register(customerMergePages, deps);
     await signedIn.register(customerPages, deps);
     await signedIn.register(appointmentPages, deps);
@@ -121,6 +145,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await signedIn.register(async (settings) => {
       settings.addHook("preHandler", requireMay(deps.ctx, "settings"));
       await settings.register(settingsPages, deps);
+      await settings.register(brandPages, deps);
     });
     await signedIn.register(async (team) => {
       team.addHook("preHandler", requireMay(deps.ctx, "team"));

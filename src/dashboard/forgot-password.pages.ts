@@ -1,30 +1,39 @@
 // The pages of "Forgot password?": ask for a link, and the answer, which is the same whether or
-// not the address has an account. Same frame and rules as the sign-in page.
+// not the address has an account. Same frame and rules as the sign-in page, in the visitor's
+// language.
 import { CSRF_FIELD } from "../web/browser-scope.ts";
 import { html, layout } from "../web/html.ts";
+import type { Reader } from "../web/reader.ts";
 
-export function forgotPasswordPage(input: { csrf: string; email?: string; error?: string }): string {
+export function forgotPasswordPage(
+  reader: Reader,
+  input: { csrf: string; email?: string; error?: string },
+): string {
+  const { t } = reader;
   return layout(
-    "Forgot your password?",
-    html`<h1>Forgot your password?</h1>
+    t.t("account.forgot.title"),
+    html`<h1>${t.t("account.forgot.title")}</h1>
 ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
-<p>Type the e-mail you sign in with. If it belongs to an account, we mail it a link to choose a new password.</p>
+<p>${t.t("account.forgot.intro")}</p>
 <form method="post" action="/forgot-password">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
-<label for="email">Email</label>
+<label for="email">${t.t("account.field.email")}</label>
 <input id="email" name="email" type="email" autocomplete="username" required maxlength="320" value="${input.email ?? ""}">
-<button type="submit">Mail me a link</button>
+<button type="submit">${t.t("account.forgot.submit")}</button>
 </form>
-<p class="muted"><a href="/login">Back to sign-in</a></p>`,
+<p class="muted"><a href="/login">${t.t("account.forgot.back")}</a></p>`,
+    reader,
   );
 }
 
-export function resetLinkSentPage(): string {
+export function resetLinkSentPage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Check your e-mail",
-    html`<h1>Check your e-mail</h1>
-<p role="status">If the address belongs to an account, a link to choose a new password is on its way. It works once, for one hour.</p>
-<p class="muted">Nothing came? Look in the spam folder, or <a href="/forgot-password">ask again</a> in a few minutes.</p>
-<p><a href="/login">Back to sign-in</a></p>`,
+    t.t("account.checkMail.title"),
+    html`<h1>${t.t("account.checkMail.title")}</h1>
+<p role="status">${t.t("account.forgot.sent")}</p>
+<p class="muted">${t.t("account.signUp.nothingCame")} <a href="/forgot-password">${t.t("account.forgot.askAgain")}</a></p>
+<p><a href="/login">${t.t("account.forgot.back")}</a></p>`,
+    reader,
   );
 }

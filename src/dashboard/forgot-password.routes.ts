@@ -12,6 +12,7 @@ import { hashSecret } from "../lib/crypto.ts";
 import { requestPasswordReset } from "../modules/vendors/forgot-password.service.ts";
 import { csrfToken, sendPage } from "../web/browser-scope.ts";
 import { type Form, field } from "../web/form.ts";
+import { readerOf } from "../web/reader.ts";
 import { forgotPasswordPage, resetLinkSentPage } from "./forgot-password.pages.ts";
 
 /** Requests from one client address in 15 minutes. */
@@ -23,8 +24,8 @@ export const RESET_MAILS_PER_ACCOUNT = { policy: "reset-mail", max: 3, windowMs:
 export const mailboxKey = (email: string) => `m:${hashSecret(email.trim().toLowerCase())}`;
 
 export async function forgotPasswordRoutes(app: FastifyInstance, { ctx }: { ctx: ServiceContext }) {
-  app.get("/forgot-password", { schema: { hide: true } }, async (_request, reply) =>
-    sendPage(reply, 200, forgotPasswordPage({ csrf: csrfToken(reply) })),
+  app.get("/forgot-password", { schema: { hide: true } }, async (request, reply) =>
+    sendPage(reply, 200, forgotPasswordPage(readerOf(request), { csrf: csrfToken(reply) })),
   );
 
   app.post(
@@ -39,10 +40,10 @@ export async function forgotPasswordRoutes(app: FastifyInstance, { ctx }: { ctx:
         return sendPage(
           reply,
           429,
-          forgotPasswordPage({
+          forgotPasswordPage(readerOf(request), {
             csrf: csrfToken(reply),
             email,
-            error: "Too many requests from your network. Please wait a few minutes and try again.",
+            error: readerOf(request).t.t("account.forgot.tooMany"),
           }),
         );
       }
@@ -61,7 +62,7 @@ export async function forgotPasswordRoutes(app: FastifyInstance, { ctx }: { ctx:
     },
   );
 
-  app.get("/forgot-password/sent", { schema: { hide: true } }, async (_request, reply) =>
-    sendPage(reply, 200, resetLinkSentPage()),
+  app.get("/forgot-password/sent", { schema: { hide: true } }, async (request, reply) =>
+    sendPage(reply, 200, resetLinkSentPage(readerOf(request))),
   );
 }

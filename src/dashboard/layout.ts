@@ -2,6 +2,7 @@
 // Everything interpolated goes through `html`, which escapes it.
 
 import { type Action, may } from "../auth/member-policy.ts";
+import type { Translator } from "../i18n/translator.ts";
 import { formatInZone } from "../lib/time-zone.ts";
 import type { SessionMember } from "../modules/sessions/sessions.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
@@ -9,6 +10,7 @@ import type { Flash } from "../web/flash.ts";
 import { html, type SafeHtml } from "../web/html.ts";
 
 export type Section =
+  | "today"
   | "orders"
   | "customers"
   | "appointments"
@@ -37,31 +39,33 @@ const integrationSections = new Set<Section>([
 // Seven entries that wrap to two short rows on a phone; the integration pages live under one entry
 // (Dashboard → Integrations → API keys), as the spec and the docs name them.
 // Each entry shows only to members whose role may use it (src/auth/member-policy.ts).
+// Labels are catalogue keys (dashboard.nav.*).
 const nav: Array<[Section, string, string, Action]> = [
-  ["orders", "Orders", "/dashboard/orders", "shop-work"],
-  ["customers", "Customers", "/dashboard/customers", "shop-work"],
-  ["appointments", "Appointments", "/dashboard/appointments", "shop-work"],
-  ["inquiries", "Inquiries", "/dashboard/inquiries", "shop-work"],
-  ["integrations", "Integrations", "/dashboard/integrations", "integrations"],
-  ["settings", "Settings", "/dashboard/settings", "settings"],
-  ["activity", "Activity", "/dashboard/activity", "activity"],
+  ["today", "today.title", "/dashboard/today", "shop-work"],
+  ["orders", "dashboard.nav.orders", "/dashboard/orders", "shop-work"],
+  ["customers", "dashboard.nav.customers", "/dashboard/customers", "shop-work"],
+  ["appointments", "dashboard.nav.appointments", "/dashboard/appointments", "shop-work"],
+  ["inquiries", "dashboard.nav.inquiries", "/dashboard/inquiries", "shop-work"],
+  ["integrations", "dashboard.nav.integrations", "/dashboard/integrations", "integrations"],
+  ["settings", "dashboard.nav.settings", "/dashboard/settings", "settings"],
+  ["activity", "dashboard.nav.activity", "/dashboard/activity", "activity"],
 ];
 
 /** The Integrations section's own tabs, shown on each of its pages. */
 const integrationTabs: Array<[Section, string, string]> = [
-  ["integrations", "Overview", "/dashboard/integrations"],
-  ["api-keys", "API keys", "/dashboard/integrations/api-keys"],
-  ["applications", "Applications", "/dashboard/integrations/applications"],
-  ["connected-apps", "Connected apps", "/dashboard/integrations/connected-apps"],
-  ["webhooks", "Webhooks", "/dashboard/integrations/webhooks"],
-  ["sandbox", "Sandbox", "/dashboard/integrations/sandbox"],
+  ["integrations", "dashboard.nav.overview", "/dashboard/integrations"],
+  ["api-keys", "dashboard.nav.apiKeys", "/dashboard/integrations/api-keys"],
+  ["applications", "dashboard.nav.applications", "/dashboard/integrations/applications"],
+  ["connected-apps", "dashboard.nav.connectedApps", "/dashboard/integrations/connected-apps"],
+  ["webhooks", "dashboard.nav.webhooks", "/dashboard/integrations/webhooks"],
+  ["sandbox", "dashboard.nav.sandbox", "/dashboard/integrations/sandbox"],
 ];
 
-function subNav(section: Section): SafeHtml {
+function subNav(t: Translator, section: Section): SafeHtml {
   if (!integrationSections.has(section)) return html``;
-  return html`<nav class="tabs" aria-label="Integrations">${integrationTabs.map(
+  return html`<nav class="tabs" aria-label="${t.t("dashboard.nav.integrations")}">${integrationTabs.map(
     ([key, label, href]) =>
-      html`<a href="${href}"${key === section ? html` aria-current="page"` : ""}>${label}</a>`,
+      html`<a href="${href}"${key === section ? html` aria-current="page"` : ""}>${t.t(label)}</a>`,
   )}</nav>`;
 }
 
@@ -80,31 +84,35 @@ export interface PageContext {
   timeZone: string;
   /** Who is signed in: the menu shows what their role may use. */
   member: SessionMember;
+  /** The member's language (their own, else the shop's): every text of the page through it. */
+  t: Translator;
+  /** The product's name (PRODUCT_NAME) in the window title. */
+  productName: string;
 }
 
 export function dashboardPage(page: PageContext, section: Section, title: string, body: SafeHtml): string {
-  const flash = page.flash;
+  const { flash, t } = page;
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · ${page.vendorName} · vendor-api</title>
+<html lang="${t.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ${page.vendorName} · ${page.productName}</title>
 <link rel="stylesheet" href="/assets/dashboard.css"></head>
 <body>
 <header class="top">
   <a class="brand" href="/dashboard">${page.vendorName}</a>
-  <nav class="main" aria-label="Dashboard">
+  <nav class="main" aria-label="${t.t("dashboard.nav.label")}">
     ${nav
       .filter(([, , , action]) => may(page.member.role, action))
       .map(
         ([key, label, href]) =>
-          html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${label}</a>`,
+          html`<a href="${href}" ${isCurrent(key, section) ? html`aria-current="page"` : ""}>${t.t(label)}</a>`,
       )}
   </nav>
-  <nav class="user" aria-label="Account"><a href="/dashboard/account"${section === "account" ? html` aria-current="page"` : ""}>Account</a></nav>
-  <form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">Sign out</button></form>
+  <nav class="user" aria-label="${t.t("dashboard.nav.account")}"><a href="/dashboard/account"${section === "account" ? html` aria-current="page"` : ""}>${t.t("dashboard.nav.account")}</a></nav>
+  <form method="post" action="/logout">${csrfField(page.csrf)}<button type="submit">${t.t("dashboard.nav.signOut")}</button></form>
 </header>
 <main>
-${flash ? html`<div class="flash ${flash.kind}" role="status">${flash.message}${flash.secret ? html`<p class="secret" data-secret>${flash.secret}</p><p class="muted">Copy it now: it is shown only once. <button type="button" data-copy hidden>Copy</button></p><script src="/assets/copy-secret.js" defer></script>` : ""}</div>` : ""}
-${subNav(section)}
+${flash ? html`<div class="flash ${flash.kind}" role="status">${flash.message}${flash.secret ? html`<p class="secret" data-secret>${flash.secret}</p><p class="muted">${t.t("dashboard.layout.copyNow")} <button type="button" data-copy hidden>${t.t("dashboard.layout.copy")}</button></p><script src="/assets/copy-secret.js" defer></script>` : ""}</div>` : ""}
+${subNav(t, section)}
 <h1>${title}</h1>
 ${body}
 </main>
@@ -113,13 +121,16 @@ ${body}
 
 /** A "next page" link for cursor-paged lists; nothing on the last page. */
 export function pager(
+  t: Translator,
   basePath: string,
   nextCursor: string | null,
   params: Record<string, string> = {},
 ): SafeHtml {
   if (!nextCursor) return html``;
   const query = new URLSearchParams({ ...params, cursor: nextCursor }).toString();
-  return html`<div class="pager"><a href="${basePath}">First page</a><a class="button" href="${basePath}?${query}">Next page →</a></div>`;
+  // The first page keeps the filters the next one carries.
+  const first = new URLSearchParams(params).toString();
+  return html`<div class="pager"><a href="${first ? `${basePath}?${first}` : basePath}">${t.t("dashboard.layout.firstPage")}</a><a class="button" href="${basePath}?${query}">${t.t("dashboard.layout.nextPage")}</a></div>`;
 }
 
 export function emptyState(message: string, action?: SafeHtml): SafeHtml {
@@ -127,11 +138,26 @@ export function emptyState(message: string, action?: SafeHtml): SafeHtml {
 }
 
 /**
- * A timestamp shown to people: in the shop's time zone (named after it), minute precision, and
- * machine-readable (UTC) in the datetime attribute.
+ * A timestamp shown to people: in the shop's time zone (named after it), minute precision, in the
+ * reader's language, and machine-readable (UTC) in the datetime attribute.
  */
-export function time(iso: string | Date | null | undefined, timeZone: string): SafeHtml {
+export function time(iso: string | Date | null | undefined, timeZone: string, t?: Translator): SafeHtml {
   if (!iso) return html`<span class="muted">–</span>`;
   const at = typeof iso === "string" ? new Date(iso) : iso;
-  return html`<time datetime="${at.toISOString()}">${formatInZone(at, timeZone)}</time>`;
+  return html`<time datetime="${at.toISOString()}">${shownAt(at, timeZone, t)}</time>`;
 }
+
+/** An instant as text: through Intl in the reader's language, else numeric (2031-05-01 07:30 UTC). */
+export function shownAt(at: Date, timeZone: string, t?: Translator): string {
+  return t ? t.dateTime(at, timeZone, shownDateTime) : formatInZone(at, timeZone);
+}
+
+/** A date and time as the dashboard shows them: short date, minutes, the zone's short name. */
+export const shownDateTime: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZoneName: "short",
+};

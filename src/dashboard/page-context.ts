@@ -5,6 +5,7 @@ import type { DashboardSession, SessionMember } from "../modules/sessions/sessio
 import { findShopSettings } from "../modules/vendors/shop-settings.ts";
 import { allowOwnScripts, csrfToken } from "../web/browser-scope.ts";
 import { takeFlash } from "../web/flash.ts";
+import { readerOf } from "../web/reader.ts";
 import { takeSecretKeptForPage } from "../web/session.ts";
 import type { PageContext } from "./layout.ts";
 
@@ -47,7 +48,10 @@ export async function pageContext(
   }
   // A secret shown once gets a copy button, the one script the dashboard has.
   if (flash?.secret) allowOwnScripts(reply);
+  const reader = readerOf(request);
   return {
+    t: reader.t,
+    productName: reader.productName,
     vendorName: shop?.name ?? "Vendor",
     csrf: csrfToken(reply),
     flash,

@@ -18,8 +18,9 @@ export function requireMay(ctx: ServiceContext, action: Action) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (memberMay(request, action)) return;
     const page = await pageContext(ctx, request, reply);
-    const body = html`<p>Only the shop's owners can do this. Ask an owner if you need it done.</p>
-<p><a class="button" href="/dashboard/orders">Back to orders</a></p>`;
-    return sendPage(reply, 403, dashboardPage(page, "orders", "Owners only", body));
+    const { t } = page;
+    const body = html`<p>${t.t("errors.ownersOnly.text")}</p>
+<p><a class="button" href="/dashboard/orders">${t.t("errors.ownersOnly.back")}</a></p>`;
+    return sendPage(reply, 403, dashboardPage(page, "orders", t.t("errors.ownersOnly.title"), body));
   };
 }

@@ -8,6 +8,7 @@ import { verifyMemberCredentials } from "../modules/members/members.service.ts";
 import { secondStepDue } from "../modules/members/two-step.service.ts";
 import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { type Form, field } from "../web/form.ts";
+import { readerOf } from "../web/reader.ts";
 import { safeReturnTo } from "../web/return-to.ts";
 import { endSession, startSession } from "../web/session.ts";
 import { signInPage } from "./sign-in.page.ts";
@@ -23,7 +24,7 @@ export interface SignInDeps {
 export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle }: SignInDeps) {
   app.get("/login", { schema: { hide: true } }, async (request, reply) => {
     const returnTo = safeReturnTo((request.query as Record<string, unknown>).return_to);
-    return sendPage(reply, 200, signInPage({ csrf: csrfToken(reply), returnTo }));
+    return sendPage(reply, 200, signInPage(readerOf(request), { csrf: csrfToken(reply), returnTo }));
   });
 
   app.post("/login", { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
@@ -34,19 +35,23 @@ export async function signInRoutes(app: FastifyInstance, { ctx, config, throttle
     const password = field(form, "password");
     const returnTo = safeReturnTo(field(form, "return_to"));
     const again = (status: number, error: string) =>
-      sendPage(reply, status, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
+      sendPage(
+        reply,
+        status,
+        signInPage(readerOf(request), { csrf: csrfToken(reply), returnTo, email, error }),
+      );
 
     // Reserved before the password is checked, so parallel guesses cannot share one count.
     const reservation = await throttle.reserve(request.ip, email);
     if (!reservation.ok) {
       reply.header("retry-after", String(reservation.retryAfterS));
       return reservation.reason === "throttled"
-        ? again(429, "Too many failed sign-in attempts. Please wait a few minutes and try again.")
-        : again(503, "Signing in is briefly unavailable. Please try again in a few seconds.");
+        ? again(429, "account.signIn.errors.throttled")
+        : again(503, "account.signIn.errors.unavailable");
     }
     const member = await verifyMemberCredentials(ctx, email, password);
     // A wrong password: the reservation stays, counted as the failure.
-    if (!member) return again(401, "The e-mail or password is not correct.");
+    if (!member) return again(401, "account.signIn.errors.wrong");
     // Two-step sign-in: the password alone opens only the second step's page, and
     // clears no failures: the count is forgotten only when the whole sign-in succeeds, so signing
     // in again with a known password buys no more guesses at the code.

@@ -22,6 +22,7 @@ import { CSRF_FIELD, csrfToken, rotateCsrfSecret, sendPage } from "../web/browse
 import { setFlash } from "../web/flash.ts";
 import { type Form, field } from "../web/form.ts";
 import { html, layout, SafeHtml } from "../web/html.ts";
+import { readerOf } from "../web/reader.ts";
 import { safeReturnTo } from "../web/return-to.ts";
 import { endSession, pendingSignIn, startSession } from "../web/session.ts";
 import { signInPage } from "./sign-in.page.ts";
@@ -104,21 +105,26 @@ export async function twoStepRoutes(
       const form = (request.body ?? {}) as Form;
       const returnTo = safeReturnTo(field(form, "return_to"));
       const email = pending.member.email;
+      const { t } = readerOf(request);
       const reservation = await throttle.reserve(request.ip, email);
       if (!reservation.ok) {
         reply.header("retry-after", String(reservation.retryAfterS));
         const error =
           reservation.reason === "throttled"
-            ? "Too many wrong codes. Please wait a few minutes and try again."
-            : "Signing in is briefly unavailable. Please try again in a few seconds.";
+            ? t.t("account.signIn.errors.tooManyCodes")
+            : t.t("account.signIn.errors.unavailable");
         const status = reservation.reason === "throttled" ? 429 : 503;
         return sendPage(reply, status, codePage({ csrf: csrfToken(reply), returnTo, error }));
       }
       // The pending sign-in's own count: the guesses it has are spent, then it is void.
       const passwordAgain = async () => {
         await endSession(ctx, config, request, reply);
-        const error = "Too many wrong codes. Please sign in with your password again.";
-        return sendPage(reply, 401, signInPage({ csrf: csrfToken(reply), returnTo, email, error }));
+        const error = "account.signIn.errors.passwordAgain";
+        return sendPage(
+          reply,
+          401,
+          signInPage(readerOf(request), { csrf: csrfToken(reply), returnTo, email, error }),
+        );
       };
       const guess = await reserveSecondStepGuess(ctx, pending);
       if (!guess) {
@@ -128,7 +134,7 @@ export async function twoStepRoutes(
       if (!(await verifySecondStep(ctx, key, pending.vendorId, pending.member.id, field(form, "code")))) {
         // Both reservations stay, counted as this failure.
         if (guess.left === 0) return passwordAgain();
-        const error = "That code is not right, or was used already. Try the next one your app shows.";
+        const error = t.t("account.signIn.errors.wrongCode");
         return sendPage(reply, 401, codePage({ csrf: csrfToken(reply), returnTo, error }));
       }
       await reservation.attempt.succeeded();

@@ -27,6 +27,7 @@ export function guideNav(current: string): string {
   return [
     link("/docs", "API reference", "reference"),
     ...GUIDES.map((g) => link(`/docs/guides/${g.name}`, g.title, g.name)),
+    link("/docs/events", "Event catalogue", "events"),
   ].join("");
 }
 

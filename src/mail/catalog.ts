@@ -3,10 +3,20 @@
 // `enqueueMail` then accepts exactly that kind's data.
 import type { MailTemplate } from "./template.ts";
 import { passwordResetMail, signupConfirmMail, signupExistingMail } from "./templates/account.ts";
-import { appointmentCancelledMail, appointmentConfirmedMail, orderStatusMail } from "./templates/customer.ts";
+import {
+  appointmentCancelledMail,
+  appointmentChangedByCustomerMail,
+  appointmentConfirmedMail,
+  appointmentMovedMail,
+  appointmentReminderMail,
+} from "./templates/appointment.ts";
+import { bookingReceivedMail, bookingReceivedShopMail } from "./templates/booking.ts";
+import { orderStatusMail } from "./templates/customer.ts";
 import { inquiryReceivedMail } from "./templates/inquiry.ts";
 import { notificationEmailConfirmMail, notificationEmailMovedMail } from "./templates/notification-email.ts";
+import { rentalDueBackMail } from "./templates/rentals.ts";
 import { memberInvitationMail } from "./templates/team.ts";
+import { webhookDisabledMail, webhookFailingMail, webhookRecoveredMail } from "./templates/webhook-health.ts";
 
 export const mailCatalog = {
   password_reset: passwordResetMail,
@@ -19,6 +29,16 @@ export const mailCatalog = {
   order_status: orderStatusMail,
   appointment_confirmed: appointmentConfirmedMail,
   appointment_cancelled: appointmentCancelledMail,
+  webhook_failing: webhookFailingMail,
+  webhook_recovered: webhookRecoveredMail,
+  webhook_disabled: webhookDisabledMail,
+  booking_received: bookingReceivedMail,
+  booking_received_shop: bookingReceivedShopMail,
+  appointment_moved: appointmentMovedMail,
+  appointment_reminder: appointmentReminderMail,
+  appointment_changed_by_customer: appointmentChangedByCustomerMail,
+
+  rental_due_back: rentalDueBackMail,
 } as const;
 
 export type MailKind = keyof typeof mailCatalog;

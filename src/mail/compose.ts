@@ -2,8 +2,10 @@
 // envelope is the same on every attempt: the Message-ID is made from the row's id and the Date is
 // when the cause committed, so a mail sent twice (a crash between sending and recording it) is
 // recognisably the same mail.
+
 import addressparser from "nodemailer/lib/addressparser";
 import type Mail from "nodemailer/lib/mailer";
+import { DEFAULT_PRODUCT_NAME } from "../config.ts";
 import { isMailKind, mailCatalog } from "./catalog.ts";
 import type { RenderContext, RenderedMail } from "./template.ts";
 import { unsubscribeUrl } from "./templates/customer.ts";
@@ -26,7 +28,7 @@ export interface Sender {
 export function parseMailFrom(mailFrom: string): Sender {
   const [first] = addressparser(mailFrom, { flatten: true });
   if (!first?.address) throw new Error("MAIL_FROM names no address");
-  return { name: first.name || "vendor-api", address: first.address };
+  return { name: first.name || DEFAULT_PRODUCT_NAME, address: first.address };
 }
 
 /** The row's mail as its template renders it; throws for a kind the catalog does not know. */
@@ -40,11 +42,16 @@ export function messageIdOf(mailId: string, from: Sender): string {
   return `<${mailId}@${from.address.split("@").pop()}>`;
 }
 
-export function composeMail(row: OutboxMail, settings: { publicUrl: string; from: Sender }): Mail.Options {
+export function composeMail(
+  row: OutboxMail,
+  settings: { publicUrl: string; from: Sender; productName?: string },
+): Mail.Options {
   const ctx: RenderContext = {
     publicUrl: settings.publicUrl,
     fromAddress: settings.from.address,
+    ...(settings.productName ? { productName: settings.productName } : {}),
     secret: row.secret,
+    ...(settings.productName ? { productName: settings.productName } : {}),
   };
   const mail = renderMail(row, ctx);
   // RFC 3834: sent by a program, so auto-responders do not answer it.

@@ -75,17 +75,26 @@ export async function enqueueCustomerMail(
     customerId: string;
     extra: Record<string, unknown>;
     createdAt: Date;
+    /**
+     * A second token the mail's link carries (an appointment mail's page token, kept elsewhere
+     * only as its hash): held in the row's secret after the unsubscribe token and a space, and
+     * cleared with it once the mail is sent (templates/appointment.ts `secretParts`).
+     */
+    pageToken?: string | undefined;
+    /** Not sent before this instant (a reminder); at once when absent. */
+    dueAt?: Date | undefined;
   },
 ): Promise<boolean> {
   const { token, hash } = unsubscribeToken();
   return insertCustomerMail(tx, {
     kind: mail.kind,
     id: newId(),
-    token,
+    token: mail.pageToken ? `${token} ${mail.pageToken}` : token,
     tokenHash: hash,
     extra: JSON.stringify(mail.extra),
     at: mail.createdAt.toISOString(),
     vendorId: mail.vendorId,
     customerId: mail.customerId,
+    dueAt: mail.dueAt?.toISOString(),
   });
 }

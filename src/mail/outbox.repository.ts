@@ -42,15 +42,17 @@ export async function insertMail(
 
 /**
  * The CTE `m`, which inserts the mails `source` selects (id, vendor_id, customer_id, inquiry_id,
- * kind, to_address, data jsonb, secret, unsubscribe_token_hash, created_at), due at once; the
- * statement's select list then carries `notifyMailWhenAny`.
+ * kind, to_address, data jsonb, secret, unsubscribe_token_hash, created_at), due at once, or with
+ * `scheduled` at the source's `due_at` (a reminder: not sent before it); the statement's select
+ * list then carries `notifyMailWhenAny`.
  */
-export function mailCte(source: SQL): SQL {
+export function mailCte(source: SQL, options: { scheduled?: boolean } = {}): SQL {
+  const due = options.scheduled ? sql`greatest(s.due_at, s.created_at)` : sql`s.created_at`;
   return sql`m as (
       insert into mails (id, vendor_id, customer_id, inquiry_id, kind, to_address, data, secret,
                          unsubscribe_token_hash, status, attempts, next_attempt_at, created_at)
       select s.id, s.vendor_id, s.customer_id, s.inquiry_id, s.kind, s.to_address, s.data, s.secret,
-             s.unsubscribe_token_hash, 'PENDING', 0, s.created_at, s.created_at
+             s.unsubscribe_token_hash, 'PENDING', 0, ${due}, s.created_at
       from (${source}) s
       returning id
     )`;
@@ -72,6 +74,9 @@ const verifiedReplyTo = sql`case when v.email_confirmed_at is not null and v.con
            or exists (select 1 from members mm where lower(mm.email) = lower(v.contact_email) and mm.vendor_id = v.id))
       then v.contact_email end`;
 
+/** The shop `v` mails its customer `c` (CONTRACT 10): the setting on, no sandbox, an address, not unsubscribed. */
+const customerMayBeMailed = sql`v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null`;
+
 /**
  * A `mailCte` source row for a customer mail of `kind`: written only when the shop `v` turned
  * customer mail on and is no sandbox (a test order's customer is never mailed), and the customer
@@ -79,19 +84,58 @@ const verifiedReplyTo = sql`case when v.email_confirmed_at is not null and v.con
  * the setting off pays no statement of its own. `from` must bring `v` (vendors) and `c`
  * (customers) into scope and end in a WHERE clause; `extra` is the kind's own data (jsonb),
  * merged over the shop's and the customer's (shopName, contactEmail, replyTo, timeZone,
- * customerName, customerEmail).
+ * customerName, customerEmail), the reader's language (the customer's, else the shop's), the
+ * shop's brand, and its own wording of the kind in that language (one primary-key probe of
+ * mail_wordings): kept as they are now, so the mail reads as it did when its cause committed.
+ * `address` repeats the brand's for appointment mail written before the brand. `dueAt`, when
+ * given, is selected as `due_at` (for `mailCte(…, { scheduled: true })`).
  */
 export function customerMailRow(
   kind: MailKind,
-  p: { id: SQL; token: SQL; tokenHash: SQL; extra: SQL; createdAt: SQL; from: SQL },
+  p: { id: SQL; token: SQL; tokenHash: SQL; extra: SQL; createdAt: SQL; from: SQL; dueAt?: SQL },
 ): SQL {
   return sql`select ${p.id}::text as id, v.id as vendor_id, c.id as customer_id, null::text as inquiry_id,
       ${kind}::text as kind, c.email as to_address,
       jsonb_build_object('shopName', v.name, 'contactEmail', v.contact_email, 'replyTo', ${verifiedReplyTo},
-                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email)
+                         'timeZone', v.time_zone, 'customerName', c.name, 'customerEmail', c.email,
+                         'language', coalesce(c.language, v.language),
+                         'brand', jsonb_build_object('logoUrl', v.brand_logo_url, 'accentColor', v.brand_accent_color,
+                                                     'address', v.address, 'phone', v.phone, 'signature', v.mail_signature),
+                         'wording', (select jsonb_build_object('subject', w.subject, 'opening', w.opening)
+                                     from mail_wordings w
+                                     where w.vendor_id = v.id and w.kind = ${kind}::text
+                                       and w.language = coalesce(c.language, v.language)),
+                         'address', v.address)
         || ${p.extra} as data,
       ${p.token}::text as secret, ${p.tokenHash}::text as unsubscribe_token_hash, ${p.createdAt} as created_at
-    ${p.from} and v.customer_mail and v.sandbox_of is null and c.email is not null and c.mail_unsubscribed_at is null`;
+      ${p.dueAt ? sql`, ${p.dueAt} as due_at` : sql``}
+    ${p.from} and ${customerMayBeMailed}`;
+}
+
+export type CustomerMailBlocker = "customer_mail_off" | "sandbox" | "no_email" | "unsubscribed";
+
+/**
+ * Why the vendor's customer gets no customer mail, or undefined when they do (or there is no such
+ * customer): the first of the shop's setting, the sandbox, the missing address, the unsubscription;
+ * with the shop's language, in which its owner reads why.
+ */
+export async function customerMailBlocker(
+  db: Executor,
+  vendorId: string,
+  customerId: string,
+): Promise<{ reason: CustomerMailBlocker; shopLanguage: string } | undefined> {
+  const [row] = await queryRows<{ reason: CustomerMailBlocker | null; language: string }>(
+    db,
+    sql`select v.language, case
+          when not v.customer_mail then 'customer_mail_off'
+          when v.sandbox_of is not null then 'sandbox'
+          when c.email is null then 'no_email'
+          when c.mail_unsubscribed_at is not null then 'unsubscribed'
+        end as reason
+        from vendors v join customers c on c.vendor_id = v.id
+        where v.id = ${vendorId} and c.id = ${customerId}`,
+  );
+  return row?.reason ? { reason: row.reason, shopLanguage: row.language } : undefined;
 }
 
 /**
@@ -110,6 +154,8 @@ export async function insertCustomerMail(
     at: string;
     vendorId: string;
     customerId: string;
+    /** Not sent before this instant (ISO; a reminder). */
+    dueAt?: string | undefined;
   },
 ): Promise<boolean> {
   const result = (await tx.execute(
@@ -122,12 +168,31 @@ export async function insertCustomerMail(
         createdAt: sql`${mail.at}::timestamptz`,
         from: sql`from vendors v join customers c on c.vendor_id = v.id
                   where v.id = ${mail.vendorId} and c.id = ${mail.customerId}`,
+        ...(mail.dueAt ? { dueAt: sql`${mail.dueAt}::timestamptz` } : {}),
       }),
+      { scheduled: mail.dueAt !== undefined },
     )}
     select (select count(*) from m)::int as written, ${notifyMailWhenAny}`,
   )) as unknown as { rows: Array<{ written: number }> };
   return (result.rows[0]?.written ?? 0) > 0;
 }
+
+/** What a reminder no longer due to be sent is recorded with (FAILED, never sent). */
+export const STALE_REMINDER_ERROR = "not sent: the appointment was cancelled, moved or removed since";
+
+/**
+ * Whether the row `mails` (unaliased, in the claim) is a reminder its appointment no longer wants
+ * (CONTRACT 12): the appointment gone, no longer CONFIRMED, changed since (its sequence is not
+ * the one the reminder was scheduled for), moved to another customer, or the customer no longer
+ * to be mailed. One probe of the appointments' primary key per due reminder.
+ */
+const staleReminder = sql`(mails.kind = 'appointment_reminder' and not exists (
+      select 1 from appointments a
+      join vendors v on v.id = a.vendor_id
+      join customers c on c.id = a.customer_id
+      where a.id = mails.data->>'appointmentId' and a.vendor_id = mails.vendor_id
+        and a.customer_id = mails.customer_id and a.status = 'CONFIRMED'
+        and a.sequence = (mails.data->>'sequence')::int and ${customerMayBeMailed}))`;
 
 export interface ClaimedMail extends OutboxMail {
   /** The attempt this claim makes (1 for the first): the claim's token when it records. */
@@ -188,11 +253,13 @@ export async function claimDueMails(
     held_reason: string | null;
     next_attempt_at: string | Date;
     was: string;
+    stale: boolean;
   }>(
     db,
     sql`with due as (
         select id, vendor_id, kind, next_attempt_at, created_at,
-               (vendor_id is not null and queued_at is null and kind in (${kinds})) as budgeted
+               (vendor_id is not null and queued_at is null and kind in (${kinds})) as budgeted,
+               ${staleReminder} as stale
         from mails
         where status in ('PENDING', 'HELD') and next_attempt_at <= ${now.toISOString()}::timestamptz
         order by next_attempt_at, created_at
@@ -211,7 +278,7 @@ export async function claimDueMails(
         group by q.vendor_id
       ),
       judged as (
-        select d.id, d.budgeted, v.email_confirmed_at is null as unconfirmed, u.hour_times, u.day_times,
+        select d.id, d.budgeted, d.stale, v.email_confirmed_at is null as unconfirmed, u.hour_times, u.day_times,
           coalesce(cardinality(u.hour_times), 0) + row_number() over w -
             case when v.created_at > ${newSince}::timestamptz then ${budget.newHour}::int else ${budget.hour}::int end
             as hour_over,
@@ -224,7 +291,7 @@ export async function claimDueMails(
         window w as (partition by d.vendor_id, d.budgeted order by d.next_attempt_at, d.created_at, d.id)
       ),
       verdict as (
-        select j.id, j.budgeted, h.hold, m.status as was,
+        select j.id, j.budgeted, j.stale, h.hold, m.status as was,
           (h.hold is not null and m.created_at <= ${dropBefore}::timestamptz) as dropped,
           -- Looked at again when it could go: past the k-th counted mail's window (a mail this
           -- very claim counts leaves it an hour or a day from now), so a long queue of held mail
@@ -237,7 +304,7 @@ export async function claimDueMails(
         from judged j
         cross join lateral (
           select case
-            when not j.budgeted then null
+            when not j.budgeted or j.stale then null
             when j.unconfirmed then 'unconfirmed'
             when j.hour_over > 0 then 'hour'
             when j.day_over > 0 then 'day'
@@ -246,20 +313,21 @@ export async function claimDueMails(
         join mails m on m.id = j.id
       )
       update mails m set
-        status = case when x.hold is null then 'PENDING' when x.dropped then 'FAILED' else 'HELD' end,
+        status = case when x.stale then 'FAILED' when x.hold is null then 'PENDING' when x.dropped then 'FAILED' else 'HELD' end,
         held_reason = x.hold,
-        attempts = case when x.hold is null then m.attempts + 1 else m.attempts end,
-        queued_at = case when x.hold is null and x.budgeted then ${now.toISOString()}::timestamptz else m.queued_at end,
-        next_attempt_at = case when x.hold is null then ${leaseUntil.toISOString()}::timestamptz else x.until end,
-        last_error = case when x.dropped then 'held too long: not sent' else m.last_error end,
-        secret = case when x.dropped then null else m.secret end
+        attempts = case when x.hold is null and not x.stale then m.attempts + 1 else m.attempts end,
+        queued_at = case when x.hold is null and x.budgeted and not x.stale then ${now.toISOString()}::timestamptz else m.queued_at end,
+        next_attempt_at = case when x.stale then m.next_attempt_at when x.hold is null then ${leaseUntil.toISOString()}::timestamptz else x.until end,
+        last_error = case when x.stale then ${STALE_REMINDER_ERROR} when x.dropped then 'held too long: not sent' else m.last_error end,
+        secret = case when x.dropped or x.stale then null else m.secret end
       from verdict x where m.id = x.id
       returning m.id, m.kind, m.vendor_id, m.to_address, m.data, m.secret, m.created_at, m.attempts,
-                m.status, m.held_reason, m.next_attempt_at, x.was`,
+                m.status, m.held_reason, m.next_attempt_at, x.was, x.stale`,
   );
   const claimed: ClaimedMail[] = [];
   const held: HeldMail[] = [];
   for (const r of rows) {
+    if (r.stale) continue;
     if (isHeldReason(r.held_reason) && r.vendor_id !== null && r.status !== "PENDING") {
       held.push({
         id: r.id,

@@ -21,7 +21,11 @@ import { errorText, isPermanentRefusal, nextAttemptAt } from "./retry.ts";
 import { createMailTransport, type MailTransport, SMTP_CONNECTIONS } from "./transport.ts";
 
 export interface MailSenderDeps {
-  config: Pick<Config, "smtpUrl" | "mailFrom" | "mailRetryDelaysMs" | "publicUrl" | "dataDir" | "mailBudget">;
+  config: Pick<
+    Config,
+    "smtpUrl" | "mailFrom" | "mailRetryDelaysMs" | "publicUrl" | "dataDir" | "mailBudget"
+  > &
+    Partial<Pick<Config, "productName">>;
   database: Database;
   log?: Pick<Logger, "info" | "warn" | "error">;
   now?: () => Date;
@@ -124,7 +128,11 @@ export class MailSender implements OutboxSender {
     // A mail its template cannot render never will: given up at once, like a refused recipient.
     let outcome: { error?: unknown; final?: boolean };
     try {
-      const message = composeMail(mail, { publicUrl: this.deps.config.publicUrl, from: this.from });
+      const message = composeMail(mail, {
+        publicUrl: this.deps.config.publicUrl,
+        from: this.from,
+        productName: this.deps.config.productName,
+      });
       try {
         await this.transport.send(message);
         outcome = {};

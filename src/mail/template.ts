@@ -9,6 +9,11 @@ export interface RenderContext {
   /** MAIL_FROM's address: an invitation's organizer when the shop has no contact e-mail. */
   readonly fromAddress: string;
   /**
+   * PRODUCT_NAME: how mail to a shop's people names the product (default DEFAULT_PRODUCT_NAME),
+   * and what a calendar file names as the product that made it.
+   */
+  readonly productName?: string;
+  /**
    * The row's secret (a reset or confirmation token, or the customer mail's unsubscribe token),
    * or null once it was cleared (the mail sent or given up): the dashboard's list renders
    * subjects without it.

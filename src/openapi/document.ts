@@ -33,6 +33,7 @@ import {
 } from "../modules/inquiries/inquiries.schemas.ts";
 import {
   CreateOrderBody,
+  EntryPhotoSchema,
   OrderListResponse,
   OrderSchema,
   OrderStatusChangedSchema,
@@ -44,6 +45,7 @@ import {
   UpdateOrderStatusBody,
 } from "../modules/orders/orders.schemas.ts";
 import { orderTransitions } from "../modules/orders/orders.workflow.ts";
+import { PhotoSchema } from "../modules/photos/photos.schemas.ts";
 import { ChecksumResponse } from "../modules/sync/sync.schemas.ts";
 import { ProfileSchema } from "../modules/vendors/vendors.schemas.ts";
 import {
@@ -82,6 +84,8 @@ const named: Record<string, TSchema> = {
   UpdateOrder: UpdateOrderBody,
   UpdateOrderStatus: UpdateOrderStatusBody,
   OrderStatusResult: OrderStatusResponse,
+  Photo: PhotoSchema,
+  EntryPhoto: EntryPhotoSchema,
   Customer: CustomerSchema,
   CustomerWithCounts: CustomerDetailSchema,
   CustomerList: CustomerListResponse,
@@ -214,6 +218,16 @@ const problemExamples: Record<ErrorCode, Json> = {
     detail: "Another customer of this vendor has this externalId",
     errors: [{ field: "externalId", message: "is already used by another customer" }],
     existingId: exampleIds.maria,
+  },
+  slot_taken: {
+    detail: "2027-05-04T08:00:00.000Z is not a free start time",
+    errors: [{ field: "start", message: "is not a free start time (taken, or outside the shop's hours)" }],
+    start: "2027-05-04T08:00:00.000Z",
+  },
+  storage_quota_exceeded: {
+    detail:
+      "This shop's photos would take more than its 1 GiB of storage: delete orders' photos or ask for more",
+    errors: [{ field: "file", message: "would exceed the shop's 1 GiB of photo storage" }],
   },
   idempotency_key_in_use: { detail: "A request with this Idempotency-Key is still being processed" },
   precondition_failed: {
@@ -400,6 +414,21 @@ function successHeaders(path: string, method: string, status: string): Json {
 // ---------------------------------------------------------------- OAuth form bodies
 
 const formBodies: Record<string, Json> = {
+  uploadOrderPhoto: {
+    required: true,
+    description:
+      "multipart/form-data with one part named `file`: the photo, at most 15 MB (JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF, recognised from its bytes; the part's file name and type are not trusted).",
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object",
+          required: ["file"],
+          properties: { file: { type: "string", format: "binary", description: "The photo" } },
+        },
+        encoding: { file: { contentType: "image/*" } },
+      },
+    },
+  },
   oauthToken: {
     required: true,
     description:

@@ -18,6 +18,7 @@ const mariaJson = {
   email: "maria.silva@example.com",
   phone: "+351 912 345 678",
   weddingDate: "2027-06-12",
+  language: "pt",
   notes: "Prefers Saturday appointments",
   measurements: { bust: 86, waist: 68, hips: 94, height: 168 },
   preferences: { silhouette: "A-line", fabric: "lace", colors: ["ivory", "champagne"] },
@@ -31,6 +32,13 @@ const orderUpdate = {
   status: "IN_PRODUCTION",
   message: "Your gown is being cut from the lace you chose",
   imageUrl: "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+  photos: [
+    {
+      id: "q2v7mwt1bz0k8c4xh5n3e9pd",
+      url: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+      thumbnailUrl: "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+    },
+  ],
   createdAt: moved,
 };
 
@@ -44,11 +52,18 @@ const orderJson = {
   color: "Ivory",
   description: "A-line gown with a chapel train",
   specialRequests: "Add lace sleeves",
+  // Maria's wedding date less the 56 days of lead time for a bridal dress.
+  dueDate: "2027-04-17",
+  pickupDate: null,
+  dueBackDate: null,
   customerId: maria,
   customer: { name: "Maria Silva", email: "maria.silva@example.com" },
   externalId: "pos-4711",
   metadata: { till: "2" },
-  updates: [{ status: "ORDERED", message: "Order created", imageUrl: null, createdAt: created }, orderUpdate],
+  updates: [
+    { status: "ORDERED", message: "Order created", imageUrl: null, photos: [], createdAt: created },
+    orderUpdate,
+  ],
   createdAt: created,
   updatedAt: moved,
 };
@@ -122,6 +137,7 @@ const statusChange = {
   updatedAt: moved,
   message: orderUpdate.message,
   imageUrl: orderUpdate.imageUrl,
+  photos: orderUpdate.photos,
 };
 
 /** One example per named schema of the document. */
@@ -148,8 +164,10 @@ export const schemaExamples: Record<string, unknown> = {
   UpdateOrderStatus: {
     status: "IN_PRODUCTION",
     message: orderUpdate.message,
-    imageUrl: orderUpdate.imageUrl,
+    photoIds: orderUpdate.photos.map((p) => p.id),
   },
+  Photo: { ...orderUpdate.photos[0], width: 2048, height: 1536 },
+  EntryPhoto: orderUpdate.photos[0],
   OrderStatusResult: { id: order, status: "IN_PRODUCTION" },
   Customer: mariaJson,
   CustomerWithCounts: { ...mariaJson, counts: { orders: 1, appointments: 2 } },
@@ -202,14 +220,14 @@ export const schemaExamples: Record<string, unknown> = {
   },
   InquiryReceipt: { id: inquiry },
   Webhook: webhookJson,
-  WebhookWithSecret: { ...webhookJson, secret: "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g" },
+  WebhookWithSecret: { ...webhookJson, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0=" },
   WebhookList: { webhooks: [webhookJson], nextCursor: null },
   CreateWebhook: { url: webhookJson.url, events: webhookJson.events },
   UpdateWebhook: { status: "ACTIVE" },
   RotateSecret: { overlapSeconds: 86400 },
   RotatedSecret: {
     id: hook,
-    secret: "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+    secret: "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
     previousSecretExpiresAt: "2026-11-10T14:30:00.000Z",
   },
   WebhookTestResult: { eventId: event },

@@ -96,6 +96,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: "Orders", description: "Orders and their status workflow" },
         { name: "Customers", description: "Customers, with measurements and preferences" },
         { name: "Appointments", description: "Appointments with customers and their status workflow" },
+        { name: "Booking", description: "Booking settings, free slots and bookings made by customers" },
         {
           name: "Sync",
           description: "Proof that a copy kept by polling holds exactly the service's records",

@@ -17,7 +17,7 @@ const header = (name: string, description: string, example: string) => ({
 const headers = [
   header(
     "X-Service-Signature",
-    "Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes",
+    "Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only",
     "5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
   ),
   header("X-Service-Event", "The event name", "order.status_changed"),
@@ -34,7 +34,7 @@ const headers = [
   ),
   header(
     "webhook-signature",
-    'Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation',
+    'Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)',
     "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   ),
 ];

@@ -60,8 +60,9 @@ export function eventCtes(source: SQL): SQL {
         select case when ev.target_webhook_id is not null or w.status = 'ACTIVE' then 'PENDING'
                     else 'SKIPPED' end as status
       ) x
+      -- A webhook subscribes to the event by its name, or to every event with "*" (CONTRACT 12).
       where case when ev.target_webhook_id is null
-              then w.events @> jsonb_build_array(ev.type)
+              then w.events @> jsonb_build_array(ev.type) or w.events @> '["*"]'::jsonb
               else w.id = ev.target_webhook_id end
       returning event_id, status
     )`;

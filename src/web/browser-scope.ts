@@ -14,6 +14,7 @@ import { refuseUnavailable } from "../http/error-handler.ts";
 import { hashSecret } from "../lib/crypto.ts";
 import { errorPage, html, type SafeHtml } from "./html.ts";
 import { PageError } from "./page-error.ts";
+import { readerOf, readerSettings } from "./reader.ts";
 
 export const CSRF_FIELD = "_csrf";
 
@@ -109,8 +110,11 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   const names = pageCookieNames(config);
   app.decorateRequest("pageCookies", null as unknown as PageCookieNames);
+  app.decorateRequest("readerSettings", null as unknown as ReturnType<typeof readerSettings>);
+  const settings = readerSettings(config);
   app.addHook("onRequest", async (request) => {
     request.pageCookies = names;
+    request.readerSettings = settings;
   });
   const publicOrigin = new URL(config.publicUrl).origin;
   app.addHook("onRequest", async (request) => {
@@ -145,54 +149,43 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
     }
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // In the reader's language: the member's once signed in, else the browser's.
+    const reader = readerOf(request);
+    const { t } = reader;
+    const page = (status: number, title: string, message: string) =>
+      sendPage(reply, status, errorPage(title, message, reader));
     // Errors that carry their own page (e.g. OAuth's untrusted redirect, which must never redirect).
     if (error instanceof PageError) {
-      return sendPage(reply, error.status, errorPage(error.title, error.description));
+      return error.translated
+        ? page(error.status, t.t(error.title), t.t(error.description))
+        : page(error.status, error.title, error.description);
     }
     // Domain errors from services (another vendor's or an unknown id, a cursor that does not
-    // decode, a rate limit) become pages with their own status, for every page in this scope.
+    // decode, a rate limit) become pages with their own status, for every page in this scope. The
+    // service's own message is English for developers: the page says it in the reader's words.
     if (error instanceof AppError && error.status < 500) {
       if (error.extra.headers) reply.headers(error.extra.headers);
-      const title =
-        error.status === 404 ? "Not found" : error.status === 429 ? "Too many requests" : "Bad request";
-      return sendPage(reply, error.status, errorPage(title, error.message));
+      if (error.status === 404) return page(404, t.t("errors.notFound.title"), t.t("errors.notFound.text"));
+      if (error.status === 429) return page(429, t.t("errors.tooMany.title"), t.t("errors.tooMany.text"));
+      return page(error.status, t.t("errors.badRequest.title"), t.t("errors.badRequest.text"));
     }
     if (error.code?.startsWith("FST_CSRF") || error instanceof CrossSiteRequest) {
-      return sendPage(
-        reply,
-        403,
-        errorPage("Form expired", "The form has expired. Go back, reload the page and try again."),
-      );
+      return page(403, t.t("errors.formExpired.title"), t.t("errors.formExpired.text"));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendPage(
-        reply,
-        error.statusCode,
-        errorPage("Bad request", "The request could not be processed."),
-      );
+      return page(error.statusCode, t.t("errors.badRequest.title"), t.t("errors.badRequest.text"));
     }
     // The database down or restarting: 503 with Retry-After, as the API answers (CONTRACT 9).
     if (error instanceof AppError && error.code === "unavailable") {
       if (error.extra.headers) reply.headers(error.extra.headers);
-      return sendPage(reply, 503, errorPage("Temporarily unavailable", error.message));
+      return page(503, t.t("errors.unavailable.title"), t.t("errors.unavailable.text"));
     }
     if (isDatabaseUnavailable(error)) {
       refuseUnavailable(request, reply, error, undefined);
-      return sendPage(
-        reply,
-        503,
-        errorPage(
-          "Temporarily unavailable",
-          "The service cannot reach its database. Try again in a few seconds.",
-        ),
-      );
+      return page(503, t.t("errors.unavailable.title"), t.t("errors.unavailable.database"));
     }
     request.log.error({ err: error }, "unhandled error on a page");
-    return sendPage(
-      reply,
-      500,
-      errorPage("Something went wrong", `Please try again. Reference: ${request.id}`),
-    );
+    return page(500, t.t("errors.failed.title"), t.t("errors.failed.text", { reference: request.id }));
   });
 }
 

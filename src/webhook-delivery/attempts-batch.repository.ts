@@ -2,13 +2,16 @@
 // or a retry after an answer that says nothing about the endpoint's health) for a whole batch,
 // so a busy dispatcher commits once per batch instead of once per attempt. Each delivery is
 // written only if its claim token still owns it: a stale claim in the batch writes nothing, and
-// its attempt row is not inserted, while the fresh ones beside it are recorded.
+// its attempt row is not inserted, while the fresh ones beside it are recorded. A success on an
+// endpoint whose shop was told it is failing writes the "recovered" mail in the same statement
+// (endpoint-health-mail.ts).
 import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { newId } from "../lib/ids.ts";
+import { mailCte, notifyMailWhenAny } from "../mail/outbox.repository.ts";
 import { notifyWhenAny } from "../outbox/outbox-write.repository.ts";
-import { type AttemptRecord, needsTransaction } from "./attempts.repository.ts";
+import { type AttemptRecord, needsTransaction, recoveredMailRows } from "./attempts.repository.ts";
 
 /**
  * Records the batch and returns the ids of the deliveries it wrote (those whose claim still
@@ -77,10 +80,11 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
           where r.status = 'SUCCEEDED'
           group by r.webhook, r.vendor
         ), lk as (
-          select w.id, w.vendor_id, ok.at from webhooks w
+          select w.id, w.vendor_id, ok.at, w.failing_notified_at as notified from webhooks w
           join ok on ok.webhook = w.id and ok.vendor = w.vendor_id
           where w.consecutive_failures > 0 or w.last_success_at is null
             or w.last_success_at < ok.at - interval '1 minute'
+            or w.failing_notified_at is not null
           order by w.id
           for no key update of w
         ), w as (
@@ -88,10 +92,12 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
             last_success_at = case when webhooks.last_success_at is null
               or webhooks.last_success_at < lk.at - interval '1 minute' then lk.at
               else webhooks.last_success_at end,
-            consecutive_failures = 0, failing_since = null, circuit_open_until = null
+            consecutive_failures = 0, failing_since = null, circuit_open_until = null,
+            failing_notified_at = null
           from lk
           where webhooks.id = lk.id and webhooks.vendor_id = lk.vendor_id
-        ), waited as (
+          returning webhooks.id, webhooks.vendor_id, webhooks.url, lk.notified, lk.at
+        ), ${mailCte(recoveredMailRows("w"))}, waited as (
           -- A slot of an endpoint another dispatcher waits for (outbox.repository.ts, contended) is
           -- free now: the dispatchers are woken, so the waiting one claims it at once rather than
           -- at its next poll (docs/decisions/0008).
@@ -99,5 +105,5 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
           where wh.id = any(array(select distinct r.webhook from r join d on d.id = r.id))
             and wh.claim_waiting_until > now()
         )
-        select d.id, ${notifyWhenAny("waited")} from d`,
+        select d.id, ${notifyWhenAny("waited")}, ${notifyMailWhenAny} from d`,
 );

@@ -1,13 +1,17 @@
 // Recording a delivery attempt: the attempt row, the delivery's new state and, when the outcome
 // calls for it, the webhook's state (410 Gone, sustained failure), written only by the claim that
 // owns the delivery. Never held open across a POST.
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Executor } from "../db/client.ts";
 import { queryRows } from "../db/client.ts";
 import { webhookAttempts, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
+import { enqueueMail } from "../mail/enqueue.ts";
+import { mailCte, notifyMailWhenAny } from "../mail/outbox.repository.ts";
+import type { WebhookHealthMailData } from "../mail/templates/webhook-health.ts";
 import type { DeliveryOutcome } from "./attempt-outcome.ts";
 import { type AutoDisableRule, autoDisableReason, quietSince } from "./auto-disable.ts";
+import { failureText, marksFailing } from "./endpoint-health-mail.ts";
 
 export interface AttemptRecord {
   /** The vendor whose delivery and webhook these are: every write below states it (STYLE 3). */
@@ -56,7 +60,7 @@ const changesWebhook = (record: AttemptRecord) =>
  * (attempts-batch.repository.ts).
  */
 export function needsTransaction(record: AttemptRecord): boolean {
-  return changesWebhook(record) || record.health === "failing";
+  return changesWebhook(record) || record.health === "failing" || marksFailing(record);
 }
 
 /**
@@ -84,6 +88,7 @@ export async function recordAttempt(
     if (!needsWebhookChange) {
       const recorded = await recordAttemptFast(tx, record);
       await openCircuitIfDue(tx, record, recorded.streak, circuitOpenUntil);
+      if (recorded.recorded && marksFailing(record)) await markFailing(tx, record);
       return recorded;
     }
     const final = record.outcome.status !== "PENDING";
@@ -121,11 +126,15 @@ export async function recordAttempt(
         createdAt: record.at,
       });
     }
+    let disabled: string | undefined;
     if (record.disableReason) {
-      await disableWebhook(tx, record, record.disableReason);
+      if (await disableWebhook(tx, record, record.disableReason)) disabled = record.disableReason;
     } else if (record.outcome.status === "FAILED" && !record.skipped) {
-      await maybeAutoDisable(tx, record, autoDisable);
+      disabled = await maybeAutoDisable(tx, record, autoDisable);
     }
+    // The owners are told (endpoint-health-mail.ts): disabled, else perhaps starting to fail.
+    if (disabled !== undefined) await mailDisabled(tx, record, disabled);
+    else if (marksFailing(record)) await markFailing(tx, record);
     const streak = await recordEndpointHealth(tx, record);
     await openCircuitIfDue(tx, record, streak, circuitOpenUntil);
     return { recorded: true, streak };
@@ -167,24 +176,32 @@ async function recordAttemptFast(db: Executor, record: AttemptRecord): Promise<R
           select ${newId()}, d.id, ${record.attempt}, ${record.statusCode ?? null}::int, ${record.durationMs},
                  ${record.error ?? null}, ${record.responseBody ?? null}, ${at}::timestamptz
           from d
+        ), lk as (
+          select id, vendor_id, failing_notified_at as notified from webhooks
+          where ${!pending}::boolean and id = ${record.webhookId} and vendor_id = ${record.vendorId}
+            and exists (select 1 from d)
+            and (consecutive_failures > 0 or last_success_at is null
+              or last_success_at < ${at}::timestamptz - interval '1 minute'
+              or failing_notified_at is not null)
+          for no key update
         ), w as (
           update webhooks set
             last_success_at = case when last_success_at is null
               or last_success_at < ${at}::timestamptz - interval '1 minute' then ${at}::timestamptz
               else last_success_at end,
-            consecutive_failures = 0, failing_since = null, circuit_open_until = null
-          where ${!pending}::boolean and id = ${record.webhookId} and vendor_id = ${record.vendorId}
-            and exists (select 1 from d)
-            and (consecutive_failures > 0 or last_success_at is null
-              or last_success_at < ${at}::timestamptz - interval '1 minute')
-        ), f as (
+            consecutive_failures = 0, failing_since = null, circuit_open_until = null,
+            failing_notified_at = null
+          from lk where webhooks.id = lk.id and webhooks.vendor_id = lk.vendor_id
+          returning webhooks.id, webhooks.vendor_id, webhooks.url, lk.notified, ${at}::timestamptz as at
+        ), ${mailCte(recoveredMailRows("w"))}, f as (
           update webhooks set consecutive_failures = consecutive_failures + 1,
             failing_since = coalesce(failing_since, ${at}::timestamptz)
           where ${failing}::boolean and id = ${record.webhookId} and vendor_id = ${record.vendorId}
             and exists (select 1 from d)
           returning consecutive_failures, failing_since
         )
-        select d.id, f.consecutive_failures as failures, f.failing_since as since from d left join f on true`,
+        select d.id, f.consecutive_failures as failures, f.failing_since as since, ${notifyMailWhenAny}
+        from d left join f on true`,
   );
   const [row] = rows;
   if (!row) return { recorded: false };
@@ -195,6 +212,24 @@ async function recordAttemptFast(db: Executor, record: AttemptRecord): Promise<R
         ? undefined
         : { consecutiveFailures: Number(row.failures), failingSince: new Date(row.since) },
   };
+}
+
+/**
+ * Rule 2 of endpoint-health-mail.ts, for a statement that records successes: a "recovered" mail
+ * (a `mailCte` source) for each row of the CTE `from` (id, vendor_id, url, notified, at: webhooks
+ * whose success this statement wrote, `notified` their failing_notified_at before it cleared it,
+ * read under their row lock) that had been mailed as failing; none for a sandbox.
+ */
+export function recoveredMailRows(from: string): SQL {
+  const w = sql.raw(from);
+  return sql`select 'm' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 24) as id,
+           v.id as vendor_id, null::text as customer_id, null::text as inquiry_id,
+           'webhook_recovered'::text as kind, coalesce(v.notification_email, v.email) as to_address,
+           jsonb_build_object('shopName', v.name, 'webhookId', ${w}.id, 'url', ${w}.url,
+             'language', 'en', 'timeZone', v.time_zone) as data,
+           null::text as secret, null::text as unsubscribe_token_hash, ${w}.at as created_at
+         from ${w} join vendors v on v.id = ${w}.vendor_id
+         where ${w}.notified is not null and v.sandbox_of is null`;
 }
 
 /** The breaker's bookkeeping on the webhook row, inside the transaction of a final outcome. */
@@ -245,23 +280,101 @@ async function openCircuitIfDue(
     );
 }
 
-async function disableWebhook(tx: Executor, record: AttemptRecord, reason: string) {
-  await tx
+/** Disables an ACTIVE webhook; whether this record did (it happens once). */
+async function disableWebhook(tx: Executor, record: AttemptRecord, reason: string): Promise<boolean> {
+  const rows = await tx
     .update(webhooks)
     .set({ status: "DISABLED", disabledReason: reason, updatedAt: record.at })
-    .where(and(ownWebhook(record), eq(webhooks.status, "ACTIVE")));
+    .where(and(ownWebhook(record), eq(webhooks.status, "ACTIVE")))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
 }
 
-/** Reads the facts auto-disable.ts decides on, and disables the webhook when they call for it. */
-async function maybeAutoDisable(tx: Executor, record: AttemptRecord, rule: AutoDisableRule) {
+/**
+ * Rule 1 of endpoint-health-mail.ts: marks the ACTIVE endpoint failing and mails its shop, unless
+ * it is marked already. Under the webhook's row lock (recordAttempt took it): one mail a spell.
+ */
+async function markFailing(tx: Executor, record: AttemptRecord): Promise<void> {
+  const [row] = await tx
+    .update(webhooks)
+    .set({ failingNotifiedAt: record.at })
+    .where(and(ownWebhook(record), isNull(webhooks.failingNotifiedAt), eq(webhooks.status, "ACTIVE")))
+    .returning({ failingSince: webhooks.failingSince });
+  if (!row) return;
+  // The streak's start (5xx, timeouts); for refusals (4xx), which the breaker does not count, the
+  // delivery's first attempt.
+  let since = row.failingSince;
+  if (!since) {
+    const [first] = await tx
+      .select({ at: sql<string>`min(${webhookAttempts.createdAt})` })
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.deliveryId, record.deliveryId));
+    since = first?.at ? new Date(first.at) : record.at;
+  }
+  await mailShop(tx, record, "webhook_failing", { since: since.toISOString(), error: failureText(record) });
+}
+
+/** Rule 3: the service disabled the endpoint; its shop is told, and a later spell starts afresh. */
+async function mailDisabled(tx: Executor, record: AttemptRecord, reason: string): Promise<void> {
+  await tx.update(webhooks).set({ failingNotifiedAt: null }).where(ownWebhook(record));
+  await mailShop(tx, record, "webhook_disabled", { reason });
+}
+
+/** A mail about the record's endpoint to its shop's notification e-mail; none for a sandbox. */
+async function mailShop(
+  tx: Executor,
+  record: AttemptRecord,
+  kind: "webhook_failing" | "webhook_disabled",
+  extra: Partial<WebhookHealthMailData>,
+): Promise<void> {
+  const [shop] = await queryRows<{
+    name: string;
+    to: string;
+    timeZone: string;
+    sandboxOf: string | null;
+    url: string;
+  }>(
+    tx,
+    sql`select v.name as "name", coalesce(v.notification_email, v.email) as "to", v.time_zone as "timeZone",
+               v.sandbox_of as "sandboxOf", w.url as "url"
+        from webhooks w join vendors v on v.id = w.vendor_id
+        where w.id = ${record.webhookId} and w.vendor_id = ${record.vendorId}`,
+  );
+  if (!shop || shop.sandboxOf !== null) return;
+  await enqueueMail(tx, {
+    kind,
+    to: shop.to,
+    data: {
+      shopName: shop.name,
+      webhookId: record.webhookId,
+      url: shop.url,
+      // The shop has no language of its own yet: its mail is English (src/i18n falls back to it).
+      language: "en",
+      timeZone: shop.timeZone,
+      ...extra,
+    },
+    vendorId: record.vendorId,
+    createdAt: record.at,
+  });
+}
+
+/**
+ * Reads the facts auto-disable.ts decides on, and disables the webhook when they call for it;
+ * the reason when this record disabled it.
+ */
+async function maybeAutoDisable(
+  tx: Executor,
+  record: AttemptRecord,
+  rule: AutoDisableRule,
+): Promise<string | undefined> {
   const at = record.at;
   const [hook] = await tx
     .select({ createdAt: webhooks.createdAt, lastSuccessAt: webhooks.lastSuccessAt, status: webhooks.status })
     .from(webhooks)
     .where(ownWebhook(record));
-  if (hook?.status !== "ACTIVE") return;
+  if (hook?.status !== "ACTIVE") return undefined;
   // Without a quiet period long enough no count is needed.
-  if (!autoDisableReason({ ...hook, at, exhaustedSince: rule.exhausted, rule })) return;
+  if (!autoDisableReason({ ...hook, at, exhaustedSince: rule.exhausted, rule })) return undefined;
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
@@ -274,5 +387,6 @@ async function maybeAutoDisable(tx: Executor, record: AttemptRecord, rule: AutoD
       ),
     );
   const reason = autoDisableReason({ ...hook, at, exhaustedSince: row?.n ?? 0, rule });
-  if (reason) await disableWebhook(tx, record, reason);
+  if (reason && (await disableWebhook(tx, record, reason))) return reason;
+  return undefined;
 }

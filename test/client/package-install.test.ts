@@ -1,6 +1,7 @@
-// Issue 28 item 6: the client is published-ready. Built (ESM + .d.ts), packed, installed into a
-// scratch project from the tarball with npm --offline (no registry), and run by plain `node`
-// (no TypeScript loader) against a real server: the import, a call, webhook verification.
+// Issue 28 item 6, issue 45 item 3: the client is published-ready. Built (ESM + .d.ts), packed,
+// installed into an empty project from the tarball with npm --offline (no registry), run by plain
+// `node` (no TypeScript loader) against a real server (the import, calls, If-Match and ETag,
+// webhook verification), and compiled by TypeScript as a strict NodeNext project would.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +26,9 @@ describe("@vendor-api/client as a package", () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
     expect(manifest.files).toContain("README.md");
+    expect(manifest.types).toBe("./dist/index.d.ts");
+    // A scoped package is private on the registry unless published public.
+    expect(manifest.publishConfig).toEqual({ access: "public" });
   });
 
   it("builds, packs, installs offline into a scratch project and runs with plain node", async () => {
@@ -37,6 +41,12 @@ describe("@vendor-api/client as a package", () => {
       .sort();
     expect(files).toEqual([
       "README.md",
+      "dist/cli.d.ts",
+      "dist/cli.js",
+      "dist/event-samples.d.ts",
+      "dist/event-samples.js",
+      "dist/forwarding.d.ts",
+      "dist/forwarding.js",
       "dist/index.d.ts",
       "dist/index.js",
       "dist/schema.d.ts",
@@ -50,17 +60,24 @@ describe("@vendor-api/client as a package", () => {
     });
     writeFileSync(
       join(app, "main.js"),
-      `import { VendorApiClient, verifyWebhook, ApiError } from "@vendor-api/client";
-import { createHmac } from "node:crypto";
+      `import { VendorApiClient, verifyWebhook, ApiError, etagOf } from "@vendor-api/client";
+import { createHmac, randomBytes } from "node:crypto";
 const client = new VendorApiClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.KEY });
 const profile = await client.profile.get();
 const order = await client.orders.create({ customerName: "Maria Silva", type: "BRIDAL_DRESS", size: "38" });
 const missing = await client.orders.get("nope").catch((e) => e);
+const etag = etagOf(order);
+await client.orders.update(order.id, { size: "40" }, { ifMatch: etag });
+const stale = await client.orders.update(order.id, { size: "42" }, { ifMatch: etag }).catch((e) => e);
 const body = JSON.stringify({ id: "evt_1", event: "order.created", data: order, timestamp: "t" });
 const ts = String(Math.floor(Date.now() / 1000));
-const sig = (s) => "v1," + createHmac("sha256", s).update("evt_1." + ts + ".").update(body).digest("base64");
-const event = verifyWebhook("whsk_new", body, { "webhook-id": "evt_1", "webhook-timestamp": ts, "webhook-signature": sig("whsk_new") + " " + sig("whsk_old") });
-console.log(JSON.stringify({ shop: profile.name, status: order.status, missing: missing instanceof ApiError ? missing.code : null, verified: event.data.id === order.id }));
+const key = (s) => (s.startsWith("whsec_") ? Buffer.from(s.slice(6), "base64") : Buffer.from(s));
+const sig = (s) => "v1," + createHmac("sha256", key(s)).update("evt_1." + ts + ".").update(body).digest("base64");
+const fresh = "whsec_" + randomBytes(32).toString("base64");
+const headers = { "webhook-id": "evt_1", "webhook-timestamp": ts, "webhook-signature": sig(fresh) + " " + sig("whsk_old") };
+const event = verifyWebhook(fresh, body, headers);
+const old = verifyWebhook("whsk_old", body, headers);
+console.log(JSON.stringify({ shop: profile.name, status: order.status, missing: missing instanceof ApiError ? missing.code : null, etag: typeof etag, stale: stale instanceof ApiError ? stale.status : null, verified: event.data.id === order.id && old.id === "evt_1" }));
 `,
     );
     // Asynchronously: the server answering it runs in this process.
@@ -72,7 +89,63 @@ console.log(JSON.stringify({ shop: profile.name, status: order.status, missing: 
       shop: "Bella Bridal",
       status: "ORDERED",
       missing: "not_found",
+      etag: "string",
+      stale: 412,
       verified: true,
     });
-  }, 180_000);
+
+    // TypeScript, strict, NodeNext, against the installed package's declarations only (the
+    // compiler and Node's types are this repository's: nothing else is fetched).
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          types: ["node"],
+          typeRoots: [join(root, "node_modules/@types")],
+        },
+        include: ["main.ts"],
+      }),
+    );
+    writeFileSync(
+      join(app, "main.ts"),
+      `import { ApiError, etagOf, VendorApiClient, verifyWebhook, type Order } from "@vendor-api/client";
+const client = new VendorApiClient({ baseUrl: "http://127.0.0.1:3000", apiKey: "vk_x" });
+export async function run(rawBody: string, headers: Record<string, string>): Promise<string> {
+  const order: Order = await client.orders.create({ customerName: "Maria Silva", type: "BRIDAL_DRESS" });
+  const etag: string | undefined = etagOf(order);
+  await client.orders.update(order.id, { size: "40" }, etag === undefined ? {} : { ifMatch: etag });
+  // @ts-expect-error: not an order type; the declarations are really read.
+  await client.orders.create({ customerName: "Maria Silva", type: "SPACESHIP" });
+  const event = verifyWebhook(["whsec_new", "whsk_old"], rawBody, headers);
+  if (event.event === "order.status_changed") return event.data.status;
+  try {
+    await client.orders.get(order.id);
+  } catch (e) {
+    if (e instanceof ApiError) return e.code;
+  }
+  return order.status;
+}
+`,
+    );
+    run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
+    // The same compile fails on a type error: the check is real.
+    writeFileSync(
+      join(app, "main.ts"),
+      `import { VendorApiClient } from "@vendor-api/client";\nconst n: number = new VendorApiClient({ baseUrl: "x" });\nexport { n };\n`,
+    );
+    const refused = (() => {
+      try {
+        run(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], app);
+        return "compiled";
+      } catch (e) {
+        return String((e as { stdout?: string }).stdout);
+      }
+    })();
+    expect(refused).toMatch(/main\.ts\(2,7\): error TS2322/);
+  }, 300_000);
 });

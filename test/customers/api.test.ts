@@ -32,6 +32,7 @@ describe("POST /api/vendor/customers", () => {
         "email",
         "phone",
         "weddingDate",
+        "language",
         "notes",
         "measurements",
         "preferences",

@@ -111,7 +111,7 @@ describe("dashboard: API keys page", () => {
     expect((await other.browser.get(`${PAGE}/${row?.id}/revoke`)).status).toBe(404);
     const res = await postFrom(other.browser, PAGE, `${PAGE}/${row?.id}/revoke`, { confirmed: "yes" });
     expect(res.status).toBe(404);
-    expect(res.text).toContain("not found");
+    expect(res.text).toContain("<h1>Not found</h1>");
     expect(
       (await postFrom(other.browser, PAGE, `${PAGE}/not-an-id/revoke`, { confirmed: "yes" })).status,
     ).toBe(404);

@@ -86,7 +86,9 @@ describe("dashboard appointments pages", () => {
     const action = `/dashboard/appointments/${a}/status`;
 
     page = await follow(browser, await submitForm(browser, page, action, { status: "CONFIRMED" }));
-    expect(flashOf(page)).toEqual({ kind: "success", text: "Appointment confirmed." });
+    // The shop mails no customer (its default): the owner is told the customer was not.
+    const notTold = "The customer was not told: e-mail to customers is off in Settings.";
+    expect(flashOf(page)).toEqual({ kind: "success", text: `Appointment confirmed. ${notTold}` });
     expect(await statusOf(key, a)).toBe("CONFIRMED");
     expect(buttonsFor(page, a)).toEqual(["COMPLETED", "CANCELLED"]);
 
@@ -102,7 +104,7 @@ describe("dashboard appointments pages", () => {
     expect(oneClick.location).toBe(`/dashboard/appointments/${b}/cancel`);
     expect(await statusOf(key, b)).toBe("PROPOSED");
     page = await follow(browser, await confirmThrough(browser, `/dashboard/appointments/${b}/cancel`));
-    expect(flashOf(page)).toEqual({ kind: "success", text: "Appointment cancelled." });
+    expect(flashOf(page)).toEqual({ kind: "success", text: `Appointment cancelled. ${notTold}` });
     expect(await statusOf(key, b)).toBe("CANCELLED");
   });
 

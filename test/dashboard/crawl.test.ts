@@ -2,9 +2,13 @@
 // exist now or are added later, (1) no page of one vendor shows another vendor's data, (2) another
 // vendor's id in any page URL is a 404, (3) every POST form refuses a missing or wrong CSRF token,
 // (4) no page scrolls sideways on a 390px phone (in Chromium; with SCREENSHOTS=1, a screenshot of
-// each).
+// each), (5) every page reads in every language (the member's own, set on their Account page):
+// no missing message (a missing key throws: a 500), no raw key shown, `<html lang>` right, and
+// the service's internal name "vendor-api" nowhere (the product is PRODUCT_NAME), and (6) in the
+// pseudo-locale en-XA (longer text) no page scrolls sideways at 390 px nor cuts text off.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { languages, pseudoLocale } from "../../src/i18n/languages.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { inviteMember, listInvitations } from "../../src/modules/members/invitations.service.ts";
 import { listTeam } from "../../src/modules/members/members.service.ts";
@@ -273,6 +277,95 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
     // The session survived all of that: nothing was signed out by a forged form.
     expect((await browser.get("/dashboard")).status).not.toBe(401);
   });
+
+  // A catalogue key as a page would show it if a message were looked up but not found.
+  const rawKey = /\b(?:dashboard|account|errors|shopMail|common)\.[A-Za-z]+\.[A-Za-z.]+\b/;
+
+  it("every page reads in every language: no missing or raw key, the right lang, no vendor-api", async () => {
+    const app = await ownApp();
+    const browser = await signedInBrowser(app, emailA);
+    const account = await browser.get("/dashboard/account");
+    const csrf = decodeEntities(/name="_csrf" value="([^"]+)"/.exec(account.text)?.[1] ?? "");
+    for (const language of [...languages, pseudoLocale]) {
+      const saved = await browser.post("/dashboard/account/language", { _csrf: csrf, language });
+      expect(saved.status, `${language} saved`).toBe(303);
+      const pages = await crawl(browser);
+      expect(pages.size, `every section of the dashboard in ${language}`).toBeGreaterThanOrEqual(9);
+      for (const [path, res] of pages) {
+        if (!res.headers.get("content-type")?.startsWith("text/html")) continue;
+        expect(res.status, `${path} in ${language}`).toBeLessThan(500);
+        if (path.startsWith("/dashboard"))
+          expect(res.text, `${path} in ${language}`).toContain(`<html lang="${language}">`);
+        expect(rawKey.exec(res.text)?.[0], `${path} in ${language} shows a raw key`).toBeUndefined();
+        expect(res.text.includes("vendor-api"), `${path} in ${language} names vendor-api`).toBe(false);
+      }
+    }
+    // Back to the shop's language (English) for the tests that follow.
+    await browser.post("/dashboard/account/language", { _csrf: csrf, language: "" });
+    expect((await browser.get("/dashboard/orders")).text).toContain('<html lang="en">');
+  }, 600_000);
+
+  it.skipIf(!chromiumAvailable())(
+    "in the pseudo-locale en-XA, no page scrolls sideways at 390 px nor cuts its text off",
+    async () => {
+      const app = await ownApp();
+      const browser = await signedInBrowser(app, emailA);
+      const account = await browser.get("/dashboard/account");
+      const csrf = decodeEntities(/name="_csrf" value="([^"]+)"/.exec(account.text)?.[1] ?? "");
+      expect(
+        (await browser.post("/dashboard/account/language", { _csrf: csrf, language: pseudoLocale })).status,
+      ).toBe(303);
+      const pages = await crawl(browser);
+      const paths = [...pages]
+        .filter(
+          ([path, res]) => res.headers.get("content-type")?.startsWith("text/html") && !path.endsWith(".csv"),
+        )
+        .map(([path]) => path)
+        .filter((path) => path.startsWith("/dashboard"));
+      const chromium = await launchChromium();
+      try {
+        const context = await chromium.newContext({ viewport: { width: 390, height: 844 } });
+        const page = await context.newPage();
+        await page.goto(`${app.url}/login`);
+        await page.getByLabel("Email").fill(emailA);
+        await page.getByLabel("Password").fill(TEST_PASSWORD);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.waitForURL(/\/dashboard/);
+        for (const path of paths) {
+          await page.goto(`${app.url}${path}`);
+          expect(await page.getAttribute("html", "lang"), path).toBe(pseudoLocale);
+          await expectNoSidewaysScroll(page, `${path} in ${pseudoLocale} at 390px`);
+          // Text cut off: an element whose own text overflows a box that hides the overflow.
+          const cut = await page.evaluate(() =>
+            [...document.querySelectorAll("body *")]
+              .filter((element) => {
+                const style = getComputedStyle(element);
+                const hides = [style.overflowX, style.overflowY].some((o) => o === "hidden" || o === "clip");
+                // Visually hidden on purpose (the off-screen implicit-submit button) is not text cut off.
+                const box = element.getBoundingClientRect();
+                const shown = box.right > 0 && box.width > 1 && box.height > 1;
+                return (
+                  hides &&
+                  shown &&
+                  (element.scrollWidth > element.clientWidth + 1 ||
+                    element.scrollHeight > element.clientHeight + 1) &&
+                  (element.textContent ?? "").trim() !== ""
+                );
+              })
+              .slice(0, 5)
+              .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+          );
+          expect(cut, `${path} in ${pseudoLocale} cuts text off`).toEqual([]);
+          await screenshot(page, `crawl-en-XA-${path.replace(/[^A-Za-z0-9]+/g, "-").slice(0, 80)}`);
+        }
+        expect(paths.length, "every section of the dashboard").toBeGreaterThanOrEqual(9);
+      } finally {
+        await chromium.close();
+      }
+      await browser.post("/dashboard/account/language", { _csrf: csrf, language: "" });
+    },
+    600_000,
+  );
 
   it.skipIf(!chromiumAvailable())(
     "no page scrolls sideways on a 390px phone",

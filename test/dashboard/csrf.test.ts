@@ -132,6 +132,7 @@ describe("dashboard: CSRF protection of every integrations and account form", ()
       `${hookPage}/recover`,
       `${hookPage}/edit`,
       "/dashboard/account/name",
+      "/dashboard/account/language",
       "/dashboard/account/password",
     ];
     expect([...actions].sort()).toEqual([...expected].sort());

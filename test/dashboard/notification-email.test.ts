@@ -118,7 +118,7 @@ describe("where new inquiries are mailed", () => {
     // The new recipient is mailed; Settings shows the address and says why it moved.
     const [told] = await mail.sink.waitFor(second.email, 1);
     expect(mail.sink.to(second.email).map((m) => m.parsed.subject)).toContain(
-      "Casa Noiva's notifications now come to you",
+      "Casa Noiva’s notifications now come to you",
     );
     expect(told).toBeDefined();
     const settings = await secondBrowser.get(SETTINGS);

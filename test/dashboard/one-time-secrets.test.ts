@@ -30,7 +30,7 @@ describe("one-time secrets in the dashboard", () => {
       `${I}/webhooks`,
       `${I}/webhooks`,
       { url: "http://127.0.0.1:9/h", events: "order.created" },
-      "whsk_",
+      "whsec_",
     ],
   ] as const) {
     it(`a new ${what} is in no cookie, is shown once on the next page, and is not stored readable`, async () => {

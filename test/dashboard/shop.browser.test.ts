@@ -104,7 +104,7 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
       await page.getByLabel("Email").fill(vendor.email);
       await page.getByLabel("Password").fill(TEST_PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL(`${t.url}/dashboard/orders`);
+      await page.waitForURL(`${t.url}/dashboard/today`);
 
       // 1. A new order from the dashboard; its order.created webhook arrives at the receiver.
       const before = receiver.requests.length;

@@ -34,7 +34,7 @@ const eventsOf = async (key: string) =>
   );
 
 describe("navigation", () => {
-  it("has seven sections with Integrations as one landing page listing the four integration kinds with counts", async () => {
+  it("has eight sections with Integrations as one landing page listing the four integration kinds with counts", async () => {
     const { key, browser } = await shop();
     await t.api.post(
       "/api/vendor/webhooks",
@@ -46,6 +46,7 @@ describe("navigation", () => {
     const nav = /<nav class="main"[^>]*>([\s\S]*?)<\/nav>/.exec(page.text)?.[1] ?? "";
     const labels = [...nav.matchAll(/>([^<]+)<\/a>/g)].map((m) => m[1]);
     expect(labels).toEqual([
+      "Today",
       "Orders",
       "Customers",
       "Appointments",
@@ -112,7 +113,14 @@ describe("shop settings and time zone", () => {
     const orderPage = await browser.get(`/dashboard/orders/${order.body.id}`);
     const tracking = decodeEntities(/id="tracking-url"[^>]*value="([^"]+)"/.exec(orderPage.text)?.[1] ?? "");
     const trackingPage = await fetch(tracking).then((r) => r.text());
-    expect(trackingPage).toMatch(/GMT-3<\/time>/);
+    // The customer's page shows the shop's local time (in her language, English here).
+    const shown = /<time datetime="([^"]+)">([^<]+)<\/time>/.exec(trackingPage);
+    const local = new Intl.DateTimeFormat("en", {
+      timeZone: "America/Sao_Paulo",
+      dateStyle: "medium",
+      timeStyle: "short",
+    });
+    expect(shown?.[2]).toBe(local.format(new Date(shown?.[1] ?? "")));
 
     // The API is unchanged: UTC instants.
     expect((await t.api.get(`/api/vendor/appointments/${appt.body.id}`, { key })).body.date).toBe(

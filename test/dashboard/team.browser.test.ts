@@ -38,7 +38,7 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${t.url}/dashboard/orders`);
+  await page.waitForURL(`${t.url}/dashboard/today`);
 }
 
 describe.skipIf(!available)("a shop's team in the browser", () => {
@@ -81,7 +81,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
         await staff.getByLabel("Your name").fill("Rosa Counter");
         await staff.getByLabel("Password").fill("rosa's own passphrase");
         await staff.getByRole("button", { name: "Join the shop" }).click();
-        await staff.waitForURL(`${t.url}/dashboard/orders`);
+        await staff.waitForURL(`${t.url}/dashboard/today`);
 
         // Signs out, and signs in again as staff: the menu has no Integrations or Settings.
         await staff.getByRole("button", { name: "Sign out" }).click();

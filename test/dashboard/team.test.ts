@@ -239,7 +239,7 @@ describe("what staff may not do: the page and the form POST both refuse", () => 
     for (const path of pages) {
       const res = await browser.get(path);
       expect(res.status, path).toBe(403);
-      expect(res.text, path).toContain("Only the shop's owners can do this");
+      expect(res.text, path).toContain("Only the shop&#39;s owners can do this");
     }
     const posts: Array<[string, Record<string, string>]> = [
       ["/dashboard/integrations/api-keys", { name: "staff key" }],
@@ -256,7 +256,7 @@ describe("what staff may not do: the page and the form POST both refuse", () => 
       const res = await browser.post(path, { _csrf: csrf, ...form });
       expect(res.status, path).toBe(403);
       // Refused for the role, not for the token (a bad CSRF token is a 403 too).
-      expect(res.text, path).toContain("Only the shop's owners can do this");
+      expect(res.text, path).toContain("Only the shop&#39;s owners can do this");
     }
     // Nothing changed: the key lives, the shop keeps its name, the customer exists, nobody was
     // invited and the staff member is still staff.

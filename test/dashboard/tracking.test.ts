@@ -48,7 +48,7 @@ describe("customer-facing tracking page /track/{token}", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(page.text).toContain("Tracking Bridal");
-    expect(page.text).toContain("<h1>Order #1001 — Celeste</h1>");
+    expect(page.text).toContain("<h1>Order #1001: Bridal dress Celeste</h1>");
     expect(page.text).toContain("Bridal dress");
     expect(page.text).toMatch(/Current status: <span class="badge status" data-status="ORDERED">/);
     expect(page.text).toContain("Order created");

@@ -47,7 +47,7 @@ describe.skipIf(!available)("two-step sign-in in the browser", () => {
       try {
         const page = await context.newPage();
         await passwordStep(page, vendor.email);
-        await page.waitForURL(`${t.url}/dashboard/orders`);
+        await page.waitForURL(`${t.url}/dashboard/today`);
         await page.getByRole("link", { name: "Account" }).click();
         await page.getByRole("link", { name: "Set up two-step sign-in" }).click();
         await page.waitForURL(`${t.url}/dashboard/account/two-step`);
@@ -80,7 +80,7 @@ describe.skipIf(!available)("two-step sign-in in the browser", () => {
           .getByLabel("Code from your authenticator app")
           .fill(await generate({ secret, epoch: next }));
         await page.getByRole("button", { name: "Continue" }).click();
-        await page.waitForURL(`${t.url}/dashboard/orders`);
+        await page.waitForURL(`${t.url}/dashboard/today`);
         await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Orders");
       } finally {
         await context.close();

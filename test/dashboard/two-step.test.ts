@@ -66,7 +66,7 @@ describe("turning two-step sign-in on", () => {
     expect(flashOf(done)?.text).toContain("Two-step sign-in is on");
     // Shown once: the next page has neither the codes nor the secret.
     const again = await browser.get("/dashboard/account");
-    expect(again.text).toContain("10 recovery code(s) left");
+    expect(again.text).toContain("10 recovery codes left");
     for (const c of codes) expect(again.text).not.toContain(c);
     expect(again.text).not.toContain(secret);
     const setupAgain = await browser.get("/dashboard/account/two-step");

@@ -12,6 +12,8 @@ export interface DeliveryFixture {
   register(key: string, url: string, events?: string[]): Promise<{ id: string; secret: string }>;
   createOrder(key: string, name?: string): Promise<ApiResponse>;
   deliveries(key: string, webhookId: string): Promise<any[]>;
+  /** Stops the file's dispatcher early (a test that counts the statements a request sends). */
+  stopDispatcher(): Promise<void>;
 }
 
 /**
@@ -63,6 +65,10 @@ export function useDeliveryFixture(env: Record<string, string> = {}): DeliveryFi
     },
     createOrder: (key, name = "Maria Silva") =>
       app().api.post("/api/vendor/orders", { customerName: name, type: "BRIDAL_DRESS" }, { key }),
+    async stopDispatcher() {
+      await dispatcher?.stop(1_000);
+      dispatcher = undefined;
+    },
     async deliveries(key, webhookId) {
       const res = await app().api.get(`/api/vendor/webhooks/${webhookId}/deliveries`, { key });
       expect(res.status).toBe(200);

@@ -4,6 +4,7 @@
 // the JavaScript child-build.ts compiled from src/ for this run.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
@@ -49,7 +50,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("cli"), ...args], {
       cwd: repoRoot,
-      env: withPoolerSettings({ ...process.env, NODE_ENV: "test", ...env }),
+      env: withPoolerSettings({ ...process.env, NODE_ENV: "test", XDG_CONFIG_HOME: cliConfigHome(), ...env }),
     });
     child.stdin.end(input ?? "");
     let stdout = "";
@@ -231,10 +232,18 @@ export interface CliProcess {
 }
 
 /** Starts a CLI command that keeps running (`listen`); stop it with a signal. */
+let cliConfig: string | undefined;
+/** A config directory for the CLI children of this worker (removed with the OS's temp files). */
+function cliConfigHome(): string {
+  cliConfig ??= fs.mkdtempSync(path.join(os.tmpdir(), "vendor-api-cli-config-"));
+  return cliConfig;
+}
+
 export function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
   const child = spawn(process.execPath, [...CHILD_NODE_FLAGS, entry("cli"), ...args], {
     cwd: repoRoot,
-    env: withPoolerSettings({ ...process.env, NODE_ENV: "test", ...env }),
+    // `listen` keeps its signing secret in the user's config directory: the run's own, not ~.
+    env: withPoolerSettings({ ...process.env, NODE_ENV: "test", XDG_CONFIG_HOME: cliConfigHome(), ...env }),
   });
   const text = { stdout: "", stderr: "" };
   const watchers = new Set<() => void>();

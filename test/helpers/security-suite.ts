@@ -143,6 +143,7 @@ export const HYGIENE_EXEMPT: Record<string, string> = {
   "GET /docs/": "redirect to the static API reference page",
   [`GET ${REDOC_SCRIPT_PATH}`]: "static reference renderer, cached for a year on purpose",
   "GET /docs/errors": "static error catalogue",
+  "GET /docs/events": "static event catalogue",
   ...Object.fromEntries(GUIDES.map((g) => [`GET /docs/guides/${g.name}`, "static guide"])),
 };
 

@@ -44,7 +44,7 @@ describe("forgot password", () => {
     expect(unknown.text).toBe(known.text);
 
     const [received] = await mail.sink.waitFor(vendor.email);
-    expect(received?.parsed.subject).toBe("Reset your vendor-api password");
+    expect(received?.parsed.subject).toBe("Reset your Atelier Desk password");
     expect(received?.parsed.text).toContain("Atelier <Rosa>");
     expect(received?.parsed.html).toContain("Atelier &lt;Rosa&gt;");
     const link = linkIn(received?.parsed.text, "/reset-password?token=");
@@ -128,7 +128,7 @@ describe("sign-up with a confirmed address", () => {
     await expect(signedInBrowser(t, email, "a long secret")).rejects.toThrow(/401/);
 
     const [received] = await mail.sink.waitFor(email);
-    expect(received?.parsed.subject).toBe("Confirm your e-mail address for vendor-api");
+    expect(received?.parsed.subject).toBe("Confirm your e-mail address for Atelier Desk");
     const link = linkIn(received?.parsed.text, "/signup/confirm?token=");
     const page = await browser.get(link);
     expect(page.status).toBe(200);
@@ -169,7 +169,7 @@ describe("sign-up with a confirmed address", () => {
     // Before, a registered address answered in ~2 ms and a new one in ~100 ms (a password hash).
     expect(Math.abs(median(registered) - median(fresh))).toBeLessThan(Math.max(median(fresh), 25));
     const [note] = await mail.sink.waitFor(vendor.email);
-    expect(note?.parsed.subject).toBe("You already have a vendor-api account");
+    expect(note?.parsed.subject).toBe("You already have a Atelier Desk account");
     expect(note?.parsed.text).toContain(`${t.url}/forgot-password`);
   });
 });

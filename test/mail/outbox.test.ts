@@ -60,7 +60,7 @@ describe("mail over SMTP", () => {
     const to = address();
     const id = await enqueue(to);
     const [mail] = await sink.waitFor(to);
-    expect(mail?.parsed.subject).toBe("You already have a vendor-api account");
+    expect(mail?.parsed.subject).toBe("You already have a Atelier Desk account");
     expect(mail?.parsed.messageId).toMatch(new RegExp(`^<${id}@`));
     expect(mail?.parsed.headers.get("auto-submitted")).toBe("auto-generated");
     expect(mail?.parsed.text).toContain(`${t.url}/forgot-password`);

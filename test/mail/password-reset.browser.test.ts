@@ -41,7 +41,7 @@ it.skipIf(!available)("a shop owner resets a forgotten password from the sign-in
     await page.getByLabel("Email").fill(vendor.email);
     await page.getByLabel("Password").fill("a brand new passphrase");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`${t.url}/dashboard/orders`);
+    await page.waitForURL(`${t.url}/dashboard/today`);
   } finally {
     await page.close();
   }

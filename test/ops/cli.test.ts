@@ -52,7 +52,13 @@ describe("the CLI while the server runs", { timeout: 180_000 }, () => {
       "a long secret\n",
     );
     expect(created.code, created.stderr).toBe(0);
-    expect(created.json).toEqual({ id: expect.any(String), name: "Bella Bridal", email });
+    expect(created.json).toEqual({
+      id: expect.any(String),
+      name: "Bella Bridal",
+      email,
+      language: "en",
+      timeZone: "UTC",
+    });
     const vendorId = created.json.id as string;
 
     // The password read from stdin signs in (the trailing newline is not part of it).

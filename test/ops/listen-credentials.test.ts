@@ -73,7 +73,8 @@ describe("listen takes its key from outside argv", () => {
     });
     expect(r.stderr).toMatch(/refused the stream \(401\)/);
     expect(r.code).toBe(1);
-    expect(api.seen.map((s) => s.key)).toEqual([KEY]);
+    // The profile (whose account names the signing secret), then the stream: both to the API.
+    expect(api.seen.map((s) => s.key)).toEqual([KEY, KEY]);
   });
 
   it("reads --api-key-file (its trailing newline is not the key's)", async () => {
@@ -87,7 +88,8 @@ describe("listen takes its key from outside argv", () => {
       noEnvKey,
     );
     expect(r.code).toBe(1);
-    expect(api.seen.map((s) => s.key)).toEqual([KEY]);
+    // The profile (whose account names the signing secret), then the stream: both to the API.
+    expect(api.seen.map((s) => s.key)).toEqual([KEY, KEY]);
   });
 
   it("reads --api-key-stdin", async () => {
@@ -98,7 +100,8 @@ describe("listen takes its key from outside argv", () => {
       `${KEY}\n`,
     );
     expect(r.code).toBe(1);
-    expect(api.seen.map((s) => s.key)).toEqual([KEY]);
+    // The profile (whose account names the signing secret), then the stream: both to the API.
+    expect(api.seen.map((s) => s.key)).toEqual([KEY, KEY]);
   });
 
   it("without any key, says where to give one (status 2) and sends nothing", async () => {
@@ -134,7 +137,8 @@ describe("listen sends its key only where it is safe", () => {
       noEnvKey,
     );
     expect(r.code).toBe(1);
-    expect(api.seen.map((s) => s.key)).toEqual([KEY]);
+    // The profile (whose account names the signing secret), then the stream: both to the API.
+    expect(api.seen.map((s) => s.key)).toEqual([KEY, KEY]);
   });
 
   it("never sends the key to another origin on a redirect, and follows one within the origin", async () => {
@@ -149,6 +153,7 @@ describe("listen sends its key only where it is safe", () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/redirected to another origin/);
+    // The first request (the profile) is redirected away: listen stops there.
     expect(api.seen.map((s) => s.key)).toEqual([KEY]);
     expect(elsewhere.seen.filter((s) => s.key !== undefined || s.authorization !== undefined)).toEqual([]);
 
@@ -169,6 +174,7 @@ describe("listen sends its key only where it is safe", () => {
     expect(same.code).toBe(1);
     expect(same.stderr).toMatch(/refused the stream \(401\)/);
     expect(moved.seen.map((s) => [s.path.split("?")[0], s.key])).toEqual([
+      ["/api/vendor/profile", KEY],
       ["/api/vendor/events/stream", KEY],
       ["/v2/events/stream", KEY],
     ]);

@@ -75,7 +75,7 @@ describe.each(backends)("vendor-api listen ($name)", { timeout: 240_000 }, ({ db
     );
     cleanup.push(stopCli(cli));
     const [, secret] = await cli.waitFor("stdout", /signing secret (\S+)/);
-    expect(secret).toMatch(/^whsk_/);
+    expect(secret).toMatch(/^whsec_/);
     await cli.waitFor("stderr", /connected to /);
 
     const created: string[] = [];

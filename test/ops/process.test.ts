@@ -52,7 +52,14 @@ describe("operating the service", { timeout: 300_000 }, () => {
     );
     expect(vendor.code, vendor.stderr).toBe(0);
     const v = JSON.parse(vendor.stdout);
-    expect(v).toEqual({ id: expect.any(String), name: "Atelier Lisboa", email });
+    // The shop's language and time zone are its defaults when the command names neither (CONTRACT 12).
+    expect(v).toEqual({
+      id: expect.any(String),
+      name: "Atelier Lisboa",
+      email,
+      language: "en",
+      timeZone: "UTC",
+    });
 
     const key = await runCli(["api-key", "create", "--vendor", email, "--name", "POS", "--json"], env);
     expect(key.code, key.stderr).toBe(0);

@@ -20,6 +20,7 @@ import {
   ShellSession,
   shellSteps,
 } from "../helpers/doc-samples.ts";
+import { cameraJpeg } from "../helpers/photos.ts";
 import { freePort } from "../helpers/ports.ts";
 import {
   repoRoot,
@@ -66,8 +67,8 @@ const NOT_RUN: { file: string; starts: string; why: string }[] = [
   },
   {
     file: CLIENT_README,
-    starts: "npm install @vendor-api/client",
-    why: "not on a registry: test/client/package-install.test.ts installs the built package into a scratch project",
+    starts: "npm install ./vendor-api-client-",
+    why: "a release's tarball: test/client/package-install.test.ts packs the package and installs it into an empty project",
   },
   {
     file: CLIENT_README,
@@ -105,6 +106,9 @@ beforeAll(async () => {
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   };
   server = startServer([], env, await freePort());
+  // The workroom photo the quick start uploads (`-F "file=@bodice.jpg"`): a 4:3 camera picture,
+  // kept at 2048 × 1536 as its sample answer shows.
+  fs.writeFileSync(path.join(repoRoot, "bodice.jpg"), await cameraJpeg(4000, 3000));
   await waitForHealth(server, 90_000);
 }, 120_000);
 afterAll(async () => {
@@ -112,6 +116,7 @@ afterAll(async () => {
   await server?.exited;
   await scratch?.drop();
   fs.rmSync(path.join(repoRoot, "key.json"), { force: true });
+  fs.rmSync(path.join(repoRoot, "bodice.jpg"), { force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

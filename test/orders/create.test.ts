@@ -42,6 +42,9 @@ describe("POST /api/vendor/orders", () => {
         "color",
         "description",
         "specialRequests",
+        "dueDate",
+        "pickupDate",
+        "dueBackDate",
         "customerId",
         "customer",
         "externalId",
@@ -66,7 +69,13 @@ describe("POST /api/vendor/orders", () => {
     expect(order.updatedAt).toMatch(ISO_MS);
     // A new order has exactly one history entry: ORDERED, "Order created".
     expect(order.updates).toEqual([
-      { status: "ORDERED", message: "Order created", imageUrl: null, createdAt: order.createdAt },
+      {
+        status: "ORDERED",
+        message: "Order created",
+        imageUrl: null,
+        photos: [],
+        createdAt: order.createdAt,
+      },
     ]);
     // customerPhone and weddingDate are accepted on creation only, not shown on the order.
     expect(order).not.toHaveProperty("customerPhone");

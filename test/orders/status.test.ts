@@ -126,6 +126,7 @@ describe("PUT /api/vendor/orders/{id}/status", () => {
       updatedAt: order.body.updatedAt,
       message: "Come try it on",
       imageUrl: "http://x.example/a.png",
+      photos: [],
     });
   });
 

@@ -115,6 +115,9 @@ describe("order JSON", () => {
       "color",
       "description",
       "specialRequests",
+      "dueDate",
+      "pickupDate",
+      "dueBackDate",
       "customerId",
       "customer",
       "externalId",
@@ -133,6 +136,12 @@ describe("order JSON", () => {
     expect(list.text).toBe(JSON.stringify(list.body));
     expect(one.body.customer).toEqual({ name: 'Zoë "Zo" Ålund', email: null });
     expect(one.body.description).toBe("Line one\nLine two \\ ünïcode");
-    expect(Object.keys(one.body.updates[0])).toEqual(["status", "message", "imageUrl", "createdAt"]);
+    expect(Object.keys(one.body.updates[0])).toEqual([
+      "status",
+      "message",
+      "imageUrl",
+      "photos",
+      "createdAt",
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { useTestApp } from "../helpers/test-app.ts";
 const t = useTestApp();
 
 describe("GET /api/vendor/profile", () => {
-  it("answers { id, name, email, createdAt, timeZone, contactEmail, livemode } of the key's vendor, and nothing else", async () => {
+  it("answers { id, name, email, createdAt, timeZone, language, contactEmail, livemode } of the key's vendor, and nothing else", async () => {
     await createVendor(t.ctx, "Someone Else");
     const { vendor, key } = await createVendorWithKey(t.ctx, "Atelier Lua");
     const res = await t.api.get("/api/vendor/profile", { key });
@@ -17,6 +17,7 @@ describe("GET /api/vendor/profile", () => {
       email: vendor.email,
       createdAt: vendor.createdAt.toISOString(),
       timeZone: "UTC",
+      language: "en",
       contactEmail: null,
       livemode: true,
     });

@@ -14,7 +14,9 @@ import type { ApiResponse } from "../helpers/api-client.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";
 import { createKey, createVendor } from "../helpers/factories.ts";
+import { cameraJpeg, uploadPhoto } from "../helpers/photos.ts";
 import { openSse } from "../helpers/sse.ts";
+import { tempDir } from "../helpers/temp-dir.ts";
 import { openTestDatabase } from "../helpers/test-app.ts";
 import { eventually, type Receiver } from "../helpers/webhook-receiver.ts";
 
@@ -29,7 +31,8 @@ const routes = catalogApp.routeCatalog
   .map(({ method, url }) => ({ method, url, title: `${method} ${url}` }));
 await catalogApp.close();
 
-const f = useDeliveryFixture();
+// Photos are stored under a directory of the file's own.
+const f = useDeliveryFixture({ DATA_DIR: tempDir("isolation-photos") });
 
 type Kind = "order" | "customer" | "appointment" | "inquiry" | "webhook" | "delivery" | "event" | "vendor";
 
@@ -85,6 +88,10 @@ async function buildWorld(shopId: string, mode: World["mode"]): Promise<World> {
     email: "lead@example.com",
     message: `${marker} question`,
   });
+  // Booking settings of this world's own: its marker in the address, open every day, closed on a
+  // day the other world is open (so availability shows whose settings it read).
+  const settings = await api.put("/api/vendor/booking/settings", bookingSettingsOf(mode, marker), { key });
+  expect(settings.status, settings.text).toBe(200);
   expect((await api.post(`/api/vendor/webhooks/${webhook.id}/test`, {}, { key })).status).toBe(202);
   const delivery = await eventually(async () => (await f.deliveries(key, webhook.id))[0]?.id as string);
   const events = await api.get("/api/vendor/events", { key });
@@ -108,6 +115,19 @@ async function buildWorld(shopId: string, mode: World["mode"]): Promise<World> {
     },
   };
 }
+
+/** A day some weeks ahead, YYYY-MM-DD (UTC): the live world closes on the first, the test world on the second. */
+const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const closedDay = { live: dayAhead(14), test: dayAhead(15) } as const;
+const openEveryDay = Object.fromEntries(
+  ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [d, [{ from: "10:00", to: "18:00" }]]),
+);
+const bookingSettingsOf = (mode: World["mode"], marker: string) => ({
+  timeZone: "UTC",
+  address: `${marker} Atelier\n1 High Street`,
+  openingHours: openEveryDay,
+  closedDates: [closedDay[mode]],
+});
 
 let shopId: string;
 let live: World;
@@ -167,6 +187,12 @@ const bodies: Record<string, (caller: World) => unknown> = {
   "POST /api/vendor/webhooks/:id/test": () => ({}),
   "POST /api/vendor/webhooks/:id/deliveries/:deliveryId/redeliver": () => ({}),
   "POST /api/vendor/webhooks/:id/recover": () => ({ since: "2020-01-01T00:00:00Z" }),
+  "PUT /api/vendor/booking/settings": (w) => ({ address: `${w.marker} Moved\n2 High Street` }),
+};
+
+/** The query each GET that requires one is read with. */
+const queries: Record<string, (caller: World) => string> = {
+  "GET /api/vendor/availability": () => `?type=FITTING&from=${closedDay.live}&to=${closedDay.test}`,
 };
 
 /**
@@ -267,10 +293,49 @@ async function probeMerge(caller: World, other: World) {
   expect(leaked(own.text, other)).toEqual([]);
 }
 
+/** A photo upload (multipart): to the other world's order 404, to the caller's own 201, neither leaks. */
+async function probePhotos(caller: World, other: World) {
+  const bytes = await cameraJpeg(640, 480);
+  const foreign = await uploadPhoto(f.t.url, other.ids.order, bytes, { key: caller.key });
+  expect(foreign.status, `upload to the other world's order: ${foreign.text}`).toBe(404);
+  expect(leaked(foreign.text, other)).toEqual([]);
+  const own = await uploadPhoto(f.t.url, caller.ids.order, bytes, { key: caller.key });
+  expect(own.status, `upload to the caller's own order: ${own.text}`).toBe(201);
+  expect(leaked(own.text, other)).toEqual([]);
+}
+
+/** The settings written are the caller's: read back with its key, unseen with the other's. */
+async function probeBookingSettings(route: { title: string }, caller: World, other: World) {
+  const body = bodies[route.title]?.(caller) as { address: string };
+  const put = await send("PUT", "/api/vendor/booking/settings", caller, body);
+  expect(put.status, put.text).toBe(200);
+  expect(put.body.address).toBe(body.address);
+  expect(leaked(put.text, other)).toEqual([]);
+  const mine = await send("GET", "/api/vendor/booking/settings", caller);
+  expect(mine.body.address).toBe(body.address);
+  const theirs = await send("GET", "/api/vendor/booking/settings", other);
+  expect(theirs.status, theirs.text).toBe(200);
+  expect(theirs.text.includes(caller.marker), "the other world's settings changed").toBe(false);
+  expect(theirs.body.closedDates).toEqual([closedDay[other.mode]]);
+}
+
+/** Availability reads the caller's settings: no slot on its own closed day, slots on the other's. */
+async function probeAvailability(route: { url: string; title: string }, caller: World, other: World) {
+  const res = await send("GET", `${route.url}${queries[route.title]?.(caller) ?? ""}`, caller);
+  expect(res.status, res.text).toBe(200);
+  expect(leaked(res.text, other)).toEqual([]);
+  const days = new Set((res.body.slots as string[]).map((s) => new Date(s).toISOString().slice(0, 10)));
+  expect(days.has(closedDay[caller.mode]), "a slot on the caller's own closed day").toBe(false);
+  expect(days.has(closedDay[other.mode]), "no slot on a day only the other world closes").toBe(true);
+}
+
 async function probe(route: { method: string; url: string; title: string }, caller: World, other: World) {
   if (route.url === "/api/vendor/events/stream") return probeStream(route.url, caller, other);
   if (route.url === "/api/vendor/customers/:id/merge") return probeMerge(caller, other);
   if (route.url === "/api/vendor/sync/checksum") return probeChecksum(route.url, caller);
+  if (route.title === "POST /api/vendor/orders/:id/photos") return probePhotos(caller, other);
+  if (route.title === "PUT /api/vendor/booking/settings") return probeBookingSettings(route, caller, other);
+  if (route.title === "GET /api/vendor/availability") return probeAvailability(route, caller, other);
   const body = bodies[route.title]?.(caller);
   if (route.url.includes(":")) {
     // The other world's ids: 404, and nothing of theirs in the answer.
@@ -347,6 +412,21 @@ const triggers: Record<AnyEventType, (w: World) => Promise<unknown>> = {
     });
     return send("PUT", `/api/vendor/orders/${order.body.id}/status`, w, { status: "IN_PRODUCTION" });
   },
+  // Evaluated when made: a wedding 10 days away crosses both default risk rules; a rental due back
+  // in the past is overdue at once.
+  "order.at_risk": (w) =>
+    send("POST", "/api/vendor/orders", w, {
+      customerName: `${w.marker} R`,
+      type: "SUIT",
+      weddingDate: new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10),
+    }),
+  "order.overdue": (w) =>
+    send("POST", "/api/vendor/orders", w, {
+      customerName: `${w.marker} O`,
+      type: "RENTAL",
+      pickupDate: "2020-01-01",
+      dueBackDate: "2020-01-05",
+    }),
   "customer.created": (w) => send("POST", "/api/vendor/customers", w, { name: `${w.marker} C` }),
   "customer.updated": (w) => send("PATCH", `/api/vendor/customers/${w.ids.customer}`, w, { phone: "+1 5" }),
   "customer.deleted": async (w) => {

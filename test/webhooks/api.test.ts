@@ -20,7 +20,7 @@ describe("POST /api/vendor/webhooks", () => {
       url: URL_A,
       events: ["order.created", "customer.created"],
       status: "ACTIVE",
-      secret: expect.stringMatching(/^whsk_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -495,11 +495,23 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /**
+ * The HMAC key of `webhook-signature` for a secret: a `whsec_` secret's base64-decoded bytes (the
+ * Standard Webhooks rule, as the `standardwebhooks` and `svix` libraries key it); a `whsk_` secret
+ * (made before whsec_ secrets, until it is rotated) keys with its own UTF-8 bytes, prefix included.
+ */
+export function webhookSigningKey(secret: string): Buffer {
+  return secret.startsWith("whsec_")
+    ? Buffer.from(secret.slice("whsec_".length), "base64")
+    : Buffer.from(secret, "utf8");
+}
+
+/**
  * Verifies a delivery and returns its event: the Standard Webhooks `webhook-signature` header
  * (over id.timestamp.body; it lists one signature per valid secret, so during a secret rotation's
  * overlap it carries both) with its timestamp within `toleranceSeconds`. During a rotation either
  * secret verifies, whenever the receiver switches; passing both (`[newSecret, oldSecret]`) works
- * too. X-Service-Signature, the older single-signature header, is not needed and not checked.
+ * too. X-Service-Signature, the older single-signature header, is not checked (during an overlap
+ * it is made with the old secret only, so checking it would refuse a receiver that switched).
  * De-duplicate on the returned event's `id` (the `webhook-id` header): a delivery may come again.
  * Throws WebhookVerificationError on any mismatch.
  */
@@ -521,7 +533,10 @@ export function verifyWebhook(
     throw new WebhookVerificationError("webhook-timestamp is too far from now");
   const offered = signatures.split(" ");
   const ok = secrets.some((s) => {
-    const mac = createHmac("sha256", s).update(`${id}.${timestamp}.`).update(body).digest("base64");
+    const mac = createHmac("sha256", webhookSigningKey(s))
+      .update(`${id}.${timestamp}.`)
+      .update(body)
+      .digest("base64");
     return offered.some((sig) => safeEqual(`v1,${mac}`, sig));
   });
   if (!ok) throw new WebhookVerificationError("webhook-signature does not match");

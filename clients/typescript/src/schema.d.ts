@@ -103,6 +103,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vendor/orders/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a progress photo
+         * @description Stores one photo of the order, sent as multipart/form-data with one part named `file` (at most 15 MB; JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF, recognised from its bytes). It is turned upright, re-encoded as JPEG at most 2048 px on the long side with a 400 px thumbnail, and every metadata field (EXIF with GPS, XMP, IPTC, ICC) is removed. Name its id in `photoIds` of a status update to show it to the customer. A shop's photos take at most its storage quota (1 GiB by default): past it, 409 storage_quota_exceeded.
+         */
+        post: operations["uploadOrderPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor/customers": {
         parameters: {
             query?: never;
@@ -230,6 +250,50 @@ export interface paths {
          * @description Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED, CANCELLED or COMPLETED emits appointment.confirmed, appointment.cancelled or appointment.completed; a change of date, duration, type, notes, customer or order emits appointment.updated.
          */
         patch: operations["updateAppointment"];
+        trace?: never;
+    };
+    "/api/vendor/booking/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shop's booking settings
+         * @description Opening hours, closed dates, the address and how each appointment type is offered; a shop that never saved any has the defaults.
+         */
+        get: operations["getBookingSettings"];
+        /**
+         * Update the shop's booking settings
+         * @description Partial: fields left out are unchanged, a weekday left out of openingHours keeps its hours, a type's fields left out keep their values, closedDates replaces the list. Answers the whole settings. Each refused field is named (400 validation_failed).
+         */
+        put: operations["updateBookingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free start times
+         * @description Free start times of one type over days in the shop's zone (at most 62), from opening hours, closed dates, PROPOSED and CONFIRMED appointments with their buffers, capacity, minimum notice and how far ahead. Every type, online or not. Creating an appointment through this API checks none of it: staff may overbook on purpose.
+         */
+        get: operations["getAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/vendor/sync/checksum": {
@@ -538,6 +602,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/vendors/{vendorId}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free start times (public)
+         * @description No credentials. As GET /api/vendor/availability, for the types the shop offers online only (another type is 400 naming it). An unknown shop is 404.
+         */
+        get: operations["getPublicAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/vendors/{vendorId}/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a free start time (public)
+         * @description No credentials. Creates the appointment (PROPOSED, or CONFIRMED when the shop confirms at once) and, unless a customer of the shop has the e-mail, the customer (language from the body, else Accept-Language). Emits appointment.created (and customer.created for a new customer) and mails the customer and the shop. A start that is not free when the booking is made, because another took its last place meanwhile, is 409 slot_taken: of two bookings of the last place, exactly one succeeds.
+         */
+        post: operations["createBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/oauth/authorize": {
         parameters: {
             query?: never;
@@ -648,7 +752,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.updated
-         * @description An order's details (model, size, color, description, special requests) changed. `data` is the order after the change.
+         * @description An order's details (model, size, color, description, special requests, dates) changed. `data` is the order after the change.
          */
         post: operations["orderUpdatedWebhook"];
         delete?: never;
@@ -671,6 +775,46 @@ export interface webhooks {
          * @description An order moved to another status. `data` names the order, its new and previous status, and the message and photo sent with the move.
          */
         post: operations["orderStatus_changedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.at_risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.at_risk
+         * @description An order crossed one of the shop's wedding-date risk rules: the customer's wedding is `rule.daysBefore` days away or less and the order has not reached `rule.status` (by default FITTING_READY 56 days and READY_FOR_PICKUP 14 days before). Once per order and rule. `data` is `{ order, rule }`.
+         */
+        post: operations["orderAt_riskWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.overdue
+         * @description A RENTAL order passed its `dueBackDate` (in the shop's time zone) and is not RETURNED (nor COMPLETED or CANCELLED). Once per order. `data` is `{ order }`.
+         */
+        post: operations["orderOverdueWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1293,6 +1437,11 @@ export interface components {
              * @description Wedding date, YYYY-MM-DD
              */
             weddingDate?: string | null;
+            /**
+             * @description The customer's language for pages and mail; null (or left out on create): the shop's
+             * @enum {string|null}
+             */
+            language?: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             /** @description Notes about the customer */
             notes?: string | null;
             /** @description Measurements as a JSON object; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
@@ -1346,6 +1495,11 @@ export interface components {
             weddingDate?: string | null;
             /** @description The message */
             message: string;
+            /**
+             * @description A language (BCP 47) people read pages and mail in: one of en, de, es, fr, it, nl, pl, pt
+             * @enum {string}
+             */
+            language?: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt";
         };
         /**
          * CreateOrder
@@ -1390,6 +1544,21 @@ export interface components {
             color?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /**
+             * Format: date
+             * @description When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type
+             */
+            dueDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when the customer picks it up, YYYY-MM-DD
+             */
+            pickupDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate
+             */
+            dueBackDate?: string | null;
             /** @description Your own id for the order; unique among the shop's orders */
             externalId?: (string | null) | null;
             /** @description Your own string pairs: at most 50 keys of at most 40 characters, values of at most 500 characters. On update the object given replaces the whole set ({} clears it). */
@@ -1414,8 +1583,8 @@ export interface components {
              * @example https://example.com/hooks/vendor-api
              */
             url: string;
-            /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received")[];
+            /** @description The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future */
+            events: ("order.created" | "order.updated" | "order.status_changed" | "order.at_risk" | "order.overdue" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
         };
         /**
          * Customer
@@ -1426,6 +1595,7 @@ export interface components {
          *       "email": "maria.silva@example.com",
          *       "phone": "+351 912 345 678",
          *       "weddingDate": "2027-06-12",
+         *       "language": "pt",
          *       "notes": "Prefers Saturday appointments",
          *       "measurements": {
          *         "bust": 86,
@@ -1464,6 +1634,11 @@ export interface components {
              * @description YYYY-MM-DD
              */
             weddingDate: string | null;
+            /**
+             * @description The customer's language for pages and mail, as stored: one of the languages, or null for the shop's (GET /api/vendor/profile `language`)
+             * @enum {string|null}
+             */
+            language: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             notes: string | null;
             /** @description Measurements; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
             measurements: {
@@ -1504,6 +1679,7 @@ export interface components {
          *         "email": "maria.silva@example.com",
          *         "phone": "+351 912 345 678",
          *         "weddingDate": "2027-06-12",
+         *         "language": "pt",
          *         "notes": "Prefers Saturday appointments",
          *         "measurements": {
          *           "bust": 86,
@@ -1584,6 +1760,7 @@ export interface components {
          *           "email": "maria.silva@example.com",
          *           "phone": "+351 912 345 678",
          *           "weddingDate": "2027-06-12",
+         *           "language": "pt",
          *           "notes": "Prefers Saturday appointments",
          *           "measurements": {
          *             "bust": 86,
@@ -1628,6 +1805,7 @@ export interface components {
          *         "email": "maria.silva@example.com",
          *         "phone": "+351 912 345 679",
          *         "weddingDate": "2027-06-12",
+         *         "language": "pt",
          *         "notes": "Prefers Saturday appointments",
          *         "measurements": {
          *           "bust": 86,
@@ -1674,6 +1852,7 @@ export interface components {
          *       "email": "maria.silva@example.com",
          *       "phone": "+351 912 345 678",
          *       "weddingDate": "2027-06-12",
+         *       "language": "pt",
          *       "notes": "Prefers Saturday appointments",
          *       "measurements": {
          *         "bust": 86,
@@ -1716,6 +1895,11 @@ export interface components {
              * @description YYYY-MM-DD
              */
             weddingDate: string | null;
+            /**
+             * @description The customer's language for pages and mail, as stored: one of the languages, or null for the shop's (GET /api/vendor/profile `language`)
+             * @enum {string|null}
+             */
+            language: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             notes: string | null;
             /** @description Measurements; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
             measurements: {
@@ -1878,6 +2062,32 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * EntryPhoto
+         * @description A photo uploaded with POST /api/vendor/orders/{id}/photos
+         * @example {
+         *       "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *       "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *       "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *     }
+         */
+        EntryPhoto: {
+            /**
+             * @description CUID2 identifier
+             * @example tz4a98xxat96iws9zmbrgj3a
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The JPEG (at most 2048 px), through an unguessable link that needs no credentials
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description Its thumbnail (at most 400 px)
+             */
+            thumbnailUrl: string;
+        };
+        /**
          * Event
          * @description An event as its webhook deliveries carry it; `event` tells which payload `data` is
          * @example {
@@ -1895,12 +2105,19 @@ export interface components {
          *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
-         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *         "photos": [
+         *           {
+         *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *           }
+         *         ]
          *       },
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
-        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["AppointmentDeletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderStatusChangedEvent"] | components["schemas"]["OrderAtRiskEvent"] | components["schemas"]["OrderOverdueEvent"] | components["schemas"]["CustomerCreatedEvent"] | components["schemas"]["CustomerUpdatedEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["AppointmentCreatedEvent"] | components["schemas"]["AppointmentUpdatedEvent"] | components["schemas"]["AppointmentConfirmedEvent"] | components["schemas"]["AppointmentCancelledEvent"] | components["schemas"]["AppointmentCompletedEvent"] | components["schemas"]["AppointmentDeletedEvent"] | components["schemas"]["InquiryReceivedEvent"];
         /**
          * EventList
          * @example {
@@ -1920,7 +2137,14 @@ export interface components {
          *             },
          *             "updatedAt": "2026-11-09T14:30:00.000Z",
          *             "message": "Your gown is being cut from the lace you chose",
-         *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *             "photos": [
+         *               {
+         *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *               }
+         *             ]
          *           },
          *           "createdAt": "2026-11-09T14:30:00.000Z"
          *         }
@@ -2058,6 +2282,9 @@ export interface components {
          *       "color": "Ivory",
          *       "description": "A-line gown with a chapel train",
          *       "specialRequests": "Add lace sleeves",
+         *       "dueDate": "2027-04-17",
+         *       "pickupDate": null,
+         *       "dueBackDate": null,
          *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *       "customer": {
          *         "name": "Maria Silva",
@@ -2072,12 +2299,20 @@ export interface components {
          *           "status": "ORDERED",
          *           "message": "Order created",
          *           "imageUrl": null,
+         *           "photos": [],
          *           "createdAt": "2026-11-02T10:15:00.000Z"
          *         },
          *         {
          *           "status": "IN_PRODUCTION",
          *           "message": "Your gown is being cut from the lace you chose",
          *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *           "photos": [
+         *             {
+         *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *             }
+         *           ],
          *           "createdAt": "2026-11-09T14:30:00.000Z"
          *         }
          *       ],
@@ -2100,6 +2335,21 @@ export interface components {
             color: string | null;
             description: string | null;
             specialRequests: string | null;
+            /**
+             * Format: date
+             * @description When the order is due, YYYY-MM-DD: as set, else the customer's wedding date minus the shop's lead time for the order type; null when neither is known
+             */
+            dueDate: string | null;
+            /**
+             * Format: date
+             * @description RENTAL: when the customer picks it up
+             */
+            pickupDate: string | null;
+            /**
+             * Format: date
+             * @description RENTAL: when it is due back
+             */
+            dueBackDate: string | null;
             /** @description The order's customer; null once that customer was erased on request */
             customerId: string | null;
             /** @description The customer's name and e-mail; null once the customer was erased */
@@ -2135,6 +2385,36 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * OrderAtRiskEvent
+         * @description An order crossed one of the shop's wedding-date risk rules: the customer's wedding is `rule.daysBefore` days away or less and the order has not reached `rule.status` (by default FITTING_READY 56 days and READY_FOR_PICKUP 14 days before). Once per order and rule. `data` is `{ order, rule }`.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "order.at_risk",
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        OrderAtRiskEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "order.at_risk";
+            /** @description An order at risk of missing the customer's wedding, and the rule it misses */
+            data: {
+                order: components["schemas"]["Order"];
+                /** @description The shop's rule: the order should be in `status` (or further) `daysBefore` the wedding */
+                rule: {
+                    status: components["schemas"]["OrderStatus"];
+                    /** @description Days before the customer's wedding */
+                    daysBefore: number;
+                };
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
          * OrderCreatedEvent
          * @description A new order was created. `data` is the order, as `GET /api/vendor/orders/{id}` answers it.
          * @example {
@@ -2150,6 +2430,9 @@ export interface components {
          *         "color": "Ivory",
          *         "description": "A-line gown with a chapel train",
          *         "specialRequests": "Add lace sleeves",
+         *         "dueDate": "2027-04-17",
+         *         "pickupDate": null,
+         *         "dueBackDate": null,
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *         "customer": {
          *           "name": "Maria Silva",
@@ -2164,6 +2447,7 @@ export interface components {
          *             "status": "ORDERED",
          *             "message": "Order created",
          *             "imageUrl": null,
+         *             "photos": [],
          *             "createdAt": "2026-11-02T10:15:00.000Z"
          *           }
          *         ],
@@ -2199,6 +2483,9 @@ export interface components {
          *           "color": "Ivory",
          *           "description": "A-line gown with a chapel train",
          *           "specialRequests": "Add lace sleeves",
+         *           "dueDate": "2027-04-17",
+         *           "pickupDate": null,
+         *           "dueBackDate": null,
          *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *           "customer": {
          *             "name": "Maria Silva",
@@ -2213,12 +2500,20 @@ export interface components {
          *               "status": "ORDERED",
          *               "message": "Order created",
          *               "imageUrl": null,
+         *               "photos": [],
          *               "createdAt": "2026-11-02T10:15:00.000Z"
          *             },
          *             {
          *               "status": "IN_PRODUCTION",
          *               "message": "Your gown is being cut from the lace you chose",
          *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *               "photos": [
+         *                 {
+         *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *                 }
+         *               ],
          *               "createdAt": "2026-11-09T14:30:00.000Z"
          *             }
          *           ],
@@ -2234,6 +2529,30 @@ export interface components {
             orders: (components["schemas"]["Order"] | components["schemas"]["Tombstone"])[];
             /** @description Cursor of the next page; null on the last page */
             nextCursor: string | null;
+        };
+        /**
+         * OrderOverdueEvent
+         * @description A RENTAL order passed its `dueBackDate` (in the shop's time zone) and is not RETURNED (nor COMPLETED or CANCELLED). Once per order. `data` is `{ order }`.
+         * @example {
+         *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+         *       "event": "order.overdue",
+         *       "createdAt": "2026-11-09T14:30:00.000Z"
+         *     }
+         */
+        OrderOverdueEvent: {
+            /** @description The event id */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "order.overdue";
+            /** @description A RENTAL order past its dueBackDate and not RETURNED */
+            data: {
+                order: components["schemas"]["Order"];
+            };
+            /** Format: date-time */
+            createdAt: string;
         };
         /**
          * OrderStatus
@@ -2257,7 +2576,14 @@ export interface components {
          *       },
          *       "updatedAt": "2026-11-09T14:30:00.000Z",
          *       "message": "Your gown is being cut from the lace you chose",
-         *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *       "photos": [
+         *         {
+         *           "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *           "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *           "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *         }
+         *       ]
          *     }
          */
         OrderStatusChange: {
@@ -2294,6 +2620,8 @@ export interface components {
             message: string | null;
             /** @description The photo sent with the move */
             imageUrl: string | null;
+            /** @description Photos uploaded for this order and named in photoIds, in the order they were uploaded */
+            photos: components["schemas"]["EntryPhoto"][];
         };
         /**
          * OrderStatusChangedEvent
@@ -2313,7 +2641,14 @@ export interface components {
          *         },
          *         "updatedAt": "2026-11-09T14:30:00.000Z",
          *         "message": "Your gown is being cut from the lace you chose",
-         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *         "photos": [
+         *           {
+         *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *           }
+         *         ]
          *       },
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
@@ -2358,6 +2693,13 @@ export interface components {
          *       "status": "IN_PRODUCTION",
          *       "message": "Your gown is being cut from the lace you chose",
          *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *       "photos": [
+         *         {
+         *           "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *           "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *           "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *         }
+         *       ],
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
@@ -2367,6 +2709,8 @@ export interface components {
             message: string | null;
             /** @description Progress photo URL */
             imageUrl: string | null;
+            /** @description Photos uploaded for this order and named in photoIds, in the order they were uploaded */
+            photos: components["schemas"]["EntryPhoto"][];
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
@@ -2376,7 +2720,7 @@ export interface components {
         };
         /**
          * OrderUpdatedEvent
-         * @description An order's details (model, size, color, description, special requests) changed. `data` is the order after the change.
+         * @description An order's details (model, size, color, description, special requests, dates) changed. `data` is the order after the change.
          * @example {
          *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
          *       "event": "order.updated",
@@ -2390,6 +2734,9 @@ export interface components {
          *         "color": "Ivory",
          *         "description": "A-line gown with a chapel train",
          *         "specialRequests": "Add lace sleeves",
+         *         "dueDate": "2027-04-17",
+         *         "pickupDate": null,
+         *         "dueBackDate": null,
          *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
          *         "customer": {
          *           "name": "Maria Silva",
@@ -2404,12 +2751,20 @@ export interface components {
          *             "status": "ORDERED",
          *             "message": "Order created",
          *             "imageUrl": null,
+         *             "photos": [],
          *             "createdAt": "2026-11-02T10:15:00.000Z"
          *           },
          *           {
          *             "status": "IN_PRODUCTION",
          *             "message": "Your gown is being cut from the lace you chose",
          *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *             "photos": [
+         *               {
+         *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *               }
+         *             ],
          *             "createdAt": "2026-11-09T14:30:00.000Z"
          *           }
          *         ],
@@ -2432,6 +2787,38 @@ export interface components {
             createdAt: string;
         };
         /**
+         * Photo
+         * @description A stored progress photo; name its id in photoIds of a status update to show it
+         * @example {
+         *       "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *       "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *       "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+         *       "width": 2048,
+         *       "height": 1536
+         *     }
+         */
+        Photo: {
+            /**
+             * @description CUID2 identifier
+             * @example tz4a98xxat96iws9zmbrgj3a
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description The photo as JPEG (EXIF removed, at most 2048 px on the long side), through an unguessable link that needs no credentials
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description Its thumbnail, at most 400 px on the long side
+             */
+            thumbnailUrl: string;
+            /** @description Width of the stored JPEG in pixels */
+            width: number;
+            /** @description Height of the stored JPEG in pixels */
+            height: number;
+        };
+        /**
          * Problem
          * @description RFC 9457 problem details. `code` names the error (see the errors guide for each code's cause and remedy); some codes add members, listed below.
          */
@@ -2449,7 +2836,7 @@ export interface components {
              * @description The error code
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+            code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "storage_quota_exceeded" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
             /** @description What went wrong in this request */
             detail?: string;
             /** @description The request id (also in X-Request-Id): quote it to support */
@@ -2505,6 +2892,11 @@ export interface components {
              * @example Europe/Lisbon
              */
             timeZone: string;
+            /**
+             * @description A language (BCP 47) people read pages and mail in: one of en, de, es, fr, it, nl, pl, pt
+             * @enum {string}
+             */
+            language: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt";
             /** @description Where the shop's customers write to, as set in the dashboard; null when not set */
             contactEmail: string | null;
             /** @description false when the credential is a test key (`vk_test_…`) acting for the shop's sandbox: `id` is then the sandbox's, and every other field the shop's */
@@ -2543,7 +2935,7 @@ export interface components {
          * RotatedSecret
          * @example {
          *       "id": "w9e2r5t8y1u4i7o0p3a6s9d2",
-         *       "secret": "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+         *       "secret": "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
          *       "previousSecretExpiresAt": "2026-11-10T14:30:00.000Z"
          *     }
          */
@@ -2703,6 +3095,11 @@ export interface components {
              * @description Wedding date, YYYY-MM-DD
              */
             weddingDate?: string | null;
+            /**
+             * @description The customer's language for pages and mail; null (or left out on create): the shop's
+             * @enum {string|null}
+             */
+            language?: "en" | "de" | "es" | "fr" | "it" | "nl" | "pl" | "pt" | null;
             /** @description Notes about the customer */
             notes?: string | null;
             /** @description Measurements as a JSON object; inner keys free-form, at most 16 KiB serialized and 5 levels deep */
@@ -2748,6 +3145,21 @@ export interface components {
             description?: string | null;
             /** @description Special requests */
             specialRequests?: string | null;
+            /**
+             * Format: date
+             * @description When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type
+             */
+            dueDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when the customer picks it up, YYYY-MM-DD
+             */
+            pickupDate?: string | null;
+            /**
+             * Format: date
+             * @description RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate
+             */
+            dueBackDate?: string | null;
             /** @description Your own id for the order; null removes it */
             externalId?: (string | null) | null;
             /** @description Replaces the order's metadata as a whole; null or {} removes every key */
@@ -2760,7 +3172,9 @@ export interface components {
          * @example {
          *       "status": "IN_PRODUCTION",
          *       "message": "Your gown is being cut from the lace you chose",
-         *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+         *       "photoIds": [
+         *         "q2v7mwt1bz0k8c4xh5n3e9pd"
+         *       ]
          *     }
          */
         UpdateOrderStatus: {
@@ -2772,6 +3186,8 @@ export interface components {
              * @description Absolute http(s) URL of an image, e.g. a progress photo
              */
             imageUrl?: string | null;
+            /** @description Photos of this order uploaded with POST /api/vendor/orders/{id}/photos and not yet shown with another status entry; the entry shows them */
+            photoIds?: string[];
         };
         /**
          * UpdateWebhook
@@ -2786,8 +3202,8 @@ export interface components {
              * @example https://example.com/hooks/vendor-api
              */
             url?: string;
-            /** @description The events this webhook receives: known names, at least one, no duplicates */
-            events?: ("order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received")[];
+            /** @description The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future */
+            events?: ("order.created" | "order.updated" | "order.status_changed" | "order.at_risk" | "order.overdue" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received" | "*")[];
             /**
              * @description ACTIVE receives deliveries; DISABLED receives none
              * @enum {string}
@@ -2898,7 +3314,7 @@ export interface components {
          *       "disabledReason": null,
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "updatedAt": "2026-11-02T10:15:00.000Z",
-         *       "secret": "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g"
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0="
          *     }
          */
         WebhookWithSecret: {
@@ -3086,7 +3502,7 @@ export interface operations {
                          * @description The error code
                          * @enum {string}
                          */
-                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
+                        code: "invalid_json" | "validation_failed" | "unknown_reference" | "ambiguous_credentials" | "unauthenticated" | "invalid_credentials" | "insufficient_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "invalid_transition" | "appointment_not_deletable" | "webhook_limit_reached" | "customer_email_taken" | "external_id_taken" | "slot_taken" | "storage_quota_exceeded" | "idempotency_key_in_use" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "unavailable";
                         /** @description What went wrong in this request */
                         detail?: string;
                         /** @description The request id (also in X-Request-Id): quote it to support */
@@ -3165,6 +3581,9 @@ export interface operations {
                      *           "color": "Ivory",
                      *           "description": "A-line gown with a chapel train",
                      *           "specialRequests": "Add lace sleeves",
+                     *           "dueDate": "2027-04-17",
+                     *           "pickupDate": null,
+                     *           "dueBackDate": null,
                      *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *           "customer": {
                      *             "name": "Maria Silva",
@@ -3179,12 +3598,20 @@ export interface operations {
                      *               "status": "ORDERED",
                      *               "message": "Order created",
                      *               "imageUrl": null,
+                     *               "photos": [],
                      *               "createdAt": "2026-11-02T10:15:00.000Z"
                      *             },
                      *             {
                      *               "status": "IN_PRODUCTION",
                      *               "message": "Your gown is being cut from the lace you chose",
                      *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *               "photos": [
+                     *                 {
+                     *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *                 }
+                     *               ],
                      *               "createdAt": "2026-11-09T14:30:00.000Z"
                      *             }
                      *           ],
@@ -3347,6 +3774,9 @@ export interface operations {
                      *       "color": "Ivory",
                      *       "description": "A-line gown with a chapel train",
                      *       "specialRequests": "Add lace sleeves",
+                     *       "dueDate": "2027-04-17",
+                     *       "pickupDate": null,
+                     *       "dueBackDate": null,
                      *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *       "customer": {
                      *         "name": "Maria Silva",
@@ -3361,12 +3791,20 @@ export interface operations {
                      *           "status": "ORDERED",
                      *           "message": "Order created",
                      *           "imageUrl": null,
+                     *           "photos": [],
                      *           "createdAt": "2026-11-02T10:15:00.000Z"
                      *         },
                      *         {
                      *           "status": "IN_PRODUCTION",
                      *           "message": "Your gown is being cut from the lace you chose",
                      *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *           "photos": [
+                     *             {
+                     *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
                      *       ],
@@ -3556,6 +3994,9 @@ export interface operations {
                      *       "color": "Ivory",
                      *       "description": "A-line gown with a chapel train",
                      *       "specialRequests": "Add lace sleeves",
+                     *       "dueDate": "2027-04-17",
+                     *       "pickupDate": null,
+                     *       "dueBackDate": null,
                      *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *       "customer": {
                      *         "name": "Maria Silva",
@@ -3570,12 +4011,20 @@ export interface operations {
                      *           "status": "ORDERED",
                      *           "message": "Order created",
                      *           "imageUrl": null,
+                     *           "photos": [],
                      *           "createdAt": "2026-11-02T10:15:00.000Z"
                      *         },
                      *         {
                      *           "status": "IN_PRODUCTION",
                      *           "message": "Your gown is being cut from the lace you chose",
                      *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *           "photos": [
+                     *             {
+                     *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
                      *       ],
@@ -3745,6 +4194,9 @@ export interface operations {
                      *       "color": "Ivory",
                      *       "description": "A-line gown with a chapel train",
                      *       "specialRequests": "Add lace sleeves",
+                     *       "dueDate": "2027-04-17",
+                     *       "pickupDate": null,
+                     *       "dueBackDate": null,
                      *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                      *       "customer": {
                      *         "name": "Maria Silva",
@@ -3759,12 +4211,20 @@ export interface operations {
                      *           "status": "ORDERED",
                      *           "message": "Order created",
                      *           "imageUrl": null,
+                     *           "photos": [],
                      *           "createdAt": "2026-11-02T10:15:00.000Z"
                      *         },
                      *         {
                      *           "status": "IN_PRODUCTION",
                      *           "message": "Your gown is being cut from the lace you chose",
                      *           "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *           "photos": [
+                     *             {
+                     *               "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *               "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *               "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
                      *       ],
@@ -3933,7 +4393,9 @@ export interface operations {
                  * @example {
                  *       "status": "IN_PRODUCTION",
                  *       "message": "Your gown is being cut from the lace you chose",
-                 *       "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                 *       "photoIds": [
+                 *         "q2v7mwt1bz0k8c4xh5n3e9pd"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateOrderStatus"];
@@ -4111,6 +4573,211 @@ export interface operations {
             };
         };
     };
+    uploadOrderPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first answer (Idempotent-Replayed: true); 409 idempotency_key_in_use while it runs, 422 idempotency_key_reused for a different request. The answer is stored in the same transaction as the change, so a retry after any failure either replays it or runs the request anew. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description CUID2 identifier
+                 * @example tz4a98xxat96iws9zmbrgj3a
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description multipart/form-data with one part named `file`: the photo, at most 15 MB (JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF, recognised from its bytes; the part's file name and type are not trusted). */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The photo
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A stored progress photo; name its id in photoIds of a status update to show it */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *       "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *       "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg",
+                     *       "width": 2048,
+                     *       "height": 1536
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `storage_quota_exceeded`: Storage quota exceeded; `idempotency_key_in_use`: Idempotency key in use */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "storage_quota_exceeded" | "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: Idempotency key reused */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
     listCustomers: {
         parameters: {
             query?: {
@@ -4158,6 +4825,7 @@ export interface operations {
                      *           "email": "maria.silva@example.com",
                      *           "phone": "+351 912 345 678",
                      *           "weddingDate": "2027-06-12",
+                     *           "language": "pt",
                      *           "notes": "Prefers Saturday appointments",
                      *           "measurements": {
                      *             "bust": 86,
@@ -4342,6 +5010,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -4543,6 +5212,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -4731,6 +5401,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -5130,6 +5801,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -5356,6 +6028,7 @@ export interface operations {
                      *       "email": "maria.silva@example.com",
                      *       "phone": "+351 912 345 678",
                      *       "weddingDate": "2027-06-12",
+                     *       "language": "pt",
                      *       "notes": "Prefers Saturday appointments",
                      *       "measurements": {
                      *         "bust": 86,
@@ -6649,6 +7322,747 @@ export interface operations {
             };
         };
     };
+    getBookingSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shop's booking settings (CONTRACT 12) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The shop's IANA time zone (the same as in Settings)
+                         * @example Europe/Berlin
+                         */
+                        timeZone: string;
+                        /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
+                        address: string | null;
+                        /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+                        openingHours: {
+                            /** @description Monday's opening intervals, not overlapping; [] when closed */
+                            mon: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                            tue: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                            wed: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                            thu: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Friday's opening intervals, not overlapping; [] when closed */
+                            fri: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                            sat: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                            sun: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                        };
+                        /** @description Dates the shop is closed, ascending */
+                        closedDates: string[];
+                        /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
+                        instantConfirmation: boolean;
+                        /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+                        reminderMinutesBefore: number;
+                        /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+                        rescheduleCutoffHours: number;
+                        /** @description How each appointment type is offered */
+                        types: {
+                            CONSULTATION: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            FITTING: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            PICKUP: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateBookingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Partial (CONTRACT 1): fields left out are unchanged; a weekday left out of openingHours keeps its hours */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description IANA time zone */
+                    timeZone?: string;
+                    /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION); null clears it */
+                    address?: string | null;
+                    /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+                    openingHours?: {
+                        /** @description Monday's opening intervals, not overlapping; [] when closed */
+                        mon?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                        tue?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                        wed?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                        thu?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Friday's opening intervals, not overlapping; [] when closed */
+                        fri?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                        sat?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                        /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                        sun?: {
+                            /** @description Opening time, HH:MM on the shop's wall clock */
+                            from: string;
+                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                            to: string;
+                        }[];
+                    };
+                    /** @description Replaces the list of closed dates */
+                    closedDates?: string[];
+                    instantConfirmation?: boolean;
+                    /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+                    reminderMinutesBefore?: number;
+                    /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+                    rescheduleCutoffHours?: number;
+                    /** @description Per type, the fields given; the others unchanged */
+                    types?: {
+                        CONSULTATION?: {
+                            /** @description Whether customers may book this type themselves (public availability and booking) */
+                            online?: boolean;
+                            /** @description Minutes an appointment of this type lasts */
+                            duration?: number;
+                            /** @description Minutes kept free after it */
+                            bufferAfter?: number;
+                            /** @description How long before its start a slot can still be booked, in minutes */
+                            minNoticeMinutes?: number;
+                            /** @description How many days ahead slots are offered */
+                            maxDaysAhead?: number;
+                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                            capacity?: number;
+                        };
+                        FITTING?: {
+                            /** @description Whether customers may book this type themselves (public availability and booking) */
+                            online?: boolean;
+                            /** @description Minutes an appointment of this type lasts */
+                            duration?: number;
+                            /** @description Minutes kept free after it */
+                            bufferAfter?: number;
+                            /** @description How long before its start a slot can still be booked, in minutes */
+                            minNoticeMinutes?: number;
+                            /** @description How many days ahead slots are offered */
+                            maxDaysAhead?: number;
+                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                            capacity?: number;
+                        };
+                        PICKUP?: {
+                            /** @description Whether customers may book this type themselves (public availability and booking) */
+                            online?: boolean;
+                            /** @description Minutes an appointment of this type lasts */
+                            duration?: number;
+                            /** @description Minutes kept free after it */
+                            bufferAfter?: number;
+                            /** @description How long before its start a slot can still be booked, in minutes */
+                            minNoticeMinutes?: number;
+                            /** @description How many days ahead slots are offered */
+                            maxDaysAhead?: number;
+                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                            capacity?: number;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The shop's booking settings (CONTRACT 12) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The shop's IANA time zone (the same as in Settings)
+                         * @example Europe/Berlin
+                         */
+                        timeZone: string;
+                        /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
+                        address: string | null;
+                        /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+                        openingHours: {
+                            /** @description Monday's opening intervals, not overlapping; [] when closed */
+                            mon: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                            tue: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                            wed: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                            thu: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Friday's opening intervals, not overlapping; [] when closed */
+                            fri: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                            sat: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                            /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                            sun: {
+                                /** @description Opening time, HH:MM on the shop's wall clock */
+                                from: string;
+                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                                to: string;
+                            }[];
+                        };
+                        /** @description Dates the shop is closed, ascending */
+                        closedDates: string[];
+                        /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
+                        instantConfirmation: boolean;
+                        /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+                        reminderMinutesBefore: number;
+                        /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+                        rescheduleCutoffHours: number;
+                        /** @description How each appointment type is offered */
+                        types: {
+                            CONSULTATION: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            FITTING: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                            PICKUP: {
+                                /** @description Whether customers may book this type themselves (public availability and booking) */
+                                online: boolean;
+                                /** @description Minutes an appointment of this type lasts */
+                                duration: number;
+                                /** @description Minutes kept free after it */
+                                bufferAfter: number;
+                                /** @description How long before its start a slot can still be booked, in minutes */
+                                minNoticeMinutes: number;
+                                /** @description How many days ahead slots are offered */
+                                maxDaysAhead: number;
+                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                                capacity: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getAvailability: {
+        parameters: {
+            query: {
+                /** @description Appointment type */
+                type: "CONSULTATION" | "FITTING" | "PICKUP";
+                /**
+                 * @description First day, YYYY-MM-DD in the shop's zone; default today
+                 * @example 2027-06-12
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive, YYYY-MM-DD in the shop's zone, at most 62 days counting both; default from + 13
+                 * @example 2027-06-12
+                 */
+                to?: string;
+            };
+            header?: {
+                /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free start times (CONTRACT 12, Availability) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The shop's IANA time zone, which the days are read in */
+                        timeZone: string;
+                        /**
+                         * @description Appointment type
+                         * @enum {string}
+                         */
+                        type: "CONSULTATION" | "FITTING" | "PICKUP";
+                        /** @description Minutes an appointment of this type lasts */
+                        duration: number;
+                        /** @description Free start times, UTC, ascending */
+                        slots: string[];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed" | "ambiguous_credentials";
+                    };
+                };
+            };
+            /** @description `unauthenticated`: Authentication required; `invalid_credentials`: Invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthenticated" | "invalid_credentials";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: Insufficient scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
     getSyncChecksum: {
         parameters: {
             query: {
@@ -7413,7 +8827,7 @@ export interface operations {
                      *       "disabledReason": null,
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "updatedAt": "2026-11-02T10:15:00.000Z",
-                     *       "secret": "whsk_9bV2xQ7mL4nR8tY1wE5uI3oP6aS0dF2g"
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x3c9Pq3wR0="
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookWithSecret"];
@@ -8313,7 +9727,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "w9e2r5t8y1u4i7o0p3a6s9d2",
-                     *       "secret": "whsk_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3c",
+                     *       "secret": "whsec_3kJ8hG5fD2sA9pO6iU1yT4rE7wQ0zX3cVb2NmQ4LpR8=",
                      *       "previousSecretExpiresAt": "2026-11-10T14:30:00.000Z"
                      *     }
                      */
@@ -8677,6 +10091,12 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
+                /** @description Only deliveries in this status */
+                status?: "PENDING" | "SUCCEEDED" | "FAILED" | "SKIPPED";
+                /** @description Only deliveries of this event type (a name of the event catalogue, `webhook.test` included) */
+                event?: string;
+                /** @description Only deliveries of this event (an event id) */
+                eventId?: string;
             };
             header?: {
                 /** @description ETags of the representation you hold (from an earlier answer's ETag): when one is still current, the answer is 304 Not Modified with no body. */
@@ -9431,7 +10851,7 @@ export interface operations {
                 /** @description Opaque cursor from a previous page's nextCursor */
                 cursor?: string;
                 /** @description Only events of this type */
-                type?: "order.created" | "order.updated" | "order.status_changed" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received";
+                type?: "order.created" | "order.updated" | "order.status_changed" | "order.at_risk" | "order.overdue" | "customer.created" | "customer.updated" | "customer.deleted" | "appointment.created" | "appointment.updated" | "appointment.confirmed" | "appointment.cancelled" | "appointment.completed" | "appointment.deleted" | "inquiry.received";
                 /** @description Only events at or after this instant. Incremental sync: pass the newest `createdAt` you have seen (the first time, 1970-01-01T00:00:00Z), follow `nextCursor` to the last page, then keep the newest `createdAt` of what you received for the next poll; rows at that same instant come again (de-duplicate by id). Lossless under concurrent writers: a row appears only once every transaction that could still commit an older one has ended (README, Incremental sync). */
                 since?: string;
             };
@@ -9475,7 +10895,14 @@ export interface operations {
                      *             },
                      *             "updatedAt": "2026-11-09T14:30:00.000Z",
                      *             "message": "Your gown is being cut from the lace you chose",
-                     *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                     *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *             "photos": [
+                     *               {
+                     *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *               }
+                     *             ]
                      *           },
                      *           "createdAt": "2026-11-09T14:30:00.000Z"
                      *         }
@@ -9626,7 +11053,14 @@ export interface operations {
                      *         },
                      *         "updatedAt": "2026-11-09T14:30:00.000Z",
                      *         "message": "Your gown is being cut from the lace you chose",
-                     *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                     *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                     *         "photos": [
+                     *           {
+                     *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                     *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                     *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                     *           }
+                     *         ]
                      *       },
                      *       "createdAt": "2026-11-09T14:30:00.000Z"
                      *     }
@@ -9743,7 +11177,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated event names to receive (default: every event the credential may read): order.created, order.updated, order.status_changed, customer.created, customer.updated, customer.deleted, appointment.created, appointment.updated, appointment.confirmed, appointment.cancelled, appointment.completed, appointment.deleted, inquiry.received */
+                /** @description Comma-separated event names to receive (default: every event the credential may read): order.created, order.updated, order.status_changed, order.at_risk, order.overdue, customer.created, customer.updated, customer.deleted, appointment.created, appointment.updated, appointment.confirmed, appointment.cancelled, appointment.completed, appointment.deleted, inquiry.received */
                 types?: string;
             };
             header?: {
@@ -9967,6 +11401,306 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description `payload_too_large`: Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPublicAvailability: {
+        parameters: {
+            query: {
+                /** @description Appointment type */
+                type: "CONSULTATION" | "FITTING" | "PICKUP";
+                /**
+                 * @description First day, YYYY-MM-DD in the shop's zone; default today
+                 * @example 2027-06-12
+                 */
+                from?: string;
+                /**
+                 * @description Last day, inclusive, YYYY-MM-DD in the shop's zone, at most 62 days counting both; default from + 13
+                 * @example 2027-06-12
+                 */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The shop's id */
+                vendorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Free start times (CONTRACT 12, Availability) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The shop's IANA time zone, which the days are read in */
+                        timeZone: string;
+                        /**
+                         * @description Appointment type
+                         * @enum {string}
+                         */
+                        type: "CONSULTATION" | "FITTING" | "PICKUP";
+                        /** @description Minutes an appointment of this type lasts */
+                        duration: number;
+                        /** @description Free start times, UTC, ascending */
+                        slots: string[];
+                    };
+                };
+            };
+            /** @description `validation_failed`: Request validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `unavailable`: Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The shop's id */
+                vendorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Appointment type
+                     * @enum {string}
+                     */
+                    type: "CONSULTATION" | "FITTING" | "PICKUP";
+                    /**
+                     * Format: date-time
+                     * @description One of the free start times the availability answered (any offset)
+                     */
+                    start: string;
+                    /** @description The customer's name */
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description The customer's e-mail; matches an existing customer
+                     */
+                    email: string;
+                    /** @description The customer's phone */
+                    phone?: string | null;
+                    /** @description The wedding date */
+                    weddingDate?: string | null;
+                    /** @description The customer's language (en, de, fr, it, es, pt, nl, pl); default from Accept-Language */
+                    language?: string;
+                    /** @description A message for the shop */
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The appointment made */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The appointment's id */
+                        id: string;
+                        /**
+                         * @description CONFIRMED when the shop confirms bookings at once, else PROPOSED
+                         * @enum {string}
+                         */
+                        status: "PROPOSED" | "CONFIRMED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        start: string;
+                    };
+                };
+            };
+            /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description `not_found`: Resource not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `slot_taken`: Slot taken */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {unknown} */
+                        code?: "slot_taken";
                     };
                 };
             };
@@ -10581,7 +12315,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10606,7 +12340,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10630,6 +12364,9 @@ export interface operations {
                  *         "color": "Ivory",
                  *         "description": "A-line gown with a chapel train",
                  *         "specialRequests": "Add lace sleeves",
+                 *         "dueDate": "2027-04-17",
+                 *         "pickupDate": null,
+                 *         "dueBackDate": null,
                  *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                  *         "customer": {
                  *           "name": "Maria Silva",
@@ -10644,6 +12381,7 @@ export interface operations {
                  *             "status": "ORDERED",
                  *             "message": "Order created",
                  *             "imageUrl": null,
+                 *             "photos": [],
                  *             "createdAt": "2026-11-02T10:15:00.000Z"
                  *           }
                  *         ],
@@ -10686,7 +12424,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10711,7 +12449,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10735,6 +12473,9 @@ export interface operations {
                  *         "color": "Ivory",
                  *         "description": "A-line gown with a chapel train",
                  *         "specialRequests": "Add lace sleeves",
+                 *         "dueDate": "2027-04-17",
+                 *         "pickupDate": null,
+                 *         "dueBackDate": null,
                  *         "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
                  *         "customer": {
                  *           "name": "Maria Silva",
@@ -10749,12 +12490,20 @@ export interface operations {
                  *             "status": "ORDERED",
                  *             "message": "Order created",
                  *             "imageUrl": null,
+                 *             "photos": [],
                  *             "createdAt": "2026-11-02T10:15:00.000Z"
                  *           },
                  *           {
                  *             "status": "IN_PRODUCTION",
                  *             "message": "Your gown is being cut from the lace you chose",
                  *             "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                 *             "photos": [
+                 *               {
+                 *                 "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                 *                 "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                 *                 "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                 *               }
+                 *             ],
                  *             "createdAt": "2026-11-09T14:30:00.000Z"
                  *           }
                  *         ],
@@ -10797,7 +12546,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10822,7 +12571,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10848,7 +12597,14 @@ export interface operations {
                  *         },
                  *         "updatedAt": "2026-11-09T14:30:00.000Z",
                  *         "message": "Your gown is being cut from the lace you chose",
-                 *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg"
+                 *         "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                 *         "photos": [
+                 *           {
+                 *             "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                 *             "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                 *             "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                 *           }
+                 *         ]
                  *       },
                  *       "timestamp": "2026-11-09T14:30:00.000Z"
                  *     }
@@ -10881,12 +12637,12 @@ export interface operations {
             };
         };
     };
-    customerCreatedWebhook: {
+    orderAt_riskWebhook: {
         parameters: {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -10911,7 +12667,169 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "order.at_risk",
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "order.at_risk";
+                    /** @description An order at risk of missing the customer's wedding, and the rule it misses */
+                    data: {
+                        order: components["schemas"]["Order"];
+                        /** @description The shop's rule: the order should be in `status` (or further) `daysBefore` the wedding */
+                        rule: {
+                            status: components["schemas"]["OrderStatus"];
+                            /** @description Days before the customer's wedding */
+                            daysBefore: number;
+                        };
+                    };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderOverdueWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
+                 *       "event": "order.overdue",
+                 *       "timestamp": "2026-11-09T14:30:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event id (also the webhook-id header)
+                     * @example tz4a98xxat96iws9zmbrgj3a
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "order.overdue";
+                    /** @description A RENTAL order past its dueBackDate and not RETURNED */
+                    data: {
+                        order: components["schemas"]["Order"];
+                    };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer (or none within the timeout) is retried; 410 Gone disables the webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    customerCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
+                 * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event name
+                 * @example order.status_changed
+                 */
+                "X-Service-Event": string;
+                /**
+                 * @description The delivery id, the same on every retry: de-duplicate on it
+                 * @example clx0d3l1v3ry0000000000001
+                 */
+                "X-Service-Delivery": string;
+                /**
+                 * @description Standard Webhooks message id (the event id)
+                 * @example clx0ev3nt00000000000000001
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: Unix seconds of this attempt; reject old ones
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -10931,6 +12849,7 @@ export interface operations {
                  *         "email": "maria.silva@example.com",
                  *         "phone": "+351 912 345 678",
                  *         "weddingDate": "2027-06-12",
+                 *         "language": "pt",
                  *         "notes": "Prefers Saturday appointments",
                  *         "measurements": {
                  *           "bust": 86,
@@ -10989,7 +12908,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11014,7 +12933,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11034,6 +12953,7 @@ export interface operations {
                  *         "email": "maria.silva@example.com",
                  *         "phone": "+351 912 345 679",
                  *         "weddingDate": "2027-06-12",
+                 *         "language": "pt",
                  *         "notes": "Prefers Saturday appointments",
                  *         "measurements": {
                  *           "bust": 86,
@@ -11092,7 +13012,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11117,7 +13037,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11179,7 +13099,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11204,7 +13124,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11268,7 +13188,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11293,7 +13213,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11357,7 +13277,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11382,7 +13302,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11446,7 +13366,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11471,7 +13391,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11535,7 +13455,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11560,7 +13480,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11624,7 +13544,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11649,7 +13569,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11709,7 +13629,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11734,7 +13654,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;
@@ -11793,7 +13713,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes
+                 * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the webhook secret's UTF-8 bytes (prefix included); during a rotation's overlap made with the old secret only
                  * @example 5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
                 "X-Service-Signature": string;
@@ -11818,7 +13738,7 @@ export interface operations {
                  */
                 "webhook-timestamp": string;
                 /**
-                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation
+                 * @description Standard Webhooks: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"; two during a secret rotation. Keyed with the base64-decoded bytes after `whsec_` (a `whsk_` secret made before: its UTF-8 bytes)
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": string;

@@ -141,7 +141,7 @@ ${emptyState(
       list.rows.length === 0
         ? emptyState(cursor ? `No more ${view}.` : `No ${view} in the sandbox.`)
         : html`<div class="table-wrap"><table class="cards"><thead><tr>${list.head}</tr></thead><tbody>${list.rows}</tbody></table></div>
-${pager(SANDBOX_PAGE, list.nextCursor, { view, ...(limit === 25 ? {} : { limit: String(limit) }) })}`;
+${pager(page.t, SANDBOX_PAGE, list.nextCursor, { view, ...(limit === 25 ? {} : { limit: String(limit) }) })}`;
     const body = html`${banner}
 <p class="muted">Sandbox id <code>${sandbox.id}</code>: the vendor id of its public inquiry form. ${counts.events} events.</p>
 ${viewTabs(view, counts)}

@@ -1,17 +1,34 @@
 // The webhooks section's address, its events checkboxes and health cell, shared by the list and
 // one webhook's page, so neither page imports the other.
+import type { Translator } from "../../i18n/translator.ts";
 import { eventTypes } from "../../modules/events/catalog.ts";
 import { isFailing, type WebhookHealth } from "../../modules/webhooks/webhook-health.ts";
+import { ALL_EVENTS } from "../../modules/webhooks/webhooks.schemas.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { time } from "../layout.ts";
 
 export const WEBHOOKS = "/dashboard/integrations/webhooks";
 
-export function eventCheckboxes(checked: readonly string[] = []) {
-  return html`<fieldset><legend>Events</legend>${eventTypes.map(
-    (e) =>
-      html`<label class="check"><input type="checkbox" name="events" value="${e}" ${checked.includes(e) ? html`checked` : ""}> <code>${e}</code></label>`,
-  )}</fieldset>`;
+/**
+ * The events a webhook subscribes to: "All events" (`*`, every type present and future; CONTRACT
+ * 12), or the types ticked one by one. Ticking "All events" with others keeps `*` alone.
+ */
+export function eventCheckboxes(checked: readonly string[], t: Translator) {
+  const all = checked.includes(ALL_EVENTS);
+  return html`<fieldset><legend>Events</legend>
+<label class="check all-events"><input type="checkbox" name="events" value="${ALL_EVENTS}" ${all ? html`checked` : ""}> <strong>${t.t("deliveries.allEvents")}</strong> <span class="muted">${t.t("deliveries.allEventsHint")}</span></label>
+${eventTypes.map(
+  (e) =>
+    html`<label class="check"><input type="checkbox" name="events" value="${e}" ${checked.includes(e) ? html`checked` : ""}> <code>${e}</code></label>`,
+)}</fieldset>`;
+}
+
+/** A webhook's subscription as badges: "All events" for `*`. */
+export function eventBadges(events: readonly string[], t: Translator) {
+  if (events.includes(ALL_EVENTS)) {
+    return html`<span class="badge" data-events="all">${t.t("deliveries.allEvents")}</span>`;
+  }
+  return html`${events.map((e) => html`<span class="badge">${e}</span> `)}`;
 }
 
 /**

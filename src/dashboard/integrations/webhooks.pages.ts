@@ -8,6 +8,7 @@ import { AppError, fieldError } from "../../errors.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
 import type { EventType } from "../../modules/events/catalog.ts";
 import { webhookHealth } from "../../modules/webhooks/webhook-health.ts";
+import { ALL_EVENTS } from "../../modules/webhooks/webhooks.schemas.ts";
 import {
   deleteWebhook,
   getWebhook,
@@ -28,16 +29,21 @@ import { confirmedAction } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
+import { deliveriesText } from "./deliveries-text.ts";
 import { webhookDetailPage } from "./webhook-detail.page.ts";
-import { eventCheckboxes, healthCell, WEBHOOKS } from "./webhook-events-field.ts";
+import { eventBadges, eventCheckboxes, healthCell, WEBHOOKS } from "./webhook-events-field.ts";
 
 /** The signed-in vendor acts with every scope, so may subscribe to every event. */
 const vendorCaller = { scopes: new Set(allScopes) };
 
-/** The ticked events: at least one; the service refuses unknown names. */
-function eventsOf(form: Form): EventType[] {
+/**
+ * The ticked events: at least one; the service refuses unknown names. "All events" ticked
+ * subscribes to every type, present and future, whatever else was ticked beside it.
+ */
+function eventsOf(form: Form): (EventType | typeof ALL_EVENTS)[] {
   const events = [...new Set(fields(form, "events"))];
   if (events.length === 0) throw fieldError("validation_failed", "events", "must list at least one event");
+  if (events.includes(ALL_EVENTS)) return [ALL_EVENTS];
   return events as EventType[];
 }
 
@@ -69,6 +75,7 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
 
   app.get(WEBHOOKS, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
+    const t = page.t;
     const vendorId = vendorIdOf(request);
     const [{ webhooks }, health] = await Promise.all([
       listWebhooks(ctx, vendorId),
@@ -84,7 +91,7 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
 <tbody>${webhooks.map(
             (w) => html`<tr data-webhook-id="${w.id}">
 <td><a href="${WEBHOOKS}/${w.id}"><code>${w.url}</code></a></td>
-<td>${w.events.map((e) => html`<span class="badge">${e}</span> `)}</td>
+<td>${eventBadges(w.events, t)}</td>
 <td>${healthCell(w, health.get(w.id), page.timeZone)}</td>
 <td>${time(w.createdAt, page.timeZone)}</td></tr>`,
           )}</tbody></table></div>`;
@@ -92,7 +99,7 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
 <h2>Register a webhook</h2>
 <form method="post" action="${WEBHOOKS}">${csrfField(page.csrf)}
 <label for="hook-url">URL</label><input id="hook-url" name="url" type="url" required placeholder="https://shop.example/hooks/vendor">
-${eventCheckboxes()}
+${eventCheckboxes([], t)}
 <div class="actions"><button type="submit" class="primary">Register webhook</button></div>
 </form>`;
     return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "webhooks", "Webhooks", body));
@@ -101,7 +108,7 @@ ${eventCheckboxes()}
   app.get<IdParams & { Querystring: { cursor?: string } }>(
     `${WEBHOOKS}/:id`,
     { schema: { hide: true } },
-    (request, reply) => webhookDetailPage(ctx, request, reply),
+    (request, reply) => webhookDetailPage(ctx, request, reply, config.webhookRetryDelaysMs),
   );
 
   app.post(WEBHOOKS, post, async (request, reply) => {

@@ -22,7 +22,7 @@ import {
   createAppointment,
   getAppointment,
   listAppointments,
-  updateAppointment,
+  updateAppointmentTelling,
 } from "../../modules/appointments/appointments.service.ts";
 import {
   type AppointmentStatus,
@@ -49,6 +49,7 @@ import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { appointmentTimeOf, durationOf, humanize, showFormAgain, statusBadge } from "./common.ts";
+import { withCustomerNotice } from "./customer-notice.ts";
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
 const actions: Array<[AppointmentStatus, string, string]> = [
@@ -113,7 +114,7 @@ export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps
 <td>${statusBadge(a.status)}</td>
 <td>${actionButtons(a, pageCtx.csrf, "/dashboard/appointments")}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/appointments", page.nextCursor, params)}`;
+${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
     const title =
       day === "upcoming" ? "Upcoming appointments" : `Appointments ${dayViews[day].toLowerCase()}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "appointments", title, html`${tabs}${list}`));
@@ -196,8 +197,13 @@ ${pager("/dashboard/appointments", page.nextCursor, params)}`;
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         const input = appointmentTimeOf(form, timeZone);
         assertFormValid(UpdateAppointmentBody, input);
-        await updateAppointment(ctx, vendorId, request.params.id, input as UpdateAppointmentBody);
-        return { kind: "success", message: "Appointment saved." };
+        const { notice } = await updateAppointmentTelling(
+          ctx,
+          vendorId,
+          request.params.id,
+          input as UpdateAppointmentBody,
+        );
+        return { kind: "success", message: withCustomerNotice("Appointment saved.", notice) };
       });
     },
   );
@@ -252,8 +258,10 @@ ${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength
         // A cancellation only from its confirmation page: a post of the old one-click form lands there.
         if (status === "CANCELLED")
           return { kind: "error", message: "Confirm the cancellation below.", location: `${own}/cancel` };
-        await updateAppointment(ctx, vendorId, id, { status: status as AppointmentStatus });
-        return { kind: "success", message: `Appointment ${done[status]}.` };
+        const { notice } = await updateAppointmentTelling(ctx, vendorId, id, {
+          status: status as AppointmentStatus,
+        });
+        return { kind: "success", message: withCustomerNotice(`Appointment ${done[status]}.`, notice) };
       });
     },
   );
@@ -273,8 +281,10 @@ ${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength
       };
     },
     act: async (request) => {
-      await updateAppointment(ctx, vendorIdOf(request), request.params.id ?? "", { status: "CANCELLED" });
-      return { kind: "success", message: "Appointment cancelled." };
+      const { notice } = await updateAppointmentTelling(ctx, vendorIdOf(request), request.params.id ?? "", {
+        status: "CANCELLED",
+      });
+      return { kind: "success", message: withCustomerNotice("Appointment cancelled.", notice) };
     },
     done: (request) => `/dashboard/appointments/${encodeURIComponent(request.params.id ?? "")}`,
   });

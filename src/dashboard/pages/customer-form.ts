@@ -6,6 +6,8 @@
 // (an object, a list, true/false) is shown and read back as JSON; anything else is text.
 
 import type { FieldError } from "../../errors.ts";
+import { languages } from "../../i18n/languages.ts";
+import { translator } from "../../i18n/translator.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
 import { csrfField } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
@@ -15,6 +17,8 @@ export interface CustomerForm {
   email: string;
   phone: string;
   weddingDate: string;
+  /** One of the languages, or "" for the shop's. */
+  language: string;
   notes: string;
   measurements: Row[];
   preferences: Row[];
@@ -111,6 +115,7 @@ export function formFromCustomer(c: CustomerJson): CustomerForm {
     email: c.email ?? "",
     phone: c.phone ?? "",
     weddingDate: c.weddingDate ?? "",
+    language: c.language ?? "",
     notes: c.notes ?? "",
     measurements: withEmptyRows(rowsOf(c.measurements)),
     preferences: withEmptyRows(rowsOf(c.preferences)),
@@ -148,6 +153,16 @@ const labels: Array<[keyof CustomerForm, string, string]> = [
   ["weddingDate", "Wedding date", "date"],
 ];
 
+/** The customer's language: one of ours, each in its own name, or the shop's (stored as null). */
+function languageSelect(value: string, described: SafeHtml): SafeHtml {
+  const t = translator("en");
+  return html`<label for="language">${t.t("common.language")}</label>
+<select id="language" name="language"${described}>
+<option value="">${t.t("customer.language.shopDefault", { language: "–" })}</option>
+${languages.map((l) => html`<option value="${l}"${l === value ? html` selected` : ""}>${translator(l).t("language.name")}</option>`)}
+</select>`;
+}
+
 /** The edit form of customer `id`, or the new-customer form when `id` is null. */
 export function customerEditForm(
   id: string | null,
@@ -177,6 +192,8 @@ ${labels.map(
 <input id="${field}" name="${field}" type="${type}" value="${form[field]}"${field === "name" ? html` required` : ""}${described(field)}>
 ${errorFor(field)}`,
 )}
+${languageSelect(form.language, described("language"))}
+${errorFor("language")}
 <label for="notes">Notes</label>
 <textarea id="notes" name="notes"${described("notes")}>${form.notes}</textarea>
 ${errorFor("notes")}

@@ -1,8 +1,10 @@
 // Customers in the dashboard: the list (newest first, filter by e-mail), a customer's page with
 // their orders and appointments, and the edit form, which reports the service's refusals (an
 // e-mail another customer has, malformed JSON) on the form itself.
+
 import type { FastifyInstance } from "fastify";
 import type { FieldError } from "../../errors.ts";
+import { isLanguage, languages } from "../../i18n/languages.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import { listAppointments } from "../../modules/appointments/appointments.service.ts";
@@ -96,7 +98,7 @@ ${email ? html`<input type="hidden" name="email" value="${email}"><p class="mute
 <td>${c.phone ?? ""}</td>
 <td>${c.weddingDate ?? ""}</td><td>${time(c.createdAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/customers", page.nextCursor, params)}`;
+${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     const body = html`${filter}${list}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "Customers", body));
   });
@@ -324,12 +326,13 @@ const emptyCustomerForm: CustomerForm = {
   email: "",
   phone: "",
   weddingDate: "",
+  language: "",
   notes: "",
   measurements: withEmptyRows([]),
   preferences: withEmptyRows([]),
 };
 
-const textFields = ["name", "email", "phone", "weddingDate", "notes"] as const;
+const textFields = ["name", "email", "phone", "weddingDate", "language", "notes"] as const;
 
 /** The form as posted; the rows of "Add rows"' list get more empty ones. */
 function customerFormOf(posted: Form): CustomerForm {
@@ -353,11 +356,15 @@ function addingRows(posted: Form): boolean {
 function customerInput(form: CustomerForm, errors: FieldError[]) {
   const measurements = objectOf("measurements", form.measurements, errors);
   const preferences = objectOf("preferences", form.preferences, errors);
+  if (form.language !== "" && !isLanguage(form.language)) {
+    errors.push({ field: "language", message: `must be one of ${languages.join(", ")}` });
+  }
   return {
     name: form.name.trim(),
     email: optional(form.email),
     phone: optional(form.phone),
     weddingDate: optional(form.weddingDate),
+    language: optional(form.language),
     notes: form.notes.trim() === "" ? null : form.notes,
     measurements,
     preferences,

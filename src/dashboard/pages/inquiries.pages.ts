@@ -53,7 +53,7 @@ export async function inquiryPages(app: FastifyInstance, { ctx, config }: Dashbo
             ) => html`<tr><td><a href="/dashboard/inquiries/${q.id}">${q.name}</a><div class="muted">${q.email}</div></td>
 <td>${excerpt(q.message)}</td><td>${handledBadge(q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
+${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", "Inquiries", body));
   });
 

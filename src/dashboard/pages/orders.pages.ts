@@ -50,6 +50,8 @@ import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { memberMay, requireMay } from "../permission.ts";
 import { humanize, showFormAgain, statusBadge } from "./common.ts";
 import { customerSearchForm, customerSelect } from "./customer-picker.ts";
+import { datesSection, getOrderRisk } from "./order-dates.section.ts";
+import { acceptPhotoForms, MAX_FORM_PHOTOS, PHOTO_FIELD, storeFormPhotos } from "./status-photos.ts";
 import { timeline } from "./timeline.ts";
 
 export async function orderPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -101,7 +103,7 @@ ${orderStatuses.map((st) => html`<option value="${st}"${st === find.status ? htm
 <td>${statusBadge(o.status)}</td>
 <td>${time(o.updatedAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
-${pager("/dashboard/orders", page.nextCursor, params)}`;
+${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "orders", "Orders", html`${toolbar}${list}`));
   });
 
@@ -249,6 +251,7 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
       const order = JSON.parse(await getOrder(ctx, vendorId, request.params.id)) as OrderJson;
       const token = await getOrderTrackingToken(ctx, vendorId, order.id);
       const pageCtx = await pageContext(ctx, request, reply);
+      const dates = datesSection(order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
       // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
       allowOwnScripts(reply);
       const title = `Order #${order.number} — ${order.model ?? humanize(order.type)}`;
@@ -259,43 +262,54 @@ ${pager("/dashboard/orders", page.nextCursor, params)}`;
           pageCtx,
           "orders",
           title,
-          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone),
+          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone, dates),
         ),
       );
     },
   );
 
-  app.post<{ Params: { id: string } }>(
-    "/dashboard/orders/:id/status",
-    { schema: { hide: true }, preHandler: app.csrfProtection },
-    async (request, reply) => {
-      const vendorId = vendorIdOf(request);
-      const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
-      return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        // Nothing is preselected, so a message alone never moves the order: the status is
-        // chosen, never defaulted.
-        if (field(form, "status") === "") {
-          throw new AppError(
-            "validation_failed",
-            "Choose the new status, or “no change” to add only a message.",
+  // The status form is multipart (its photos from the camera): a scope of its own reads it.
+  await app.register(async (photoForms) => {
+    await acceptPhotoForms(photoForms);
+    photoForms.post<{ Params: { id: string } }>(
+      "/dashboard/orders/:id/status",
+      { schema: { hide: true }, preHandler: app.csrfProtection },
+      async (request, reply) => {
+        const vendorId = vendorIdOf(request);
+        const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
+        return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+          // Nothing is preselected, so a message alone never moves the order: the status is
+          // chosen, never defaulted.
+          if (field(form, "status") === "") {
+            throw new AppError(
+              "validation_failed",
+              "Choose the new status, or “no change” to add only a message.",
+            );
+          }
+          const input = {
+            status: field(form, "status"),
+            message: optional(field(form, "message")),
+            imageUrl: optional(field(form, "imageUrl")),
+          };
+          assertFormValid(UpdateOrderStatusSchema, input, fieldLabels);
+          const photoIds = await storeFormPhotos(
+            request,
+            ctx,
+            { publicUrl: config.publicUrl, quotaBytes: config.photoQuotaBytes },
+            vendorId,
+            request.params.id,
           );
-        }
-        const input = {
-          status: field(form, "status"),
-          message: optional(field(form, "message")),
-          imageUrl: optional(field(form, "imageUrl")),
-        };
-        assertFormValid(UpdateOrderStatusSchema, input, fieldLabels);
-        const result = await updateOrderStatus(
-          ctx,
-          vendorId,
-          request.params.id,
-          input as UpdateOrderStatusBody,
-        );
-        return { kind: "success", message: `Status set to ${humanize(result.moved.status)}.` };
-      });
-    },
-  );
+          const result = await updateOrderStatus(ctx, vendorId, request.params.id, {
+            ...(input as UpdateOrderStatusBody),
+            ...(photoIds.length > 0 ? { photoIds } : {}),
+          });
+          const photos =
+            photoIds.length === 0 ? "" : ` with ${photoIds.length} photo${photoIds.length === 1 ? "" : "s"}`;
+          return { kind: "success", message: `Status set to ${humanize(result.moved.status)}${photos}.` };
+        });
+      },
+    );
+  });
 }
 
 const fieldLabels: Record<string, string> = {
@@ -404,7 +418,13 @@ ${detailFields.map(([name, label, max]) =>
 </form></details>`;
 }
 
-function orderBody(order: OrderJson, trackingUrl: string, csrf: string, timeZone: string): SafeHtml {
+function orderBody(
+  order: OrderJson,
+  trackingUrl: string,
+  csrf: string,
+  timeZone: string,
+  dates: SafeHtml,
+): SafeHtml {
   const moves = allowedOrderMoves(order.type, order.status);
   return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt, timeZone)}</span></p>
 <dl class="facts">
@@ -415,6 +435,7 @@ ${order.description ? html`<dt>Description</dt><dd class="prose">${order.descrip
 ${order.specialRequests ? html`<dt>Special requests</dt><dd class="prose">${order.specialRequests}</dd>` : ""}
 </dl>
 ${detailsForm(order, csrf)}
+${dates}
 <h2>Tracking link</h2>
 <p class="muted">Send this link to the customer: it shows the status and your messages, nothing else.</p>
 <label for="tracking-url">Tracking link</label>
@@ -426,7 +447,7 @@ ${detailsForm(order, csrf)}
 ${
   moves.length === 0
     ? html`<p class="muted">${humanize(order.status)} is final: the status cannot change any more.</p>`
-    : html`<form method="post" action="/dashboard/orders/${order.id}/status" class="status-form">
+    : html`<form method="post" action="/dashboard/orders/${order.id}/status" class="status-form" enctype="multipart/form-data">
 ${csrfField(csrf)}
 <label for="status">New status</label>
 <select id="status" name="status" required>
@@ -436,7 +457,10 @@ ${moves.map((s) => html`<option value="${s}">${humanize(s)}</option>`)}
 </select>
 <label for="message">Message to the customer</label>
 <textarea id="message" name="message" maxlength="2000"></textarea>
-<label for="imageUrl">Image URL (progress photo)</label>
+<label for="photos">Photos (up to ${String(MAX_FORM_PHOTOS)}, 15 MB each)</label>
+<input id="photos" name="${PHOTO_FIELD}" type="file" accept="image/*" capture="environment" multiple>
+<p class="muted">Shown to the customer on her tracking page and in the status e-mail, without the camera's location data.</p>
+<label for="imageUrl">Or an image URL (progress photo)</label>
 <input id="imageUrl" name="imageUrl" type="url" maxlength="2048" placeholder="https://…">
 <div class="actions"><button type="submit" class="primary">Update status</button></div>
 </form>`

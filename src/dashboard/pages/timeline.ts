@@ -8,6 +8,8 @@ export interface TimelineEntry {
   status: string;
   message: string | null;
   imageUrl: string | null;
+  /** Photos uploaded for the entry (CONTRACT 12): thumbnails linking to the full JPEG. */
+  photos?: ReadonlyArray<{ id: string; url: string; thumbnailUrl: string }>;
   createdAt: string;
 }
 
@@ -19,6 +21,14 @@ ${u.message ? html`<p class="message">${u.message}</p>` : ""}
 ${
   isWebUrl(u.imageUrl)
     ? html`<a href="${u.imageUrl}" target="_blank" rel="noopener noreferrer"><img src="${u.imageUrl}" alt="Photo: ${humanize(u.status)}" loading="lazy"></a>`
+    : ""
+}
+${
+  u.photos && u.photos.length > 0
+    ? html`<div class="photos">${u.photos.map(
+        (p, i) =>
+          html`<a href="${p.url}" target="_blank" rel="noopener noreferrer" data-photo="${p.id}"><img src="${p.thumbnailUrl}" alt="Photo ${String(i + 1)}: ${humanize(u.status)}" loading="lazy"></a>`,
+      )}</div>`
     : ""
 }
 </li>`,

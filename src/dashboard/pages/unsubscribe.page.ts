@@ -2,14 +2,28 @@
 // once, without CSRF or a session (RFC 8058 one-click: the mail client posts
 // "List-Unsubscribe=One-Click", as form or multipart); a GET (a person clicking the footer link)
 // shows a button that makes that POST, so a link scanner that only follows links unsubscribes
-// nobody.
+// nobody. In the customer's language (else the shop's), under the shop's brand.
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../../errors.ts";
 import { registerAddressRateLimit } from "../../http/rate-limit.ts";
-import { unsubscribeCustomer } from "../../modules/customers/customer-mail.service.ts";
+import type { Translator } from "../../i18n/translator.ts";
+import {
+  findSubscription,
+  type Subscription,
+  unsubscribeCustomer,
+} from "../../modules/customers/customer-mail.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
-import { html, layout } from "../../web/html.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
+import { publicPage } from "../../web/public-page.ts";
 import type { DashboardDeps } from "../deps.ts";
+import { customerReader, pageBrand } from "./customer-page.ts";
+
+const page = (t: Translator, title: string, body: SafeHtml, shop?: Subscription): string =>
+  publicPage(title, body, {
+    indexable: false,
+    lang: t.language,
+    brand: shop ? pageBrand(t, shop.shopName, shop) : null,
+  });
 
 export async function unsubscribePage(app: FastifyInstance, { ctx }: DashboardDeps): Promise<void> {
   registerAddressRateLimit(app, app.rateLimitStore, { policy: "unsubscribe", maxPerMinute: 60 });
@@ -17,14 +31,16 @@ export async function unsubscribePage(app: FastifyInstance, { ctx }: DashboardDe
   app.addContentTypeParser("multipart/form-data", { parseAs: "string", bodyLimit: 4096 }, (_r, _b, done) =>
     done(null, {}),
   );
-  app.setErrorHandler((error, _request, reply) => {
+  app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError && error.status === 404) {
+      const t = customerReader(request, { shop: "en", negotiate: true });
       return sendPage(
         reply,
         404,
-        layout(
-          "Link not valid",
-          html`<h1>Link not valid</h1><p>This unsubscribe link is not known. Use the link in the latest mail.</p>`,
+        page(
+          t,
+          t.t("customer.unsubscribe.invalidTitle"),
+          html`<h1>${t.t("customer.unsubscribe.invalidTitle")}</h1><p>${t.t("customer.unsubscribe.invalid")}</p>`,
         ),
       );
     }
@@ -33,28 +49,36 @@ export async function unsubscribePage(app: FastifyInstance, { ctx }: DashboardDe
   app.get<{ Params: { token: string } }>(
     "/unsubscribe/:token",
     { schema: { hide: true } },
-    async (request, reply) =>
-      sendPage(
+    async (request, reply) => {
+      const shop = await findSubscription(ctx, request.params.token);
+      const t = customerReader(request, { stored: shop.language, shop: shop.language });
+      return sendPage(
         reply,
         200,
-        layout(
-          "Unsubscribe",
-          html`<h1>Unsubscribe</h1><p>Stop receiving e-mail about your orders and appointments from this shop?</p>
-<form method="post" action="/unsubscribe/${request.params.token}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+        page(
+          t,
+          t.t("customer.unsubscribe.title"),
+          html`<h1>${t.t("customer.unsubscribe.title")}</h1><p>${t.t("customer.unsubscribe.question", { shopName: shop.shopName })}</p>
+<form method="post" action="/unsubscribe/${request.params.token}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit" class="primary">${t.t("customer.unsubscribe.button")}</button></form>`,
+          shop,
         ),
-      ),
+      );
+    },
   );
   app.post<{ Params: { token: string } }>(
     "/unsubscribe/:token",
     { schema: { hide: true } },
     async (request, reply) => {
-      const { shopName } = await unsubscribeCustomer(ctx, request.params.token);
+      const shop = await unsubscribeCustomer(ctx, request.params.token);
+      const t = customerReader(request, { stored: shop.language, shop: shop.language });
       return sendPage(
         reply,
         200,
-        layout(
-          "Unsubscribed",
-          html`<h1>Unsubscribed</h1><p role="status">${shopName} will not e-mail you any more.</p>`,
+        page(
+          t,
+          t.t("customer.unsubscribe.doneTitle"),
+          html`<h1>${t.t("customer.unsubscribe.doneTitle")}</h1><p role="status">${t.t("customer.unsubscribe.done", { shopName: shop.shopName })}</p>`,
+          shop,
         ),
       );
     },

@@ -16,9 +16,9 @@ export const activity = pgTable(
       .notNull()
       .references(() => vendors.id, { onDelete: "cascade" }),
     at: ts("at").notNull(),
-    /** person | api_key | oauth_app | cli | system (auth/actor.ts). */
+    /** person | api_key | oauth_app | cli | system | customer (auth/actor.ts). */
     actorKind: text("actor_kind").notNull(),
-    /** The person's, key's or application's (client_id) id; null for the CLI and the service. */
+    /** The person's, key's, application's (client_id) or customer's id; null for the CLI and the service. */
     actorId: text("actor_id"),
     /** The person's, key's or application's name when the change was made (a later rename or delete keeps it). */
     actorName: text("actor_name"),

@@ -27,6 +27,15 @@ export const appointments = pgTable(
     externalId: text("external_id"),
     /** The integrator's string pairs (CONTRACT 12), bounded by the API's schema. */
     metadata: jsonb("metadata").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * The calendar invitation's SEQUENCE (RFC 5546 2.1.4, CONTRACT 12 "Telling the customer"):
+     * raised in the transaction of every change of the time, length, type or status, so each
+     * mail's invitation supersedes the one before. A reminder keeps the value it was scheduled
+     * for and is not sent once it differs.
+     */
+    sequence: integer("sequence").notNull().default(0),
+    /** The start the customer was last told of by mail (null: never): a cancellation names it. */
+    toldDate: ts("told_date"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -41,4 +50,26 @@ export const appointments = pgTable(
       .on(t.vendorId, t.externalId)
       .where(sql`${t.externalId} is not null`),
   ],
+);
+
+/**
+ * The customer's own links to an appointment (`/my/appointments/<token>`, CONTRACT 12): one per
+ * appointment mail, kept as the token's SHA-256 only. A link works while its appointment exists,
+ * is not cancelled, and still belongs to the customer it was mailed to (a merge moves it to
+ * another); the rows go with the appointment (cascade).
+ */
+export const appointmentLinks = pgTable(
+  "appointment_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    appointmentId: text("appointment_id")
+      .notNull()
+      .references(() => appointments.id, { onDelete: "cascade" }),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("appointment_links_appointment_idx").on(t.appointmentId)],
 );

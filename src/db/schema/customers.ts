@@ -19,6 +19,8 @@ export const customers = pgTable(
      */
     phoneE164: text("phone_e164"),
     weddingDate: date("wedding_date", { mode: "string" }),
+    /** The customer's language for mail and pages (CONTRACT 12); null: the shop's. */
+    language: text("language"),
     notes: text("notes"),
     measurements: jsonb("measurements").$type<Record<string, unknown>>(),
     preferences: jsonb("preferences").$type<Record<string, unknown>>(),

@@ -15,6 +15,8 @@ export const inquiries = pgTable(
     phone: text("phone"),
     weddingDate: date("wedding_date", { mode: "string" }),
     message: text("message").notNull(),
+    /** The sender's language (the form's, else the browser's): the customer it becomes gets it. */
+    language: text("language"),
     createdAt: createdAt(),
     /** When the vendor marked it handled in the dashboard (or turned it into an appointment). */
     handledAt: ts("handled_at"),

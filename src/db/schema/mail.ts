@@ -65,6 +65,8 @@ export const signupRequests = pgTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     tokenHash: text("token_hash").notNull(),
+    /** The shop's language chosen on the sign-up form (vendors.language once confirmed). */
+    language: text("language").notNull().default("en"),
     createdAt: createdAt(),
     expiresAt: ts("expires_at").notNull(),
     usedAt: ts("used_at"),

@@ -20,6 +20,8 @@ export const members = pgTable(
     name: text("name").notNull().default(""),
     passwordHash: text("password_hash").notNull(),
     role: text("role").$type<"owner" | "staff">().notNull(),
+    /** The member's own language for the dashboard; null: the shop's (vendors.language). */
+    language: text("language"),
     /**
      * Two-step sign-in: the TOTP secret, sealed (AES-256-GCM, key from SESSION_SECRET:
      * modules/members/two-step.service.ts); never shown again after setup, never in a log, URL or

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { bigint, date, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { createdAt, id, updatedAt } from "./columns.ts";
 import { customers } from "./customers.ts";
 import { vendors } from "./vendors.ts";
@@ -29,6 +39,14 @@ export const orders = pgTable(
     // Accepted on creation only (spec 2.1); kept with the order as the vendor entered them.
     customerPhone: text("customer_phone"),
     weddingDate: date("wedding_date", { mode: "string" }),
+    /**
+     * The date the order is due (CONTRACT 12, Dates of an order) as the shop set it; null: derived
+     * from the customer's wedding date minus the shop's lead time for the type (order-json.repository.ts).
+     */
+    dueDate: date("due_date", { mode: "string" }),
+    /** RENTAL only: when the customer picks the piece up, and when it is due back. */
+    pickupDate: date("pickup_date", { mode: "string" }),
+    dueBackDate: date("due_back_date", { mode: "string" }),
     // The customer-facing tracking link /track/{token}: 32 random bytes, base64url. Unguessable,
     // so the link alone grants reading that one order's status; never part of the API's JSON.
     trackingToken: text("tracking_token").notNull(),
@@ -46,6 +64,27 @@ export const orders = pgTable(
       .on(t.vendorId, t.externalId)
       .where(sql`${t.externalId} is not null`),
   ],
+);
+
+/**
+ * What the day sweep (order-alerts.service.ts) did once per order: a risk rule crossed
+ * (`at_risk:<STATUS>:<days>`, order.at_risk), the rental passed its due-back date (`overdue`,
+ * order.overdue), the due-back reminder mailed (`due_back_reminder`). Written in the transaction
+ * that enqueues the event or the mail, the unique key makes that happen once across workers.
+ */
+export const orderAlerts = pgTable(
+  "order_alerts",
+  {
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    vendorId: text("vendor_id")
+      .notNull()
+      .references(() => vendors.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.kind] }), index("order_alerts_vendor_idx").on(t.vendorId)],
 );
 
 /** The status history of an order, oldest first; never updated, only appended. */

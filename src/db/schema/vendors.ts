@@ -37,6 +37,23 @@ export const vendors = pgTable(
     notificationEmailMovedAt: ts("notification_email_moved_at"),
     /** IANA zone the dashboard and tracking page show times in and read typed dates in; the API stays UTC. */
     timeZone: text("time_zone").notNull().default("UTC"),
+    /**
+     * The shop's language (CONTRACT 12, Languages: a catalogue in src/i18n/catalogues): the
+     * default for its members' dashboard and its customers' pages and mail.
+     */
+    language: text("language").notNull().default("en"),
+    /**
+     * The shop's postal address, lines separated by newlines: the brand of its mail and pages,
+     * and the LOCATION of its appointments' calendar invitations (CONTRACT 12, Booking settings).
+     */
+    address: text("address"),
+    /** The shop's brand on its customers' pages and mail (src/mail/templates/customer.ts): its phone, */
+    phone: text("phone"),
+    /** a logo as an https URL (null: none), an accent colour (#rrggbb, null: the default), */
+    brandLogoUrl: text("brand_logo_url"),
+    brandAccentColor: text("brand_accent_color"),
+    /** and the signature that ends every customer mail (plain text, line breaks kept). */
+    mailSignature: text("mail_signature"),
     /** Shop setting, off by default: e-mail customers about their orders and appointments (src/mail/). */
     customerMail: boolean("customer_mail").notNull().default(false),
     /** Team setting: every member signs in with a second step (TOTP); set up at next sign-in. */
@@ -53,6 +70,16 @@ export const vendors = pgTable(
      * in its own statement, so the row lock hands out numbers one at a time, without gaps, across
      * processes; orders_vendor_number_key backs it.
      */
+    /**
+     * Shop setting (CONTRACT 12, Dates of an order): days before the wedding each order type is due,
+     * `{ BRIDAL_DRESS: 56, … }`; a type left out takes the default (src/modules/orders/order-dates.ts).
+     */
+    leadTimes: jsonb("lead_times").$type<Record<string, number>>(),
+    /**
+     * Shop setting: the wedding-date risk rules, `[{ status, daysBefore }]`; null: the defaults
+     * (FITTING_READY 56 days, READY_FOR_PICKUP 14 days before the wedding).
+     */
+    riskRules: jsonb("risk_rules").$type<Array<{ status: string; daysBefore: number }>>(),
     lastOrderNumber: integer("last_order_number").notNull().default(1000),
     sandboxOf: text("sandbox_of").references((): AnyPgColumn => vendors.id, { onDelete: "cascade" }),
     createdAt: createdAt(),

@@ -39,6 +39,11 @@ export const webhooks = pgTable(
      */
     claimWaitingBy: text("claim_waiting_by"),
     claimWaitingUntil: ts("claim_waiting_until"),
+    /**
+     * When the shop's owners were mailed that this endpoint is failing (attempts.repository.ts,
+     * CONTRACT 12); cleared, with a mail, when it recovers or the service disables it.
+     */
+    failingNotifiedAt: ts("failing_notified_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -100,6 +105,15 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'PENDING' and ${t.claimToken} is not null`),
     index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt.desc(), t.id.desc()),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    // The delivery log filtered by status or by event type (GET …/deliveries?status=&event=),
+    // newest first like the unfiltered page; by event id the event index above finds the few.
+    index("webhook_deliveries_webhook_status_idx").on(t.webhookId, t.status, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_webhook_type_idx").on(
+      t.webhookId,
+      t.eventType,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
   ],
 );
 

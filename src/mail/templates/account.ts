@@ -1,81 +1,104 @@
 // Mail to a person getting into an account: the password-reset link, the sign-up confirmation,
 // and the note that an address is already registered (sign-up answers the same either way, so
-// only the address's owner learns which it was). The link's token is the row's secret.
+// only the address's owner learns which it was). The link's token is the row's secret. Each is in
+// the person's language (`language`: the member's, or the one chosen at sign-up; rows written
+// before it existed read English) and names the product by PRODUCT_NAME.
+import { DEFAULT_PRODUCT_NAME } from "../../config.ts";
+import { isLanguage } from "../../i18n/languages.ts";
+import { type Translator, translator } from "../../i18n/translator.ts";
 import { html } from "../../lib/html.ts";
 import { defineMail, type RenderContext } from "../template.ts";
 import { mailFrame, mailLink } from "./frame.ts";
 
-const linkOrGone = (ctx: RenderContext, path: string) =>
-  ctx.secret === null
-    ? "(the link is no longer stored)"
-    : `${ctx.publicUrl}${path}${encodeURIComponent(ctx.secret)}`;
+/** The reader of a mail: its row's language (English when absent or unknown). */
+export function mailReader(language: string | null | undefined): Translator {
+  return translator(isLanguage(language) ? language : "en");
+}
 
-export const passwordResetMail = defineMail<{ shopName: string }>({
+export const productOf = (ctx: RenderContext) => ctx.productName ?? DEFAULT_PRODUCT_NAME;
+
+export const linkOrGone = (t: Translator, ctx: RenderContext, path: string) =>
+  ctx.secret === null ? t.t("shopMail.linkGone") : `${ctx.publicUrl}${path}${encodeURIComponent(ctx.secret)}`;
+
+const smallLink = (link: string) =>
+  html`<p style="word-break:break-all;color:#666;font-size:.85rem">${link}</p>`;
+
+export const passwordResetMail = defineMail<{ shopName: string; language?: string | null }>({
   audience: "account",
   render(data, ctx) {
-    const link = linkOrGone(ctx, "/reset-password?token=");
+    const t = mailReader(data.language);
+    const link = linkOrGone(t, ctx, "/reset-password?token=");
+    const v = { shop: data.shopName, product: productOf(ctx) };
     return {
-      subject: "Reset your vendor-api password",
-      text: `Someone asked to reset the password of ${data.shopName}'s vendor-api account.
+      subject: t.t("shopMail.reset.subject", v),
+      text: `${t.t("shopMail.reset.asked", v)}
 
-To choose a new password, open this link within one hour (it works once):
+${t.t("shopMail.reset.open")}
 ${link}
 
-If it was not you, ignore this mail: your password stays as it is.
+${t.t("shopMail.reset.notYou")}
 `,
       html: mailFrame({
-        heading: "Reset your password",
-        body: html`<p>Someone asked to reset the password of ${data.shopName}'s vendor-api account.</p>
-<p>To choose a new password, open this link within one hour (it works once):</p>
-${mailLink(link, "Choose a new password")}
-<p style="word-break:break-all;color:#666;font-size:.85rem">${link}</p>
-<p>If it was not you, ignore this mail: your password stays as it is.</p>`,
+        heading: t.t("shopMail.reset.heading"),
+        body: html`<p>${t.t("shopMail.reset.asked", v)}</p>
+<p>${t.t("shopMail.reset.open")}</p>
+${mailLink(link, t.t("shopMail.reset.button"))}
+${smallLink(link)}
+<p>${t.t("shopMail.reset.notYou")}</p>`,
+        lang: t.locale,
       }),
     };
   },
 });
 
-export const signupConfirmMail = defineMail<{ shopName: string }>({
+export const signupConfirmMail = defineMail<{ shopName: string; language?: string | null }>({
   audience: "account",
   render(data, ctx) {
-    const link = linkOrGone(ctx, "/signup/confirm?token=");
+    const t = mailReader(data.language);
+    const link = linkOrGone(t, ctx, "/signup/confirm?token=");
+    const v = { shop: data.shopName, product: productOf(ctx) };
     return {
-      subject: "Confirm your e-mail address for vendor-api",
-      text: `Welcome to vendor-api. To create the account of ${data.shopName}, confirm this address by opening this link within one day:
+      subject: t.t("shopMail.signup.subject", v),
+      text: `${t.t("shopMail.signup.welcome", v)}
 ${link}
 
-If you did not sign up, ignore this mail: no account is made.
+${t.t("shopMail.signup.notYou")}
 `,
       html: mailFrame({
-        heading: "Confirm your e-mail address",
-        body: html`<p>Welcome to vendor-api. To create the account of ${data.shopName}, confirm this address by opening this link within one day:</p>
-${mailLink(link, "Confirm and create the account")}
-<p style="word-break:break-all;color:#666;font-size:.85rem">${link}</p>
-<p>If you did not sign up, ignore this mail: no account is made.</p>`,
+        heading: t.t("shopMail.signup.heading"),
+        body: html`<p>${t.t("shopMail.signup.welcome", v)}</p>
+${mailLink(link, t.t("shopMail.signup.button"))}
+${smallLink(link)}
+<p>${t.t("shopMail.signup.notYou")}</p>`,
+        lang: t.locale,
       }),
     };
   },
 });
 
-export const signupExistingMail = defineMail<Record<string, never>>({
+export const signupExistingMail = defineMail<{ language?: string | null }>({
   audience: "account",
-  render(_data, ctx) {
+  render(data, ctx) {
+    const t = mailReader(data.language);
     const login = `${ctx.publicUrl}/login`;
     const forgot = `${ctx.publicUrl}/forgot-password`;
+    const v = { product: productOf(ctx) };
     return {
-      subject: "You already have a vendor-api account",
-      text: `Someone tried to create a vendor-api account with this address, which already has one.
+      subject: t.t("shopMail.existing.subject", v),
+      text: `${t.t("shopMail.existing.tried", v)}
 
-If it was you, sign in: ${login}
-Forgot the password? ${forgot}
+${t.t("shopMail.existing.signIn")} ${login}
+${t.t("shopMail.existing.forgot")} ${forgot}
 
-If it was not you, ignore this mail: nothing changed.
+${t.t("shopMail.existing.notYou")}
 `,
       html: mailFrame({
-        heading: "You already have an account",
-        body: html`<p>Someone tried to create a vendor-api account with this address, which already has one.</p>
-<p>If it was you, <a href="${login}">sign in</a>; forgot the password? <a href="${forgot}">Reset it</a>.</p>
-<p>If it was not you, ignore this mail: nothing changed.</p>`,
+        heading: t.t("shopMail.existing.heading"),
+        body: html`<p>${t.t("shopMail.existing.tried", v)}</p>
+<p>${t.t("shopMail.existing.signIn")} <a href="${login}">${login}</a></p>
+<p>${t.t("shopMail.existing.forgot")} <a href="${forgot}">${forgot}</a></p>
+<p>${t.t("shopMail.existing.notYou")}</p>`,
+        lang: t.locale,
       }),
     };
   },

@@ -2,9 +2,15 @@
 // only (mail clients drop style sheets), and the footer with the unsubscribe link for customers.
 import { html, SafeHtml } from "../../lib/html.ts";
 
-export function mailFrame(input: { heading: string; body: SafeHtml; footer?: SafeHtml }): SafeHtml {
+export function mailFrame(input: {
+  heading: string;
+  body: SafeHtml;
+  footer?: SafeHtml;
+  /** The reader's language, for `<html lang>`. */
+  lang?: string;
+}): SafeHtml {
   return html`<!doctype html>
-<html><head><meta charset="utf-8"><title>${input.heading}</title></head>
+<html${input.lang ? html` lang="${input.lang}"` : ""}><head><meta charset="utf-8"><title>${input.heading}</title></head>
 <body style="font:16px/1.5 system-ui,sans-serif;color:#222;max-width:36rem;margin:1rem auto;padding:0 1rem">
 <h1 style="font-size:1.3rem">${input.heading}</h1>
 ${input.body}

@@ -99,6 +99,11 @@ export async function recordErasure(
     sql`with forgotten as (
           update activity set subject_id = null
           where vendor_id = ${entry.vendorId} and subject_id = ${entry.erasedId}
+        ),
+        -- The customer's own changes (actor kind "customer") keep no trace of her either.
+        unnamed as (
+          update activity set actor_id = null
+          where vendor_id = ${entry.vendorId} and actor_kind = 'customer' and actor_id = ${entry.erasedId}
         )
         ${insertActivitySql(entry)}`,
   );

@@ -8,9 +8,9 @@ import { externalIdTaken } from "../../lib/external-ids.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { optionalDateTime } from "../../lib/instants.ts";
 import { toPage } from "../../lib/pagination.ts";
-import { enqueueCustomerMail } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
+import { getBookingSettings } from "../booking/settings.repository.ts";
 import { findCustomerById } from "../customers/customers.repository.ts";
 import { recordDeletion } from "../sync/record-deletion.repository.ts";
 import {
@@ -19,6 +19,7 @@ import {
   pageWithTombstones,
   type Tombstone,
 } from "../sync/sync-page.ts";
+import { type CustomerNotice, calendarChanged, tellCustomer } from "./appointment-notices.ts";
 import { type AppointmentJson, presentAppointment } from "./appointments.presenter.ts";
 import {
   type AppointmentRow,
@@ -117,29 +118,11 @@ async function withExternalIdClash<T>(
   }
 }
 
-/** Spec 3.1 rule 3, and the customer's mail with its calendar invitation (when the shop said so). */
-const statusMails = { CONFIRMED: "appointment_confirmed", CANCELLED: "appointment_cancelled" } as const;
-
+/** Spec 3.1 rule 3: the status moves that are announced, in the change's transaction. */
 async function emitStatusEvent(tx: Tx, vendorId: string, row: AppointmentRow, at: Date): Promise<void> {
   const type = statusEvents[row.status as keyof typeof statusEvents];
   if (!type) return;
   await enqueueEvent(tx, { vendorId, type, data: presentAppointment(row), createdAt: at });
-  const kind = statusMails[row.status as keyof typeof statusMails];
-  if (!kind) return;
-  // One statement, which writes nothing unless the shop turned customer mail on (src/mail/README.md).
-  await enqueueCustomerMail(tx, {
-    kind,
-    vendorId,
-    customerId: row.customerId,
-    extra: {
-      appointmentId: row.id,
-      appointmentType: row.type,
-      date: row.date.toISOString(),
-      duration: row.duration,
-      changedAt: at.toISOString(),
-    },
-    createdAt: at,
-  });
 }
 
 export async function createAppointment(
@@ -273,7 +256,7 @@ export async function lockedAppointmentJson(
 /**
  * PATCH and PUT alike (CONTRACT 1). A status move is checked against the spec 3.1 table and
  * announces CONFIRMED, CANCELLED and COMPLETED, a change of the details appointment.updated, in
- * the same transaction.
+ * the same transaction; the customer is told (appointment-notices.ts).
  */
 export async function updateAppointment(
   ctx: ServiceContext,
@@ -281,6 +264,16 @@ export async function updateAppointment(
   id: string,
   input: UpdateAppointmentBody,
 ): Promise<AppointmentJson> {
+  return (await updateAppointmentTelling(ctx, vendorId, id, input)).appointment;
+}
+
+/** updateAppointment, also saying whether the customer could be told of the change (the dashboard shows it). */
+export async function updateAppointmentTelling(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateAppointmentBody,
+): Promise<{ appointment: AppointmentJson; notice: CustomerNotice | undefined }> {
   if (!isId(id)) throw notFound("Appointment");
   const date = input.date === undefined ? undefined : parseInstant("date", input.date);
   return withExternalIdClash(ctx, vendorId, input.externalId, () =>
@@ -289,50 +282,79 @@ export async function updateAppointment(
       const now = ctx.now();
       const current = await findAppointmentForUpdate(tx, vendorId, id);
       if (!current) throw notFound("Appointment");
-      const from = current.status as AppointmentStatus;
-      if (input.status !== undefined) assertAppointmentTransition(from, input.status);
-      const customerId = input.customerId ?? current.customerId;
-      const orderId = input.orderId === undefined ? current.orderId : input.orderId;
-      if (input.customerId !== undefined || input.orderId !== undefined) {
-        await assertReferences(tx, vendorId, customerId, orderId, input.customerId !== undefined);
-      }
-      const changes: Partial<AppointmentRow> = { customerId, orderId };
-      if (input.type !== undefined) changes.type = input.type;
-      if (input.status !== undefined) changes.status = input.status;
-      if (date !== undefined) changes.date = date;
-      if (input.duration !== undefined) changes.duration = input.duration;
-      if (input.notes !== undefined) changes.notes = input.notes;
-      if (input.externalId !== undefined) changes.externalId = input.externalId;
-      if (input.metadata !== undefined) changes.metadata = input.metadata;
-      if (input.externalId && input.externalId !== current.externalId) {
-        await assertExternalIdFree(tx, vendorId, input.externalId, id);
-      }
-      // updated_at never moves backwards, even if clocks of two processes disagree.
-      const at = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
-      changes.updatedAt = at;
-      const row = await updateAppointmentRow(tx, vendorId, id, changes);
-      if (detailsChanged(current, row)) {
-        await enqueueEvent(tx, {
-          vendorId,
-          type: "appointment.updated",
-          data: presentAppointment(row),
-          createdAt: at,
-        });
-      }
-      if (row.status !== from) await emitStatusEvent(tx, vendorId, row, at);
-      const fields = (["customerId", "orderId", "type", "date", "duration", "notes"] as const).filter(
-        (f) => input[f] !== undefined,
-      );
-      await recordActivity(tx, {
-        vendorId,
-        action: "appointment.updated",
-        subjectId: id,
-        at,
-        detail: row.status !== from ? { fields, from, to: row.status } : { fields },
-      });
-      return presentAppointment(row);
+      const changed = await applyAppointmentChange(tx, vendorId, current, { ...input, date }, now);
+      return { appointment: presentAppointment(changed.row), notice: changed.notice };
     }),
   );
+}
+
+/**
+ * The change of the locked row `current` by `input`, in `tx`: the spec 3.1 check, the row, its
+ * events, the activity entry (by the request's actor) and the customer's mail. Shared by the API,
+ * the dashboard and the customer's own page.
+ */
+export async function applyAppointmentChange(
+  tx: Tx,
+  vendorId: string,
+  current: AppointmentRow,
+  input: Omit<UpdateAppointmentBody, "date"> & { date?: Date | undefined },
+  now: Date,
+): Promise<{ row: AppointmentRow; notice: CustomerNotice | undefined }> {
+  const id = current.id;
+  const from = current.status as AppointmentStatus;
+  if (input.status !== undefined) assertAppointmentTransition(from, input.status);
+  const customerId = input.customerId ?? current.customerId;
+  const orderId = input.orderId === undefined ? current.orderId : input.orderId;
+  if (input.customerId !== undefined || input.orderId !== undefined) {
+    await assertReferences(tx, vendorId, customerId, orderId, input.customerId !== undefined);
+  }
+  const changes: Partial<AppointmentRow> = { customerId, orderId };
+  if (input.type !== undefined) changes.type = input.type;
+  if (input.status !== undefined) changes.status = input.status;
+  if (input.date !== undefined) changes.date = input.date;
+  if (input.duration !== undefined) changes.duration = input.duration;
+  if (input.notes !== undefined) changes.notes = input.notes;
+  if (input.externalId !== undefined) changes.externalId = input.externalId;
+  if (input.metadata !== undefined) changes.metadata = input.metadata;
+  if (input.externalId && input.externalId !== current.externalId) {
+    await assertExternalIdFree(tx, vendorId, input.externalId, id);
+  }
+  // The invitation's SEQUENCE rises with every change a calendar must learn (appointment-notices.ts).
+  if (calendarChanged(current, changes)) changes.sequence = current.sequence + 1;
+  // updated_at never moves backwards, even if clocks of two processes disagree.
+  const at = now > current.updatedAt ? now : new Date(current.updatedAt.getTime() + 1);
+  changes.updatedAt = at;
+  const row = await updateAppointmentRow(tx, vendorId, id, changes);
+  if (detailsChanged(current, row)) {
+    await enqueueEvent(tx, {
+      vendorId,
+      type: "appointment.updated",
+      data: presentAppointment(row),
+      createdAt: at,
+    });
+  }
+  if (row.status !== from) await emitStatusEvent(tx, vendorId, row, at);
+  const notice =
+    changes.sequence === undefined
+      ? undefined
+      : await tellCustomer(tx, {
+          vendorId,
+          before: current,
+          row,
+          at,
+          reminderMinutesBefore: (await getBookingSettings(tx, vendorId)).reminderMinutesBefore,
+        });
+  const fields = (["customerId", "orderId", "type", "date", "duration", "notes"] as const).filter(
+    (f) => input[f] !== undefined,
+  );
+  await recordActivity(tx, {
+    vendorId,
+    action: "appointment.updated",
+    subjectId: id,
+    at,
+    detail: row.status !== from ? { fields, from, to: row.status } : { fields },
+  });
+  return { row, notice };
 }
 
 /** Spec 3.1 rule 2: only PROPOSED or CANCELLED appointments can be deleted. */

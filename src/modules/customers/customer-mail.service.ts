@@ -6,17 +6,33 @@ import { notFound } from "../../errors.ts";
 import { hashSecret } from "../../lib/crypto.ts";
 import { isId } from "../../lib/ids.ts";
 import { UNSUBSCRIBE_TOKEN_PREFIX } from "../../mail/enqueue.ts";
-import { findCustomerUnsubscribedAt, unsubscribeByTokenHash } from "./customer-mail.repository.ts";
+import {
+  findCustomerUnsubscribedAt,
+  findSubscriptionByTokenHash,
+  type SubscriptionRow,
+  unsubscribeByTokenHash,
+} from "./customer-mail.repository.ts";
+
+export type Subscription = SubscriptionRow;
 
 const looksLikeToken = (token: string) => token.startsWith(UNSUBSCRIBE_TOKEN_PREFIX) && token.length <= 100;
 
 /** Unsubscribes the mail's customer; 404 for a token no mail carries. Repeating it changes nothing. */
-export async function unsubscribeCustomer(ctx: ServiceContext, token: string): Promise<{ shopName: string }> {
+export async function unsubscribeCustomer(ctx: ServiceContext, token: string): Promise<Subscription> {
   const done = looksLikeToken(token)
     ? await unsubscribeByTokenHash(ctx.db, hashSecret(token), ctx.now())
     : undefined;
   if (!done) throw notFound("Subscription");
   return done;
+}
+
+/** The shop and language of an unsubscribe link, for its page; 404 for a token no mail carries. */
+export async function findSubscription(ctx: ServiceContext, token: string): Promise<Subscription> {
+  const found = looksLikeToken(token)
+    ? await findSubscriptionByTokenHash(ctx.db, hashSecret(token))
+    : undefined;
+  if (!found) throw notFound("Subscription");
+  return found;
 }
 
 /** When the vendor's customer unsubscribed from its mail, or null. */

@@ -12,6 +12,7 @@ export function presentCustomer(row: CustomerRow) {
     email: row.email,
     phone: row.phone,
     weddingDate: row.weddingDate,
+    language: row.language,
     notes: row.notes,
     measurements: row.measurements ?? null,
     preferences: row.preferences ?? null,

@@ -19,7 +19,7 @@ import { activityCte, actorValues } from "../activity/activity.repository.ts";
 export function customerJsonbSql(alias: string): SQL {
   const c = (column: string) => sql.raw(`${alias}.${column}`);
   return sql`jsonb_build_object('id', ${c("id")}, 'name', ${c("name")}, 'email', ${c("email")},
-    'phone', ${c("phone")}, 'weddingDate', ${c("wedding_date")}, 'notes', ${c("notes")},
+    'phone', ${c("phone")}, 'weddingDate', ${c("wedding_date")}, 'language', ${c("language")}, 'notes', ${c("notes")},
     'measurements', ${c("measurements")}, 'preferences', ${c("preferences")},
     'externalId', ${c("external_id")}, 'metadata', ${c("metadata")},
     'createdAt', ${isoTimestamp(c("created_at"))}, 'updatedAt', ${isoTimestamp(c("updated_at"))})`;
@@ -60,6 +60,7 @@ export async function insertCustomerAnnounced(
     phone: row.phone,
     phoneE164: row.phoneE164,
     weddingDate: row.weddingDate,
+    language: row.language,
     notes: row.notes,
     measurements: json(row.measurements),
     preferences: json(row.preferences),
@@ -90,10 +91,10 @@ const insertCustomerStatement = preparedStatement<{
 }>(
   "insert_customer_announced",
   (p) => sql`with c as (
-      insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, notes, measurements,
+      insert into customers (id, vendor_id, name, email, phone, phone_e164, wedding_date, language, notes, measurements,
                              preferences, external_id, metadata, created_at, updated_at)
       select ${p.id}::text, ${p.vendorId}::text, ${p.name}::text, ${p.email}::text, ${p.phone}::text,
-             ${p.phoneE164}::text, ${p.weddingDate}::date, ${p.notes}::text, ${p.measurements}::jsonb,
+             ${p.phoneE164}::text, ${p.weddingDate}::date, ${p.language}::text, ${p.notes}::text, ${p.measurements}::jsonb,
              ${p.preferences}::jsonb, ${p.externalId}::text, ${p.metadata}::jsonb, t.at, t.at
       from (select ${writeStampSql(p.at)} as at) t
       on conflict do nothing

@@ -13,6 +13,7 @@ import {
   Timestamp,
   TombstoneSchema,
 } from "../../http/common-schemas.ts";
+import { NullableLanguage } from "../../http/language.ts";
 
 /** Free-form JSON objects (spec 2.2); their size and depth are bounded by the service. */
 const FreeForm = (description: string) =>
@@ -29,6 +30,9 @@ export const CustomerSchema = Type.Object(
     email: NullableString({ description: "E-mail address, unique per vendor (case-insensitive)" }),
     phone: NullableString(),
     weddingDate: NullableString({ format: "date", description: "YYYY-MM-DD" }),
+    language: NullableLanguage(
+      "The customer's language for pages and mail, as stored: one of the languages, or null for the shop's (GET /api/vendor/profile `language`)",
+    ),
     notes: NullableString(),
     measurements: FreeForm("Measurements"),
     preferences: FreeForm("Preferences"),
@@ -59,6 +63,9 @@ const fields = {
   email: Type.Optional(NullableString({ format: "email", maxLength: 254, description: "E-mail address" })),
   phone: Type.Optional(NullableString({ maxLength: 50, description: "Telephone number" })),
   weddingDate: Type.Optional(NullableString({ format: "date", description: "Wedding date, YYYY-MM-DD" })),
+  language: Type.Optional(
+    NullableLanguage("The customer's language for pages and mail; null (or left out on create): the shop's"),
+  ),
   notes: Type.Optional(NullableString({ maxLength: 5000, description: "Notes about the customer" })),
   measurements: Type.Optional(FreeForm("Measurements as a JSON object")),
   preferences: Type.Optional(FreeForm("Preferences as a JSON object")),

@@ -11,7 +11,10 @@ import { assertFreeFormObject } from "../../lib/json-bounds.ts";
 import { toPage } from "../../lib/pagination.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity, recordErasure } from "../activity/activity.repository.ts";
+import { evaluateOrderAlerts } from "../orders/order-alerts.service.ts";
 import { detachOrdersFromCustomer } from "../orders/orders.repository.ts";
+import { deletePhotosOfCustomer } from "../photos/photos.repository.ts";
+import { deleteRecordedBlobsLater, photoBlobKeys } from "../photos/photos.service.ts";
 import { recordDeletion } from "../sync/record-deletion.repository.ts";
 import {
   assertIncludeDeletedHasWindow,
@@ -54,6 +57,8 @@ export interface CustomerContact {
   /** `phone` in E.164 as the shop reads it (vendors/shop-phone-country.ts). */
   phoneE164?: string | null | undefined;
   weddingDate?: string | null | undefined;
+  /** The customer's language (CONTRACT 12); null: the shop's. */
+  language?: string | null | undefined;
 }
 
 /**
@@ -97,6 +102,7 @@ export function newCustomerRow(vendorId: string, contact: CustomerContact, now: 
     phone: contact.phone ?? null,
     phoneE164: contact.phoneE164 ?? null,
     weddingDate: contact.weddingDate ?? null,
+    language: contact.language ?? null,
     notes: null,
     measurements: null,
     preferences: null,
@@ -136,6 +142,7 @@ export async function createCustomer(
     phone: input.phone ?? null,
     phoneE164: await shopPhoneE164(ctx.db, vendorId, input.phone),
     weddingDate: input.weddingDate ?? null,
+    language: input.language ?? null,
     notes: input.notes ?? null,
     measurements: input.measurements ?? null,
     preferences: input.preferences ?? null,
@@ -270,6 +277,7 @@ export async function updateCustomer(
         changes.phoneE164 = await shopPhoneE164(tx, vendorId, input.phone);
       }
       if (input.weddingDate !== undefined) changes.weddingDate = input.weddingDate;
+      if (input.language !== undefined) changes.language = input.language;
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.measurements !== undefined) changes.measurements = input.measurements;
       if (input.preferences !== undefined) changes.preferences = input.preferences;
@@ -288,6 +296,9 @@ export async function updateCustomer(
       });
       const data = presentCustomer(updated);
       await enqueueEvent(tx, { vendorId, type: "customer.updated", data, createdAt: changes.updatedAt });
+      // A new wedding date may put her orders at risk now (CONTRACT 12): in this transaction, once.
+      if (changes.weddingDate !== undefined && changes.weddingDate !== current.weddingDate)
+        await evaluateOrderAlerts(tx, { vendorId, customerId: id }, now);
     });
   } catch (error) {
     // A concurrent write took the e-mail or the externalId between our check and our update:
@@ -307,12 +318,14 @@ export async function updateCustomer(
 
 /**
  * Erasure on the customer's request (CONTRACT 5): the customer, their appointments, the inquiries
- * sent from their e-mail and every stored event payload about them are gone; their orders stay for
- * the shop's books with no customer. One transaction, so an erasure is never half done.
+ * sent from their e-mail, every stored event payload about them and her orders' photos (rows and
+ * blobs) are gone; their orders stay for the shop's books with no customer. One transaction, so
+ * an erasure is never half done; the photos' blobs are deleted from the store after it commits.
  */
 export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: string): Promise<void> {
   if (!isId(id)) throw notFound("Customer");
-  await ctx.db.transaction(async (tx) => {
+  // Her orders' photos (CONTRACT 12) go from the store too, after the rows' deletion commits.
+  const blobKeys = await ctx.db.transaction(async (tx) => {
     // Stamped inside the transaction, so no row is older than it (lossless sync, README).
     const now = ctx.now();
     const customer = await findCustomerForUpdate(tx, vendorId, id);
@@ -325,6 +338,8 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await deleteCustomerInquiries(tx, vendorId, emails);
     await deleteIdempotentAnswersAbout(tx, vendorId, values);
     await eraseFromAttemptLogs(tx, vendorId, values);
+    // Her orders' photos, while the orders still name her (the blobs are recorded for deletion).
+    const photoKeys = await deletePhotosOfCustomer(tx, vendorId, id, photoBlobKeys);
     // The orders change (their customer goes), so an updatedSince sync must see them again.
     await detachOrdersFromCustomer(tx, vendorId, id, now);
     await eraseCustomerFromEvents(tx, vendorId, { id, emails });
@@ -344,7 +359,9 @@ export async function eraseCustomer(ctx: ServiceContext, vendorId: string, id: s
     await recordDeletion(tx, { vendorId, resource: "appointments", id: appointmentIds, at: now });
     // The log keeps what was done to her, not her id (no entry names her name or e-mail).
     await recordErasure(tx, { vendorId, action: "customer.erased", subjectId: null, at: now, erasedId: id });
+    return photoKeys;
   });
+  await deleteRecordedBlobsLater(ctx, blobKeys);
 }
 
 /** id → name of the vendor's customers among `ids` (another vendor's ids are simply absent). */

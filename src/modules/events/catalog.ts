@@ -8,7 +8,7 @@ import { Id } from "../../http/common-schemas.ts";
 import { AppointmentSchema } from "../appointments/appointments.schemas.ts";
 import { CustomerSchema } from "../customers/customers.schemas.ts";
 import { InquirySchema } from "../inquiries/inquiries.schemas.ts";
-import { OrderSchema, OrderStatusChangedSchema } from "../orders/orders.schemas.ts";
+import { OrderSchema, OrderStatusChangedSchema, OrderStatusSchema } from "../orders/orders.schemas.ts";
 
 /** The payload of `webhook.test`, which belongs to no resource. */
 export const WebhookTestPayloadSchema = Type.Object(
@@ -30,6 +30,29 @@ export const CustomerDeletedPayloadSchema = Type.Object(
     ),
   },
   { description: "The id of the erased or merged customer; nothing personal", additionalProperties: false },
+);
+
+/** The payload of `order.at_risk` (CONTRACT 12, Dates of an order): the order and the rule it misses. */
+export const OrderAtRiskPayloadSchema = Type.Object(
+  {
+    order: OrderSchema,
+    rule: Type.Object(
+      {
+        status: OrderStatusSchema,
+        daysBefore: Type.Integer({ minimum: 1, description: "Days before the customer's wedding" }),
+      },
+      {
+        description: "The shop's rule: the order should be in `status` (or further) `daysBefore` the wedding",
+      },
+    ),
+  },
+  { description: "An order at risk of missing the customer's wedding, and the rule it misses" },
+);
+
+/** The payload of `order.overdue`: the rental that was not back by its due-back date. */
+export const OrderOverduePayloadSchema = Type.Object(
+  { order: OrderSchema },
+  { description: "A RENTAL order past its dueBackDate and not RETURNED" },
 );
 
 /** The payload of `appointment.deleted`: the appointment is gone, its id is what a mirror needs. */
@@ -54,7 +77,7 @@ export const eventCatalog = {
   "order.updated": {
     scope: "orders:read",
     description:
-      "An order's details (model, size, color, description, special requests) changed. `data` is the order after the change.",
+      "An order's details (model, size, color, description, special requests, dates) changed. `data` is the order after the change.",
     payload: OrderSchema,
   },
   "order.status_changed": {
@@ -62,6 +85,18 @@ export const eventCatalog = {
     description:
       "An order moved to another status. `data` names the order, its new and previous status, and the message and photo sent with the move.",
     payload: OrderStatusChangedSchema,
+  },
+  "order.at_risk": {
+    scope: "orders:read",
+    description:
+      "An order crossed one of the shop's wedding-date risk rules: the customer's wedding is `rule.daysBefore` days away or less and the order has not reached `rule.status` (by default FITTING_READY 56 days and READY_FOR_PICKUP 14 days before). Once per order and rule. `data` is `{ order, rule }`.",
+    payload: OrderAtRiskPayloadSchema,
+  },
+  "order.overdue": {
+    scope: "orders:read",
+    description:
+      "A RENTAL order passed its `dueBackDate` (in the shop's time zone) and is not RETURNED (nor COMPLETED or CANCELLED). Once per order. `data` is `{ order }`.",
+    payload: OrderOverduePayloadSchema,
   },
   "customer.created": {
     scope: "customers:read",

@@ -5,6 +5,7 @@ import { principalOf } from "../../http/authenticate.ts";
 import { authenticatedErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
 import { created } from "../../http/created.ts";
 import { consume } from "../../http/rate-limit.ts";
+import { negotiateLanguage } from "../../i18n/languages.ts";
 import { hashSecret } from "../../lib/crypto.ts";
 import {
   CreateInquiryBody,
@@ -135,6 +136,7 @@ export const publicInquiryRoutes: FastifyPluginAsyncTypebox<{
         repeatSender: (seen?.count ?? 0) > 0,
         ...(seen ? { retryAfterS: seen.resetS } : {}),
         returnTo: form?.returnTo,
+        browserLanguage: negotiateLanguage(request.headers["accept-language"], "") || null,
       });
       await consume(app.rateLimitStore, SENDERS, sender);
       if (form)

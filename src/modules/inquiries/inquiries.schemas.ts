@@ -7,6 +7,7 @@ import {
   PageQuery,
   Timestamp,
 } from "../../http/common-schemas.ts";
+import { LanguageSchema } from "../../http/language.ts";
 
 export const InquirySchema = Type.Object(
   {
@@ -28,6 +29,7 @@ export const CreateInquiryBody = Type.Object(
     phone: Type.Optional(NullableString({ maxLength: 50, description: "Telephone number" })),
     weddingDate: Type.Optional(NullableString({ format: "date", description: "Wedding date, YYYY-MM-DD" })),
     message: Type.String({ minLength: 1, maxLength: 5000, pattern: "\\S", description: "The message" }),
+    language: Type.Optional(LanguageSchema),
   },
   { additionalProperties: false },
 );

@@ -46,6 +46,8 @@ export async function receiveInquiry(
     limitPerHour?: number;
     /** A plain form post's `_return`: answered only when it is on the shop's registered website. */
     returnTo?: string | undefined;
+    /** The browser's language (Accept-Language matched), when the body names none. */
+    browserLanguage?: string | null;
   } = {},
 ): Promise<{ id: string; returnTo?: string }> {
   const limitPerHour = options.limitPerHour ?? INQUIRIES_PER_VENDOR_PER_HOUR;
@@ -72,6 +74,7 @@ export async function receiveInquiry(
       phone: input.phone ?? null,
       weddingDate: input.weddingDate ?? null,
       message: input.message,
+      language: input.language ?? options.browserLanguage ?? null,
       createdAt: now,
     });
     await enqueueEvent(tx, { vendorId, type: "inquiry.received", data: presentInquiry(row), createdAt: now });
@@ -90,6 +93,7 @@ export async function receiveInquiry(
           phone: row.phone,
           weddingDate: row.weddingDate,
           message: row.message,
+          language: vendor.language,
         },
         vendorId,
         inquiryId: row.id,

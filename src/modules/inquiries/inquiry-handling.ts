@@ -76,6 +76,7 @@ export async function convertInquiry(
         phone: inquiry.phone,
         phoneE164: await shopPhoneE164(tx, vendorId, inquiry.phone),
         weddingDate: inquiry.weddingDate,
+        language: inquiry.language,
       },
       now,
     );

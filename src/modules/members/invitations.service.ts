@@ -84,7 +84,7 @@ export async function inviteMember(
     await enqueueMail(tx, {
       kind: "member_invitation",
       to: email,
-      data: { shopName: vendor.name, inviterName: inviter.name, role },
+      data: { shopName: vendor.name, inviterName: inviter.name, role, language: vendor.language },
       vendorId,
       secret: token,
       createdAt: now,

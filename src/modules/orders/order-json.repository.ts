@@ -7,11 +7,42 @@
 // where a value is needed (an event's payload).
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { compactJsonArray, compactJsonObject, isoTimestamp } from "../../db/sql.ts";
+import { defaultLeadDays } from "./order-dates.ts";
+import { orderTypes } from "./orders.workflow.ts";
+
+/**
+ * The shop's lead time in days for order `o`'s type (vendors.lead_times, else the default of
+ * order-dates.ts): one primary-key lookup of the order's shop.
+ */
+export const leadDaysSql = sql`(select coalesce((v.lead_times ->> o.type)::int, case o.type ${sql.raw(
+  orderTypes.map((t) => `when '${t}' then ${defaultLeadDays[t]}`).join(" "),
+)} end) from vendors v where v.id = o.vendor_id)`;
+
+/**
+ * The order's due date (CONTRACT 12): the one the shop set, else the customer's wedding date
+ * (the order's own, given at creation, for a customer who has none) minus the lead time.
+ */
+export const dueDateSql = sql`coalesce(o.due_date, coalesce(c.wedding_date, o.wedding_date) - ${leadDaysSql})`;
+
+/**
+ * The photos a history entry `u` shows (CONTRACT 12), oldest first, as compact JSON text: `[]`
+ * for none. One probe of order_photos_update_idx per entry.
+ */
+export const photosOfEntrySql = compactJsonArray(
+  compactJsonObject([
+    ["id", sql`p.id`],
+    ["url", sql`p.url`],
+    ["thumbnailUrl", sql`p.thumbnail_url`],
+  ]),
+  sql`from order_photos p where p.update_seq = u.seq`,
+  sql`p.created_at, p.id`,
+);
 
 const orderUpdateJsonSql = compactJsonObject([
   ["status", sql`u.status`],
   ["message", sql`u.message`],
   ["imageUrl", sql`u.image_url`],
+  ["photos", photosOfEntrySql, "json"],
   ["createdAt", isoTimestamp(sql`u.created_at`)],
 ]);
 
@@ -32,6 +63,9 @@ const orderJsonWithHistory = (from: SQL) =>
     ["color", sql`o.color`],
     ["description", sql`o.description`],
     ["specialRequests", sql`o.special_requests`],
+    ["dueDate", dueDateSql],
+    ["pickupDate", sql`o.pickup_date`],
+    ["dueBackDate", sql`o.due_back_date`],
     ["customerId", sql`o.customer_id`],
     ["customer", customerJsonSql, "json"],
     ["externalId", sql`o.external_id`],
@@ -66,9 +100,11 @@ export function orderStatusChangeSql(move: {
   status: SQLWrapper;
   message: SQLWrapper;
   imageUrl: SQLWrapper;
+  /** The entry's photos, `[{ id, url, thumbnailUrl }]` as JSON text. */
+  photos: SQLWrapper;
 }): SQL {
   return sql`jsonb_build_object('id', u.id, 'number', u.number, 'status', ${move.status}::text, 'previousStatus', u.previous_status,
     'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
     'updatedAt', ${isoTimestamp(sql`u.updated_at`)},
-    'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text)`;
+    'message', ${move.message}::text, 'imageUrl', ${move.imageUrl}::text, 'photos', ${move.photos}::jsonb)`;
 }

@@ -11,7 +11,13 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
-import { newOrderJsonSql, orderJsonSql, orderStatusChangeSql } from "./order-json.repository.ts";
+import {
+  dueDateSql,
+  newOrderJsonSql,
+  orderJsonSql,
+  orderStatusChangeSql,
+  photosOfEntrySql,
+} from "./order-json.repository.ts";
 import type { OrderStatus } from "./orders.workflow.ts";
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -223,6 +229,10 @@ export interface NewOrder {
   externalId: string | null;
   /** JSON text of the metadata object, or null. */
   metadata: string | null;
+  /** CONTRACT 12, Dates of an order (YYYY-MM-DD): pickupDate and dueBackDate only for RENTAL. */
+  dueDate: string | null;
+  pickupDate: string | null;
+  dueBackDate: string | null;
   /**
    * Stamps the order, its first history entry, its customer (if new) and the events (db/sql.ts
    * writeStampSql: never before the statement starts).
@@ -281,6 +291,9 @@ export async function insertOrderForCustomer(
     trackingToken: order.trackingToken,
     externalId: order.externalId,
     metadata: order.metadata,
+    dueDate: order.dueDate,
+    pickupDate: order.pickupDate,
+    dueBackDate: order.dueBackDate,
     orderEventId: order.eventId,
     linkId: customer.linkId,
     customerPhoneE164: customer.phoneE164,
@@ -311,15 +324,15 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       where ${p.externalId}::text is not null and x.vendor_id = ${p.vendorId}::text
         and x.external_id = ${p.externalId}::text
     ), found as (
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where c.vendor_id = ${p.vendorId}::text and c.id = ${p.linkId}::text)
       union all
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where ${p.linkId}::text is null and ${p.customerEmail}::text is not null
          and c.vendor_id = ${p.vendorId}::text and lower(c.email) = lower(${p.customerEmail}::text)
        limit 1)
       union all
-      (select c.id, c.name, c.email from customers c
+      (select c.id, c.name, c.email, c.wedding_date from customers c
        where ${p.linkId}::text is null and ${p.customerPhoneE164}::text is not null
          and c.vendor_id = ${p.vendorId}::text and c.phone_e164 = ${p.customerPhoneE164}::text
          and (c.email is null or ${p.customerEmail}::text is null)
@@ -334,7 +347,8 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       on conflict do nothing
       returning *
     ), c as (
-      select id, name, email from nc union all select id, name, email from found where not exists (select 1 from ext)
+      select id, name, email, wedding_date from nc
+      union all select id, name, email, wedding_date from found where not exists (select 1 from ext)
     ), num as (
       update vendors set last_order_number = last_order_number + 1
       where id = ${p.vendorId}::text and exists (select 1 from c)
@@ -342,11 +356,11 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
     ), o as (
       insert into orders (id, vendor_id, customer_id, number, type, status, model, size, color, description,
                           special_requests, customer_phone, wedding_date, tracking_token, external_id, metadata,
-                          created_at, updated_at)
+                          due_date, pickup_date, due_back_date, created_at, updated_at)
       select ${p.orderId}::text, ${p.vendorId}::text, c.id, num.number, ${p.type}::text, 'ORDERED', ${p.model}::text,
              ${p.size}::text, ${p.color}::text, ${p.description}::text, ${p.specialRequests}::text,
              ${p.customerPhone}::text, ${p.weddingDate}::date, ${p.trackingToken}::text, ${p.externalId}::text,
-             ${p.metadata}::jsonb, ${at}, ${at}
+             ${p.metadata}::jsonb, ${p.dueDate}::date, ${p.pickupDate}::date, ${p.dueBackDate}::date, ${at}, ${at}
       from c cross join num
       returning *
     ), h as (
@@ -416,6 +430,12 @@ export async function moveOrderStatus(
     allowedFrom: string[];
     message: string | null;
     imageUrl: string | null;
+    /**
+     * Photos of this order the entry shows (checked and locked by the caller), and their
+     * `[{ id, url, thumbnailUrl }]` as JSON text for the event and the mail.
+     */
+    photoIds: readonly string[];
+    photosJson: string;
     at: Date;
     eventId: string;
     /**
@@ -433,6 +453,8 @@ export async function moveOrderStatus(
     allowedFrom: `{${move.allowedFrom.join(",")}}`,
     message: move.message,
     imageUrl: move.imageUrl,
+    photoIds: `{${move.photoIds.join(",")}}`,
+    photos: move.photosJson,
     at: move.at.toISOString(),
     eventId: move.eventId,
     mailId: move.mail?.id ?? null,
@@ -477,6 +499,11 @@ const moveStatusStatement = preparedStatement<{
       insert into order_updates (order_id, status, message, image_url, created_at)
       select u.id, ${p.to}::text, ${p.message}::text, ${p.imageUrl}::text, u.updated_at from u
       returning order_id, status, message, image_url, created_at, seq
+    ), ph as (
+      update order_photos p set update_seq = h.seq from h
+      where p.vendor_id = ${p.vendorId}::text and p.order_id = h.order_id
+        and p.id = any(${p.photoIds}::text[]) and p.update_seq is null
+      returning p.id
     ), ${eventCtes(
       eventRow("order.status_changed", {
         id: sql`${p.eventId}`,
@@ -485,6 +512,7 @@ const moveStatusStatement = preparedStatement<{
           status: sql`${p.to}`,
           message: sql`${p.message}`,
           imageUrl: sql`${p.imageUrl}`,
+          photos: sql`${p.photos}`,
         }),
         createdAt: sql`u.updated_at`,
         from: sql`from u where u.previous_status <> ${p.to}::text`,
@@ -496,7 +524,8 @@ const moveStatusStatement = preparedStatement<{
         token: sql`${p.mailToken}`,
         tokenHash: sql`${p.mailTokenHash}`,
         extra: sql`jsonb_build_object('number', u.number, 'orderType', u.type, 'model', u.model, 'status', ${p.to}::text,
-                                      'message', ${p.message}::text, 'trackingToken', u.tracking_token)`,
+                                      'message', ${p.message}::text, 'trackingToken', u.tracking_token,
+                                      'photos', ${p.photos}::jsonb)`,
         createdAt: sql`u.updated_at`,
         from: sql`from u join vendors v on v.id = u.vendor_id join customers c on c.id = u.customer_id
                   where ${p.mailId}::text is not null and u.previous_status <> ${p.to}::text`,
@@ -535,7 +564,19 @@ export async function findOrderForUpdate(
 }
 
 export type OrderDetails = Partial<
-  Pick<OrderRow, "model" | "size" | "color" | "description" | "specialRequests" | "externalId" | "metadata">
+  Pick<
+    OrderRow,
+    | "model"
+    | "size"
+    | "color"
+    | "description"
+    | "specialRequests"
+    | "externalId"
+    | "metadata"
+    | "dueDate"
+    | "pickupDate"
+    | "dueBackDate"
+  >
 >;
 
 export async function setOrderDetails(
@@ -595,10 +636,21 @@ export interface TrackedOrderRow {
   model: string | null;
   status: string;
   updatedAt: string;
-  /** JSON text of the status history, oldest first: [{status, message, imageUrl, createdAt}]. */
+  /** JSON text of the status history, oldest first: [{status, message, imageUrl, photos, createdAt}]. */
   updates: string;
   /** The order's customer was erased: the history carries no messages or photos. */
   customerErased: boolean;
+  /** The reader's language: the customer's, else the shop's. */
+  language: string;
+  /** The shop's brand on the page. */
+  contactEmail: string | null;
+  logoUrl: string | null;
+  accentColor: string | null;
+  address: string | null;
+  phone: string | null;
+  /** CONTRACT 12: the due date (given or derived) and the wedding date, YYYY-MM-DD; the page shows only their difference. */
+  dueDate: string | null;
+  weddingDate: string | null;
 }
 
 /**
@@ -613,15 +665,20 @@ export async function findTrackedOrder(db: Executor, token: string): Promise<Tra
     db,
     sql`select v.name as "vendorName", v.time_zone as "timeZone", o.number as "number", o.type as "type", o.model as "model", o.status as "status",
           o.customer_id is null as "customerErased",
+          coalesce(c.language, v.language) as "language",
+          v.contact_email as "contactEmail", v.brand_logo_url as "logoUrl", v.brand_accent_color as "accentColor",
+          v.address as "address", v.phone as "phone",
+          (${dueDateSql})::text as "dueDate", coalesce(c.wedding_date, o.wedding_date)::text as "weddingDate",
           ${isoTimestamp(sql`o.updated_at`)} as "updatedAt",
           (select coalesce(json_agg(json_build_object(
              'status', u.status,
              'message', case when o.customer_id is null then null else u.message end,
              'imageUrl', case when o.customer_id is null then null else u.image_url end,
+             'photos', case when o.customer_id is null then '[]'::json else (${photosOfEntrySql})::json end,
              'createdAt', ${isoTimestamp(sql`u.created_at`)}
            ) order by u.seq), '[]'::json)::text
            from order_updates u where u.order_id = o.id) as "updates"
-        from orders o join vendors v on v.id = o.vendor_id
+        from orders o join vendors v on v.id = o.vendor_id left join customers c on c.id = o.customer_id
         where o.tracking_token = ${token}`,
   );
   return row;

@@ -22,10 +22,27 @@ export const OrderStatusSchema = StringEnum(orderStatuses, {
   description: "Order status; the moves allowed are in the table under Orders",
 });
 
+export const EntryPhotoSchema = Type.Object(
+  {
+    id: Id,
+    url: Type.String({
+      format: "uri",
+      description: "The JPEG (at most 2048 px), through an unguessable link that needs no credentials",
+    }),
+    thumbnailUrl: Type.String({ format: "uri", description: "Its thumbnail (at most 400 px)" }),
+  },
+  { description: "A photo uploaded with POST /api/vendor/orders/{id}/photos" },
+);
+
+const EntryPhotos = Type.Array(EntryPhotoSchema, {
+  description: "Photos uploaded for this order and named in photoIds, in the order they were uploaded",
+});
+
 export const OrderUpdateSchema = Type.Object({
   status: OrderStatusSchema,
   message: Type.Unsafe<string | null>(Nullable({ description: "Message shown to the customer" })),
   imageUrl: Type.Unsafe<string | null>(Nullable({ description: "Progress photo URL" })),
+  photos: EntryPhotos,
   createdAt: Timestamp,
 });
 
@@ -42,6 +59,13 @@ export const OrderSchema = Type.Object(
     color: NullableString(),
     description: NullableString(),
     specialRequests: NullableString(),
+    dueDate: NullableString({
+      format: "date",
+      description:
+        "When the order is due, YYYY-MM-DD: as set, else the customer's wedding date minus the shop's lead time for the order type; null when neither is known",
+    }),
+    pickupDate: NullableString({ format: "date", description: "RENTAL: when the customer picks it up" }),
+    dueBackDate: NullableString({ format: "date", description: "RENTAL: when it is due back" }),
     customerId: Type.Union([Id, Type.Null()], {
       description: "The order's customer; null once that customer was erased on request",
     }),
@@ -89,6 +113,25 @@ export const CreateOrderBody = Type.Object(
     size: text(50, "Size"),
     color: text(100, "Color"),
     specialRequests: text(5000, "Special requests"),
+    dueDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description:
+          "When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type",
+      }),
+    ),
+    pickupDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when the customer picks it up, YYYY-MM-DD",
+      }),
+    ),
+    dueBackDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate",
+      }),
+    ),
     externalId: Type.Optional(
       Type.Union([ExternalId, Type.Null()], {
         description: "Your own id for the order; unique among the shop's orders",
@@ -114,6 +157,14 @@ export const UpdateOrderStatusBody = Type.Object(
         description: "Absolute http(s) URL of an image, e.g. a progress photo",
       }),
     ),
+    photoIds: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 20,
+        uniqueItems: true,
+        description:
+          "Photos of this order uploaded with POST /api/vendor/orders/{id}/photos and not yet shown with another status entry; the entry shows them",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -126,6 +177,25 @@ export const UpdateOrderBody = Type.Object(
     color: text(100, "Color"),
     description: text(5000, "Order description"),
     specialRequests: text(5000, "Special requests"),
+    dueDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description:
+          "When the order is due, YYYY-MM-DD; null or left out: the wedding date minus the shop's lead time for the type",
+      }),
+    ),
+    pickupDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when the customer picks it up, YYYY-MM-DD",
+      }),
+    ),
+    dueBackDate: Type.Optional(
+      NullableString({
+        format: "date",
+        description: "RENTAL only: when it is due back, YYYY-MM-DD, not before pickupDate",
+      }),
+    ),
     externalId: Type.Optional(
       Type.Union([ExternalId, Type.Null()], { description: "Your own id for the order; null removes it" }),
     ),
@@ -156,6 +226,7 @@ export const OrderStatusChangedSchema = Type.Object(
     updatedAt: Timestamp,
     message: Type.Unsafe<string | null>(Nullable({ description: "The message sent with the move" })),
     imageUrl: Type.Unsafe<string | null>(Nullable({ description: "The photo sent with the move" })),
+    photos: EntryPhotos,
   },
   { description: "An order's move to another status" },
 );

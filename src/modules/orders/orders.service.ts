@@ -11,8 +11,11 @@ import { toPage } from "../../lib/pagination.ts";
 import { unsubscribeToken } from "../../mail/enqueue.ts";
 import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
+import { photosToAttach } from "../photos/photos.service.ts";
 import { assertIncludeDeletedHasWindow, pageWithTombstones } from "../sync/sync-page.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
+import { evaluateOrderAlerts } from "./order-alerts.service.ts";
+import { assertOrderDates } from "./order-dates.ts";
 import { orderVersion, orderVersionOfJson } from "./order-version.ts";
 import { orderPayload } from "./orders.presenter.ts";
 import {
@@ -199,6 +202,7 @@ export async function createOrder(
   input: CreateOrderBody,
 ): Promise<{ id: string; json: string }> {
   assertOneCustomer(input);
+  assertOrderDates(input.type, input);
   const linkId = input.customerId ?? null;
   // A malformed id names no customer: refused as an unknown one, without a query.
   if (linkId !== null && !isId(linkId)) throw unknownCustomer();
@@ -230,6 +234,9 @@ export async function createOrder(
     trackingToken: newTrackingToken(),
     externalId: input.externalId ?? null,
     metadata: metadataText(input.metadata),
+    dueDate: input.dueDate ?? null,
+    pickupDate: input.pickupDate ?? null,
+    dueBackDate: input.dueBackDate ?? null,
     at: now,
     eventId: newId(),
   };
@@ -241,6 +248,7 @@ export async function createOrder(
     if (json === "external_id_taken") throw externalIdTaken();
     if (!json && linkId !== null) throw unknownCustomer();
     if (!json) throw new Error("order create found no customer to link to after a conflict");
+    await alertsOfNewOrder(ctx, vendorId, order.id, json);
     return { id: order.id, json };
   } catch (error) {
     if (isUniqueViolationOf(error, EXTERNAL_ID_INDEX)) throw externalIdTaken();
@@ -249,6 +257,17 @@ export async function createOrder(
 }
 
 const EXTERNAL_ID_INDEX = "orders_vendor_external_id_key";
+
+/**
+ * A new order with a due date (so a wedding date, given or derived) or a due-back date may be at
+ * risk or overdue at once: evaluated now rather than at the next sweep. One without either cannot
+ * be, and its create stays one statement.
+ */
+async function alertsOfNewOrder(ctx: ServiceContext, vendorId: string, orderId: string, json: string) {
+  const { dueDate, dueBackDate } = orderPayload(json);
+  if (dueDate === null && dueBackDate === null) return;
+  await ctx.db.transaction((tx) => evaluateOrderAlerts(tx, { vendorId, orderId }, ctx.now()));
+}
 
 const unknownCustomer = () => fieldError("unknown_reference", "customerId", "names no customer of this shop");
 
@@ -274,6 +293,25 @@ export async function updateOrderStatus(
   input: UpdateOrderStatusBody,
 ): Promise<{ moved: { id: string; status: OrderStatus }; version: string }> {
   if (!isId(id)) throw notFound("Order");
+  const photoIds = input.photoIds ?? [];
+  if (photoIds.length === 0) return moveStatus(ctx, vendorId, id, input, { ids: [], json: "[]" });
+  // With photos: one transaction, so the photos checked (and locked) are the ones the entry shows.
+  return ctx.db.transaction(async (tx) => {
+    const inTx: ServiceContext = { ...ctx, db: tx as unknown as ServiceContext["db"] };
+    if (!(await findOrderTrackingToken(tx, vendorId, id))) throw notFound("Order");
+    const photos = await photosToAttach(inTx, vendorId, id, photoIds);
+    const json = JSON.stringify(photos.map((p) => ({ id: p.id, url: p.url, thumbnailUrl: p.thumbnailUrl })));
+    return moveStatus(inTx, vendorId, id, input, { ids: photos.map((p) => p.id), json });
+  });
+}
+
+async function moveStatus(
+  ctx: ServiceContext,
+  vendorId: string,
+  id: string,
+  input: UpdateOrderStatusBody,
+  photos: { ids: string[]; json: string },
+): Promise<{ moved: { id: string; status: OrderStatus }; version: string }> {
   const message = input.message ?? null;
   const imageUrl = input.imageUrl ?? null;
   // One statement, no transaction round trips around it (db/sql.ts writeStampSql).
@@ -284,6 +322,8 @@ export async function updateOrderStatus(
     allowedFrom: movesTo.get(input.status) ?? [],
     message,
     imageUrl,
+    photoIds: photos.ids,
+    photosJson: photos.json,
     at: ctx.now(),
     eventId: newId(),
     // Only a move with a message may mail the customer (the statement checks the rest).
@@ -305,7 +345,17 @@ function unsubscribeTokenPair(): { token: string; tokenHash: string } {
   return { token, tokenHash: hash };
 }
 
-const detailFields = ["model", "size", "color", "description", "specialRequests", "externalId"] as const;
+const detailFields = [
+  "model",
+  "size",
+  "color",
+  "description",
+  "specialRequests",
+  "externalId",
+  "dueDate",
+  "pickupDate",
+  "dueBackDate",
+] as const;
 
 /**
  * Changes the details a shop edits after ordering (a size after a fitting): fields left out are
@@ -338,6 +388,12 @@ async function updateOrderDetails(
     const now = ctx.now();
     const order = await findOrderForUpdate(tx, vendorId, id);
     if (!order) throw notFound("Order");
+    // The dates the order will have, checked together (dueBackDate against a pickupDate kept).
+    assertOrderDates(order.type as OrderType, {
+      dueDate: input.dueDate === undefined ? order.dueDate : input.dueDate,
+      pickupDate: input.pickupDate === undefined ? order.pickupDate : input.pickupDate,
+      dueBackDate: input.dueBackDate === undefined ? order.dueBackDate : input.dueBackDate,
+    });
     const changes: OrderDetails = {};
     for (const field of detailFields) {
       const value = input[field];
@@ -365,6 +421,13 @@ async function updateOrderDetails(
     if (!json) throw new Error("order vanished inside its own transaction");
     if (Object.keys(changes).length > 0) {
       await enqueueEvent(tx, { vendorId, type: "order.updated", data: orderPayload(json), createdAt: now });
+      // New dates may put the order at risk or overdue now: in this transaction, once (CONTRACT 12).
+      if (
+        changes.dueDate !== undefined ||
+        changes.dueBackDate !== undefined ||
+        changes.pickupDate !== undefined
+      )
+        await evaluateOrderAlerts(tx, { vendorId, orderId: id }, now);
     }
     return json;
   });
@@ -397,9 +460,27 @@ export interface TrackedOrder {
   model: string | null;
   status: OrderStatus;
   updatedAt: string;
-  updates: Array<{ status: OrderStatus; message: string | null; imageUrl: string | null; createdAt: string }>;
+  updates: Array<{
+    status: OrderStatus;
+    message: string | null;
+    imageUrl: string | null;
+    photos: Array<{ id: string; url: string; thumbnailUrl: string }>;
+    createdAt: string;
+  }>;
   /** The customer was erased: `updates` hold statuses and dates only. */
   customerErased: boolean;
+  /** The reader's language (the customer's, else the shop's) and the shop's brand. */
+  language: string;
+  brand: {
+    contactEmail: string | null;
+    logoUrl: string | null;
+    accentColor: string | null;
+    address: string | null;
+    phone: string | null;
+  };
+  /** YYYY-MM-DD: when it is due (given or derived) and the customer's wedding (never shown as such). */
+  dueDate: string | null;
+  weddingDate: string | null;
 }
 
 /** The public tracking view of an order; a token of the wrong shape is refused without a query. */
@@ -416,6 +497,16 @@ export async function getTrackedOrder(ctx: ServiceContext, token: string): Promi
     updatedAt: row.updatedAt,
     updates: JSON.parse(row.updates),
     customerErased: row.customerErased,
+    language: row.language,
+    brand: {
+      contactEmail: row.contactEmail,
+      logoUrl: row.logoUrl,
+      accentColor: row.accentColor,
+      address: row.address,
+      phone: row.phone,
+    },
+    dueDate: row.dueDate,
+    weddingDate: row.weddingDate,
   };
 }
 

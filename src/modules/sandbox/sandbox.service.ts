@@ -7,6 +7,8 @@ import type { ServiceContext } from "../../context.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
+import { deletePhotosOfVendor } from "../photos/photos.repository.ts";
+import { deleteRecordedBlobsLater, photoBlobKeys } from "../photos/photos.service.ts";
 import {
   countSandboxRecords,
   deleteSandboxRecords,
@@ -70,7 +72,9 @@ export async function sandboxSummary(ctx: ServiceContext, sandboxId: string) {
 export async function resetSandbox(ctx: ServiceContext, shopId: string): Promise<boolean> {
   const sandbox = await findSandboxOf(ctx.db, shopId);
   if (!sandbox) return false;
-  await ctx.db.transaction(async (tx) => {
+  const blobKeys = await ctx.db.transaction(async (tx) => {
+    // The orders' photos first, their blobs recorded for deletion from the store (CONTRACT 12).
+    const keys = await deletePhotosOfVendor(tx, sandbox.id, photoBlobKeys);
     await deleteSandboxRecords(tx, sandbox.id);
     // In the shop's own log (the sandbox's went with its data): who reset it, and when.
     await recordActivity(tx, {
@@ -79,6 +83,8 @@ export async function resetSandbox(ctx: ServiceContext, shopId: string): Promise
       subjectId: sandbox.id,
       at: ctx.now(),
     });
+    return keys;
   });
+  await deleteRecordedBlobsLater(ctx, blobKeys);
   return true;
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { dashboardSessions, members } from "../../db/schema/index.ts";
+import { dashboardSessions, members, vendors } from "../../db/schema/index.ts";
 
 export async function insertSession(db: Executor, row: typeof dashboardSessions.$inferInsert): Promise<void> {
   await db.insert(dashboardSessions).values(row);
@@ -16,6 +16,8 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
       name: members.name,
       email: members.email,
       role: members.role,
+      // The member's own dashboard language, else the shop's (members.language null).
+      language: sql<string>`coalesce(${members.language}, ${vendors.language})`,
       secondStep: dashboardSessions.secondStep,
     })
     .from(dashboardSessions)
@@ -23,6 +25,7 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
       members,
       and(eq(members.id, dashboardSessions.memberId), eq(members.vendorId, dashboardSessions.vendorId)),
     )
+    .innerJoin(vendors, eq(vendors.id, dashboardSessions.vendorId))
     .where(and(eq(dashboardSessions.tokenHash, tokenHash), gt(dashboardSessions.expiresAt, now)))
     .limit(1);
   return row;

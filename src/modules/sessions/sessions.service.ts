@@ -24,6 +24,8 @@ export interface SessionMember {
   name: string;
   email: string;
   role: Role;
+  /** The language the dashboard speaks to them: their own, else the shop's (BCP 47, or en-XA). */
+  language: string;
 }
 
 export interface DashboardSession {
@@ -109,7 +111,13 @@ async function findAnySession(
   return {
     vendorId: row.vendorId,
     sessionId: row.id,
-    member: { id: row.memberId, name: row.name.trim() || row.email, email: row.email, role: row.role },
+    member: {
+      id: row.memberId,
+      name: row.name.trim() || row.email,
+      email: row.email,
+      role: row.role,
+      language: row.language,
+    },
     secondStep: row.secondStep,
   };
 }

@@ -104,7 +104,7 @@ export async function requestNotificationEmailChange(
     await enqueueMail(tx, {
       kind: "notification_email_confirm",
       to: email,
-      data: { shopName: vendor.name, requesterName: requester.name },
+      data: { shopName: vendor.name, requesterName: requester.name, language: vendor.language },
       vendorId,
       secret: token,
       createdAt: now,
@@ -200,7 +200,7 @@ export async function moveNotificationEmailOff(
   await enqueueMail(tx, {
     kind: "notification_email_moved",
     to: owner.email,
-    data: { shopName: vendor.name, reason },
+    data: { shopName: vendor.name, reason, language: vendor.language },
     vendorId: vendor.id,
     createdAt: now,
   });

@@ -98,7 +98,8 @@ export async function insertPasswordResetByEmail(
   const rows = await queryRows<{ written: number }>(
     db,
     sql`with member as (
-        select m.id, m.vendor_id, m.email, v.name as shop_name
+        select m.id, m.vendor_id, m.email, v.name as shop_name,
+          coalesce(m.language, v.language) as language
         from members m join vendors v on v.id = m.vendor_id
         where lower(m.email) = lower(${p.email})
         limit 1
@@ -115,7 +116,7 @@ export async function insertPasswordResetByEmail(
         // To the member's own address as stored, whatever spelling was typed.
         sql`select ${p.mailId}::text as id, vendor_id, null::text as customer_id,
                    null::text as inquiry_id, 'password_reset'::text as kind, email as to_address,
-                   jsonb_build_object('shopName', shop_name) as data, ${p.token}::text as secret,
+                   jsonb_build_object('shopName', shop_name, 'language', language) as data, ${p.token}::text as secret,
                    null::text as unsubscribe_token_hash, ${now} as created_at
             from member`,
       )}

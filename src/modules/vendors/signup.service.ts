@@ -6,6 +6,7 @@
 import type { ServiceContext } from "../../context.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, fieldError } from "../../errors.ts";
+import { baseLanguage, isLanguage } from "../../i18n/languages.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { displayNameProblem } from "../../lib/display-name.ts";
 import { newId } from "../../lib/ids.ts";
@@ -26,17 +27,22 @@ export const SIGNUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 export interface SignupInput {
   name: string;
   email: string;
+  /** The shop's language (one of the catalogues'; default en): its mail and dashboard speak it. */
+  language?: string;
 }
 
 /** Checks the form (what it says reveals nothing about accounts); throws validation_failed. */
-export function checkSignupInput(input: SignupInput): SignupInput {
+export function checkSignupInput(input: SignupInput): Required<SignupInput> {
   const name = input.name.trim();
   const email = input.email.trim();
+  const language = input.language ?? baseLanguage;
   const nameProblem = displayNameProblem(name, 100);
   if (nameProblem) throw fieldError("validation_failed", "name", nameProblem);
   if (!isPlausibleEmail(email))
     throw fieldError("validation_failed", "email", "must be a valid e-mail address");
-  return { name, email };
+  if (!isLanguage(language))
+    throw fieldError("validation_failed", "language", "must be a supported language");
+  return { name, email, language };
 }
 
 /**
@@ -51,7 +57,7 @@ export async function requestSignup(
   input: SignupInput,
   options: { mail: boolean } = { mail: true },
 ): Promise<void> {
-  const { name, email } = checkSignupInput(input);
+  const { name, email, language } = checkSignupInput(input);
   if (!options.mail) return;
   const token = generateSecret(SIGNUP_TOKEN_PREFIX, 32);
   await ctx.db.transaction(async (tx) => {
@@ -59,10 +65,12 @@ export async function requestSignup(
     // A shop's address, or any member's: either way the address has an account.
     const existing = (await findVendorByEmail(tx, email)) ?? (await findMemberByEmail(tx, email));
     if (existing) {
+      // In the account's language: the member's own, else the shop's, else the one just chosen.
+      const known = "vendorId" in existing ? existing.language : existing.language;
       await enqueueMail(tx, {
         kind: "signup_existing",
         to: existing.email,
-        data: {},
+        data: { language: known ?? language },
         vendorId: "vendorId" in existing ? existing.vendorId : existing.id,
         createdAt: now,
       });
@@ -73,13 +81,14 @@ export async function requestSignup(
       name,
       email,
       tokenHash: hashSecret(token),
+      language,
       createdAt: now,
       expiresAt: new Date(now.getTime() + SIGNUP_LINK_TTL_MS),
     });
     await enqueueMail(tx, {
       kind: "signup_confirm",
       to: email,
-      data: { shopName: name },
+      data: { shopName: name, language },
       vendorId: null,
       secret: token,
       createdAt: now,
@@ -111,7 +120,13 @@ export class SignupLinkInvalid extends AppError {
  * Makes the account the link confirms, with this password, and returns the new vendor. The link
  * is used up only if the account is made (a short password leaves it usable).
  */
-export async function confirmSignup(ctx: ServiceContext, token: string, password: string) {
+export async function confirmSignup(
+  ctx: ServiceContext,
+  token: string,
+  password: string,
+  /** The browser's language at sign-up (Accept-Language matched): the shop's first language. */
+  language?: string,
+) {
   if (password.length < 10 || password.length > 1024) {
     throw fieldError("validation_failed", "password", "must be 10-1024 characters");
   }
@@ -123,7 +138,14 @@ export async function confirmSignup(ctx: ServiceContext, token: string, password
     // up only with the account made.
     const inTx: ServiceContext = { db: tx as unknown as Db, now: ctx.now };
     try {
-      return await createVendor(inTx, { name: request.name, email: request.email, password });
+      // The language chosen on the sign-up form, else the browser's at confirmation.
+      const chosen = isLanguage(request.language) ? request.language : language;
+      return await createVendor(inTx, {
+        name: request.name,
+        email: request.email,
+        password,
+        ...(isLanguage(chosen) ? { language: chosen } : {}),
+      });
     } catch (err) {
       // Registered meanwhile (another link to the same address was used first).
       if (err instanceof AppError) throw new SignupLinkInvalid();

@@ -16,6 +16,7 @@ export function presentProfile(row: VendorRow, shop: VendorRow) {
     email: shop.email,
     createdAt: row.createdAt.toISOString(),
     timeZone: shop.timeZone,
+    language: shop.language,
     contactEmail: shop.contactEmail,
     livemode: row.sandboxOf === null,
   };

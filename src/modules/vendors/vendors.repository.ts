@@ -56,3 +56,38 @@ export async function updateVendorSettings(
 export async function listVendorRows(db: Executor): Promise<VendorRow[]> {
   return db.select().from(vendors).where(isNull(vendors.sandboxOf)).orderBy(vendors.createdAt, vendors.id);
 }
+
+/** The shop's language and brand (Settings, Brand and language). */
+export async function updateVendorBrand(
+  db: Executor,
+  id: string,
+  brand: {
+    language: string;
+    brandLogoUrl: string | null;
+    brandAccentColor: string | null;
+    address: string | null;
+    phone: string | null;
+    mailSignature: string | null;
+  },
+  at: Date,
+): Promise<void> {
+  await db
+    .update(vendors)
+    .set({ ...brand, updatedAt: at })
+    .where(eq(vendors.id, id));
+}
+
+/** The operator's change of a shop's language or time zone; the row after it, undefined when none. */
+export async function updateVendorColumns(
+  db: Executor,
+  id: string,
+  changes: { language?: string; timeZone?: string },
+  at: Date,
+): Promise<VendorRow | undefined> {
+  const [row] = await db
+    .update(vendors)
+    .set({ ...changes, updatedAt: at })
+    .where(eq(vendors.id, id))
+    .returning();
+  return row;
+}

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Timestamp } from "../../http/common-schemas.ts";
+import { LanguageSchema } from "../../http/language.ts";
 
 export const ProfileSchema = Type.Object(
   {
@@ -11,6 +12,7 @@ export const ProfileSchema = Type.Object(
       description: "The shop's IANA time zone (its calendar days; the API's instants stay UTC)",
       examples: ["Europe/Lisbon"],
     }),
+    language: LanguageSchema,
     contactEmail: Type.Union([Type.String({ format: "email" }), Type.Null()], {
       description: "Where the shop's customers write to, as set in the dashboard; null when not set",
     }),

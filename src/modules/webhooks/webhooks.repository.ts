@@ -93,14 +93,29 @@ export async function deleteWebhookRow(db: Executor, vendorId: string, id: strin
   return rows.length > 0;
 }
 
-/** A page of a webhook's deliveries, newest first (limit + 1 rows, to know if more follow). */
+/** What the delivery log may be narrowed to (GET …/deliveries, CONTRACT 12); all optional. */
+export interface DeliveryFilter {
+  status?: string | undefined;
+  eventType?: string | undefined;
+  eventId?: string | undefined;
+}
+
+/**
+ * A page of a webhook's deliveries, newest first (limit + 1 rows, to know if more follow),
+ * narrowed by `filter`: each filter is a range of an index that leads with the webhook
+ * (webhook_deliveries_webhook_status_idx, _type_idx; an event id reads the event index).
+ */
 export async function listDeliveryRows(
   db: Executor,
   webhookId: string,
   limit: number,
   cursor: Cursor | undefined,
+  filter: DeliveryFilter = {},
 ): Promise<DeliveryRow[]> {
   const conditions = [eq(webhookDeliveries.webhookId, webhookId)];
+  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
+  if (filter.eventType) conditions.push(eq(webhookDeliveries.eventType, filter.eventType));
+  if (filter.eventId) conditions.push(eq(webhookDeliveries.eventId, filter.eventId));
   if (cursor) conditions.push(afterCursor(webhookDeliveries.createdAt, webhookDeliveries.id, cursor, "desc"));
   return db
     .select()

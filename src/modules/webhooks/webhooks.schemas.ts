@@ -13,12 +13,17 @@ export const MAX_WEBHOOKS_PER_VENDOR = 5;
 export const webhookStatuses = ["ACTIVE", "DISABLED"] as const;
 export type WebhookStatus = (typeof webhookStatuses)[number];
 
-const EventName = StringEnum(eventTypes, { description: "An event name" });
+/** Subscribes to every event type, those of today and any added later (CONTRACT 12). */
+export const ALL_EVENTS = "*";
+const EventName = StringEnum([...eventTypes, ALL_EVENTS], {
+  description: "An event name, or `*` for every event type (present and future)",
+});
 const Events = Type.Array(EventName, {
   minItems: 1,
   maxItems: eventTypes.length,
   uniqueItems: true,
-  description: "The events this webhook receives: known names, at least one, no duplicates",
+  description:
+    'The events this webhook receives: known names, at least one, no duplicates; or `["*"]` alone for every event type, present and future',
 });
 const Url = Type.String({
   minLength: 1,
@@ -92,6 +97,9 @@ export const RotateSecretResponse = Type.Object({
   }),
 });
 
+export const deliveryStatuses = ["PENDING", "SUCCEEDED", "FAILED", "SKIPPED"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
 export const AttemptSchema = Type.Object({
   attempt: Type.Integer({ description: "1 for the first attempt" }),
   createdAt: Timestamp,
@@ -108,7 +116,7 @@ export const DeliverySchema = Type.Object({
   webhookId: Id,
   eventId: Id,
   event: Type.String(),
-  status: StringEnum(["PENDING", "SUCCEEDED", "FAILED", "SKIPPED"] as const, {
+  status: StringEnum(deliveryStatuses, {
     description:
       "PENDING until it succeeds or its attempts are exhausted (FAILED); SKIPPED: the endpoint was disabled when the event happened, so it was kept unsent for recover",
   }),
@@ -124,7 +132,20 @@ export const DeliveryListResponse = Type.Object({
   deliveries: Type.Array(DeliverySchema),
   nextCursor: NextCursor,
 });
-export const ListDeliveriesQuery = Type.Object({ ...PageQuery });
+export const ListDeliveriesQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(StringEnum(deliveryStatuses, { description: "Only deliveries in this status" })),
+  event: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "Only deliveries of this event type (a name of the event catalogue, `webhook.test` included)",
+    }),
+  ),
+  eventId: Type.Optional(
+    Type.String({ maxLength: 64, description: "Only deliveries of this event (an event id)" }),
+  ),
+});
 export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>;
 
 export const DeliveryParams = Type.Object({ id: Id, deliveryId: Id });

@@ -10,10 +10,11 @@ import { enqueueEvent, notifyDispatchers } from "../../outbox/enqueue.ts";
 import { generateWebhookSecret } from "../../webhook-delivery/signing.ts";
 import { assertWebhookUrl, type UrlPolicy, UrlRefusedError } from "../../webhook-delivery/url-guard.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
-import { eventCatalog, isEventType } from "../events/catalog.ts";
+import { eventCatalog, eventTypes, isEventType } from "../events/catalog.ts";
 import { presentDelivery, presentWebhook } from "./webhooks.presenter.ts";
 import {
   countWebhooks,
+  type DeliveryFilter,
   deleteWebhookRow,
   findDeliveryById,
   findPendingDelivery,
@@ -31,7 +32,9 @@ import {
   updateWebhookRow,
 } from "./webhooks.repository.ts";
 import {
+  ALL_EVENTS,
   type CreateWebhookBody,
+  deliveryStatuses,
   type ListDeliveriesQuery,
   type ListWebhooksQuery,
   MAX_WEBHOOKS_PER_VENDOR,
@@ -47,7 +50,22 @@ export interface Caller {
 
 const DEFAULT_OVERLAP_SECONDS = 86_400;
 
+/**
+ * The subscription is known names, or `*` alone (every event type, present and future; CONTRACT
+ * 12). With an OAuth token `*` needs the read scope of every subscribable event: an application
+ * must not learn through webhooks what it cannot read.
+ */
 function assertEventScopes(caller: Caller, events: string[]): void {
+  if (events.includes(ALL_EVENTS)) {
+    if (events.length > 1) {
+      throw fieldError(
+        "validation_failed",
+        "events",
+        `"${ALL_EVENTS}" subscribes to every event and stands alone`,
+      );
+    }
+    events = eventTypes;
+  }
   for (const name of events) {
     if (!isEventType(name)) throw fieldError("validation_failed", "events", `unknown event ${name}`);
     const scope = eventCatalog[name].scope;
@@ -243,6 +261,32 @@ export async function sendTestEvent(ctx: ServiceContext, vendorId: string, id: s
   });
 }
 
+/**
+ * The delivery log's filters, checked: `status` is one of the four (the schema's enum), `event`
+ * a name of the event catalogue (`webhook.test` included), `eventId` an id. Anything else is a
+ * 400 naming the field, not an empty page that looks like "no such deliveries".
+ */
+function deliveryFilter(query: ListDeliveriesQuery): DeliveryFilter {
+  const filter: DeliveryFilter = {};
+  if (query.status !== undefined) {
+    if (!(deliveryStatuses as readonly string[]).includes(query.status)) {
+      throw fieldError("validation_failed", "status", `must be one of ${deliveryStatuses.join(", ")}`);
+    }
+    filter.status = query.status;
+  }
+  if (query.event !== undefined) {
+    if (!Object.hasOwn(eventCatalog, query.event)) {
+      throw fieldError("validation_failed", "event", `unknown event ${query.event}`);
+    }
+    filter.eventType = query.event;
+  }
+  if (query.eventId !== undefined) {
+    if (!isId(query.eventId)) throw fieldError("validation_failed", "eventId", "must be an event id");
+    filter.eventId = query.eventId;
+  }
+  return filter;
+}
+
 export async function listDeliveries(
   ctx: ServiceContext,
   vendorId: string,
@@ -251,7 +295,8 @@ export async function listDeliveries(
 ) {
   const hook = await requireWebhook(ctx, vendorId, id);
   const limit = query.limit ?? 100;
-  const rows = await listDeliveryRows(ctx.db, hook.id, limit, decodeCursor(query.cursor));
+  const filter = deliveryFilter(query);
+  const rows = await listDeliveryRows(ctx.db, hook.id, limit, decodeCursor(query.cursor), filter);
   const page = toPage(rows, limit, (d) => ({ t: d.createdAt.toISOString(), id: d.id }));
   const attempts = await listAttemptRows(
     ctx.db,

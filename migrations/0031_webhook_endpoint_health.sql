@@ -1,0 +1,3 @@
+ALTER TABLE "webhooks" ADD COLUMN "failing_notified_at" timestamp (3) with time zone;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_webhook_status_idx" ON "webhook_deliveries" USING btree ("webhook_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_webhook_type_idx" ON "webhook_deliveries" USING btree ("webhook_id","event_type","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);

@@ -1,0 +1,95 @@
+// The status form's photos from the camera (CONTRACT 12, Photos): the form is a plain
+// multipart/form-data post (no script needed), its photos read into memory bounded, each at most
+// 15 MB and all of them at most MAX_FORM_BYTES, then checked and stored like the API's uploads.
+// A photo that is not one, or too large, refuses the whole form with a flash naming it: nothing
+// is stored and the status does not move.
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { AppError } from "../../errors.ts";
+import { MAX_UPLOAD_BYTES } from "../../modules/photos/photo-image.ts";
+import {
+  type PhotoSettings,
+  type ProcessedPhoto,
+  processPhoto,
+  storePhoto,
+} from "../../modules/photos/photos.service.ts";
+
+export const PHOTO_FIELD = "photos";
+/** Photos in one status form. */
+export const MAX_FORM_PHOTOS = 10;
+const MAX_FORM_BYTES = 60 * 1024 * 1024;
+
+interface Upload {
+  name: string;
+  bytes: Buffer;
+  tooLarge: boolean;
+}
+
+const uploads = new WeakMap<FastifyRequest, Upload[]>();
+
+/** Lets this scope's routes take multipart forms (their text fields become the body, CSRF field included). */
+export async function acceptPhotoForms(scope: FastifyInstance): Promise<void> {
+  await scope.register(multipart, {
+    attachFieldsToBody: "keyValues",
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: MAX_UPLOAD_BYTES,
+      files: MAX_FORM_PHOTOS,
+      fields: 20,
+      fieldSize: 8192,
+      parts: MAX_FORM_PHOTOS + 20,
+      headerPairs: 50,
+    },
+    async onFile(part) {
+      const list = uploads.get(this) ?? [];
+      uploads.set(this, list);
+      const taken = list.reduce((sum, u) => sum + u.bytes.length, 0);
+      if (part.fieldname !== PHOTO_FIELD || taken > MAX_FORM_BYTES) {
+        part.file.resume();
+        if (part.fieldname === PHOTO_FIELD)
+          list.push({ name: part.filename, bytes: Buffer.alloc(0), tooLarge: true });
+        return;
+      }
+      const bytes = await part.toBuffer();
+      // A file input left empty is sent as a part with no name and no bytes: no photo.
+      if (part.filename === "" && bytes.length === 0) return;
+      list.push({ name: part.filename, bytes, tooLarge: part.file.truncated });
+    },
+  });
+}
+
+/**
+ * The form's photos checked (each an image within the limits), then stored for the order; their
+ * ids, for the status update. Any refusal names the photo's file name.
+ */
+export async function storeFormPhotos(
+  request: FastifyRequest,
+  ctx: Parameters<typeof storePhoto>[0],
+  settings: PhotoSettings,
+  vendorId: string,
+  orderId: string,
+): Promise<string[]> {
+  const list = uploads.get(request) ?? [];
+  const processed: ProcessedPhoto[] = [];
+  for (const upload of list) {
+    const label = upload.name || "the photo";
+    if (upload.tooLarge) {
+      throw new AppError(
+        "payload_too_large",
+        `Photo “${label}” is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`,
+      );
+    }
+    try {
+      processed.push(await processPhoto(upload.bytes));
+    } catch (error) {
+      if (error instanceof AppError) {
+        const why = error.extra.errors?.[0]?.message ?? error.message;
+        throw new AppError(error.code, `Photo “${label}” ${why}.`);
+      }
+      throw error;
+    }
+  }
+  const ids: string[] = [];
+  for (const photo of processed) ids.push((await storePhoto(ctx, settings, vendorId, orderId, photo)).id);
+  return ids;
+}
