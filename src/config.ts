@@ -36,6 +36,8 @@ export interface Config {
   readonly signInFailuresPerAccount: number;
   /** Requests per minute per client address to the sign-in pages (CONTRACT 8: stricter). */
   readonly signInRateLimitPerMinute: number;
+  /** Requests per minute per client address over the dashboard's pages and assets. */
+  readonly dashboardRequestsPerMinute: number;
   readonly rateLimitPerMinute: number;
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key, so deployments (or test runs) sharing one Redis never collide. */
@@ -292,6 +294,7 @@ export function loadConfig(
     signInFailuresPerAddress: int("SIGN_IN_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
     signInFailuresPerAccount: int("SIGN_IN_FAILURES_PER_ACCOUNT", 5, 1, 1_000_000),
     signInRateLimitPerMinute: int("SIGN_IN_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
+    dashboardRequestsPerMinute: int("DASHBOARD_REQUESTS_PER_MINUTE", 600, 1, 1_000_000),
     rateLimitPerMinute,
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",

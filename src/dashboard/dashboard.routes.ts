@@ -45,20 +45,16 @@ const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.met
 const pickerScript = fs.readFileSync(new URL("./assets/customer-picker.js", import.meta.url), "utf8");
 const bookingZoneScript = fs.readFileSync(new URL("./assets/booking-zone.js", import.meta.url), "utf8");
 
-/**
- * Per client address over every dashboard page and asset (CONTRACT 8: every answer carries the
- * RateLimit headers). Generous: a shop's staff share one office address, and each page loads a
- * stylesheet too; it bounds what one address can make the database do.
- */
-export const DASHBOARD_REQUESTS_PER_MINUTE = 600;
-
 const NOT_FOUND_TITLE = "errors.notFound.title";
 const NOT_FOUND_TEXT = "errors.notFound.dashboard";
 
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  // Per client address over every dashboard page and asset (CONTRACT 8: every answer carries the
+  // RateLimit headers). Generous: a shop's staff share one office address, and each page loads a
+  // stylesheet too; it bounds what one address can make the database do.
   registerAddressRateLimit(app, app.rateLimitStore, {
     policy: "dashboard",
-    maxPerMinute: DASHBOARD_REQUESTS_PER_MINUTE,
+    maxPerMinute: deps.config.dashboardRequestsPerMinute,
   });
   app.get("/assets/dashboard.css", { schema: { hide: true } }, async (_request, reply) =>
     reply.type("text/css; charset=utf-8").header("cache-control", "public, max-age=3600").send(stylesheet),

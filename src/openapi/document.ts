@@ -16,6 +16,13 @@ import {
 } from "../modules/appointments/appointments.schemas.ts";
 import { appointmentTransitions } from "../modules/appointments/appointments.workflow.ts";
 import {
+  AvailabilitySchema,
+  BookedSchema,
+  BookingBody,
+  BookingSettingsSchema,
+  UpdateBookingSettingsBody,
+} from "../modules/booking/booking.schemas.ts";
+import {
   CreateCustomerBody,
   CustomerDetailSchema,
   CustomerListResponse,
@@ -121,6 +128,11 @@ const named: Record<string, TSchema> = {
   WebhookTestPayload: WebhookTestPayloadSchema,
   Tombstone: TombstoneSchema,
   SyncChecksum: ChecksumResponse,
+  BookingSettings: BookingSettingsSchema,
+  UpdateBookingSettings: UpdateBookingSettingsBody,
+  Availability: AvailabilitySchema,
+  Booking: BookingBody,
+  Booked: BookedSchema,
 };
 for (const [name, schema] of Object.entries(named)) (schema as Json).title = name;
 

@@ -140,8 +140,78 @@ const statusChange = {
   photos: orderUpdate.photos,
 };
 
+const weekday = [
+  { from: "10:00", to: "13:00" },
+  { from: "14:00", to: "19:00" },
+];
+const bookingSettings = {
+  timeZone: "Europe/Lisbon",
+  address: "Rua Garrett 12\n1200-203 Lisboa",
+  openingHours: {
+    mon: [],
+    tue: weekday,
+    wed: weekday,
+    thu: weekday,
+    fri: weekday,
+    sat: [{ from: "10:00", to: "17:00" }],
+    sun: [],
+  },
+  closedDates: ["2026-12-24", "2026-12-25"],
+  instantConfirmation: false,
+  reminderMinutesBefore: 1440,
+  rescheduleCutoffHours: 24,
+  types: {
+    CONSULTATION: {
+      online: true,
+      duration: 90,
+      bufferAfter: 15,
+      minNoticeMinutes: 1440,
+      maxDaysAhead: 90,
+      capacity: 2,
+    },
+    FITTING: {
+      online: true,
+      duration: 60,
+      bufferAfter: 15,
+      minNoticeMinutes: 1440,
+      maxDaysAhead: 120,
+      capacity: 2,
+    },
+    PICKUP: {
+      online: false,
+      duration: 30,
+      bufferAfter: 0,
+      minNoticeMinutes: 240,
+      maxDaysAhead: 60,
+      capacity: 1,
+    },
+  },
+};
+
 /** One example per named schema of the document. */
 export const schemaExamples: Record<string, unknown> = {
+  BookingSettings: bookingSettings,
+  UpdateBookingSettings: {
+    openingHours: { sat: [{ from: "09:00", to: "16:00" }] },
+    types: { CONSULTATION: { capacity: 3 } },
+  },
+  Availability: {
+    timeZone: "Europe/Lisbon",
+    type: "CONSULTATION",
+    duration: 90,
+    slots: ["2026-12-08T10:00:00.000Z", "2026-12-08T10:30:00.000Z", "2026-12-08T14:00:00.000Z"],
+  },
+  Booking: {
+    type: "CONSULTATION",
+    start: "2026-12-08T10:00:00Z",
+    name: "Lena Schmidt",
+    email: "lena.schmidt@example.com",
+    phone: "+49 30 1234567",
+    weddingDate: "2027-08-14",
+    language: "de",
+    notes: "Looking for an A-line gown",
+  },
+  Booked: { id: "b7k2m9p4q1r8s5t3v6w0x2y4", status: "PROPOSED", start: "2026-12-08T10:00:00.000Z" },
   Order: orderJson,
   OrderUpdate: orderUpdate,
   OrderType: "BRIDAL_DRESS",

@@ -14,7 +14,7 @@ import { refuseUnavailable } from "../http/error-handler.ts";
 import { hashSecret } from "../lib/crypto.ts";
 import { errorPage, html, type SafeHtml } from "./html.ts";
 import { PageError } from "./page-error.ts";
-import { readerOf, readerSettings } from "./reader.ts";
+import { type Reader, readerOf, readerSettings } from "./reader.ts";
 
 export const CSRF_FIELD = "_csrf";
 
@@ -167,7 +167,7 @@ export async function registerBrowserScope(app: FastifyInstance, config: Config)
       if (error.extra.headers) reply.headers(error.extra.headers);
       if (error.status === 404) return page(404, t.t("errors.notFound.title"), t.t("errors.notFound.text"));
       if (error.status === 429) return page(429, t.t("errors.tooMany.title"), t.t("errors.tooMany.text"));
-      return page(error.status, t.t("errors.badRequest.title"), t.t("errors.badRequest.text"));
+      return page(error.status, t.t("errors.badRequest.title"), badRequestText(error, t));
     }
     if (error.code?.startsWith("FST_CSRF") || error instanceof CrossSiteRequest) {
       return page(403, t.t("errors.formExpired.title"), t.t("errors.formExpired.text"));
@@ -216,4 +216,16 @@ class CrossSiteRequest extends Error {
     super(`cross-site request refused (${reason})`);
     this.name = "CrossSiteRequest";
   }
+}
+
+/**
+ * What a refused form says: the field it names and, for a cause a person can act on, the cause,
+ * in the reader's words (the error's own message is English, for developers).
+ */
+function badRequestText(error: AppError, t: Reader["t"]): string {
+  const errors = error.extra.errors as { field?: string; message?: string }[] | undefined;
+  const first = errors?.[0];
+  if (!first?.field) return t.t("errors.badRequest.text");
+  if (first.message?.includes("NUL character")) return t.t("errors.badRequest.nul", { field: first.field });
+  return t.t("errors.badRequest.field", { field: first.field });
 }

@@ -7,6 +7,7 @@ import type { ApiResponse, RequestOptions } from "../helpers/api-client.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
 import { createClient } from "../helpers/oauth.ts";
 import { type Conformance, openApiConformance } from "../helpers/openapi-conformance.ts";
+import { cameraJpeg, uploadPhoto } from "../helpers/photos.ts";
 import { openSse } from "../helpers/sse.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
@@ -120,6 +121,19 @@ describe("every answer matches the OpenAPI document", () => {
       body: { status: "IN_PRODUCTION", message: "Cutting", imageUrl: "https://photos.example.com/1.jpg" },
     });
     await call("PUT", `/api/vendor/orders/${order.body.id}/status`, { ...k, body: { status: "RETURNED" } });
+    // A photo from the camera, then one that is not an image.
+    for (const bytes of [await cameraJpeg(640, 480), Buffer.from("%PDF-1.7\n")]) {
+      const upload = await uploadPhoto(t.url, order.body.id, bytes, { key });
+      violations.push(
+        ...conformance.check({
+          method: "POST",
+          url: `/api/vendor/orders/${order.body.id}/photos`,
+          status: upload.status,
+          headers: upload.headers,
+          text: upload.text,
+        }),
+      );
+    }
 
     // Appointments.
     const fitting = {
@@ -140,6 +154,26 @@ describe("every answer matches the OpenAPI document", () => {
     await call("DELETE", `/api/vendor/appointments/${a2.body.id}`, k);
     await call("GET", "/api/vendor/sync/checksum?resource=appointments", k);
     await call("GET", "/api/vendor/sync/checksum?resource=bookings", k);
+
+    // Booking: the shop's settings, its free starts, and a bride taking one (then the same one again).
+    await call("GET", "/api/vendor/booking/settings", k);
+    await call("PUT", "/api/vendor/booking/settings", {
+      ...k,
+      body: { timeZone: "Europe/Lisbon", types: { CONSULTATION: { minNoticeMinutes: 0 } } },
+    });
+    await call("PUT", "/api/vendor/booking/settings", { ...k, body: { timeZone: "Mars/Olympus" } });
+    const free = await call("GET", "/api/vendor/availability?type=CONSULTATION", k);
+    await call("GET", "/api/vendor/availability?type=BOGUS", k);
+    await call("GET", `/api/public/vendors/${vendor.id}/availability?type=CONSULTATION`);
+    await call("GET", "/api/public/vendors/unknown/availability?type=CONSULTATION");
+    const start = free.body.slots?.[0];
+    expect(start).toBeDefined();
+    const booking = { type: "CONSULTATION", start, name: "Lena Schmidt", email: "lena@example.com" };
+    expect((await call("POST", `/api/public/vendors/${vendor.id}/bookings`, { body: booking })).status).toBe(
+      201,
+    );
+    await call("POST", `/api/public/vendors/${vendor.id}/bookings`, { body: booking });
+    await call("POST", `/api/public/vendors/${vendor.id}/bookings`, { body: { type: "CONSULTATION" } });
 
     // Inquiries.
     const inquiry = await call("POST", `/api/public/vendors/${vendor.id}/inquiries`, {
@@ -256,7 +290,7 @@ describe("every answer matches the OpenAPI document", () => {
       ratelimit: '"credential";r=599;t=60',
     };
     const profile =
-      '{"id":"v1","name":"Bella Bridal","email":"owner@bella.example","createdAt":"2026-11-02T10:15:00.000Z","timeZone":"UTC","contactEmail":null,"livemode":true}';
+      '{"id":"v1","name":"Bella Bridal","email":"owner@bella.example","createdAt":"2026-11-02T10:15:00.000Z","timeZone":"UTC","language":"en","contactEmail":null,"livemode":true}';
     expect(
       conformance.check({ ...base, status: 200, headers: headers({ ...ok, ...limits }), text: profile }),
     ).toEqual([]);

@@ -91,7 +91,7 @@ describe("the OpenAPI document", () => {
       $ref: "#/components/schemas/CustomerWithCounts",
     });
     expect(doc.components.schemas.Event.discriminator.propertyName).toBe("event");
-    expect(doc.components.schemas.Event.oneOf).toHaveLength(13);
+    expect(doc.components.schemas.Event.oneOf).toHaveLength(15);
   });
 
   it("gives every request and response body an example, and cites no internal document", () => {
@@ -100,6 +100,15 @@ describe("the OpenAPI document", () => {
         const bodies = [op.requestBody, ...Object.values<any>(op.responses)].filter(Boolean);
         for (const body of bodies) {
           for (const [type, media] of Object.entries<any>(body.content ?? {})) {
+            // A file upload's body is bytes, which no example in a JSON document can hold: it
+            // describes its one binary part instead.
+            const binary = Object.values<any>(media.schema?.properties ?? {}).some(
+              (p) => p.format === "binary",
+            );
+            if (binary) {
+              expect(body.description, `${method} ${path} ${type}`).toMatch(/multipart/);
+              continue;
+            }
             expect(media.example ?? media.examples, `${method} ${path} ${type}`).toBeDefined();
           }
         }

@@ -57,6 +57,7 @@ describe("webhook delivery", () => {
       updatedAt: read.body.updatedAt,
       message: "Cutting",
       imageUrl: null,
+      photos: [],
     });
     // The same event reaches B with the same event id but its own delivery id.
     expect(b.requests[0]?.body.id).toBe(statusA.body.id);

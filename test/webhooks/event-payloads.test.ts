@@ -5,6 +5,7 @@ import * as ajvFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { Tx } from "../../src/db/client.ts";
 import { type AnyEventType, allEventTypes, eventTypes } from "../../src/modules/events/catalog.ts";
+import { sweepOrderAlerts } from "../../src/modules/orders/order-alerts.service.ts";
 import { eventEnvelope } from "../../src/openapi/webhooks.ts";
 import { enqueueEvent } from "../../src/outbox/enqueue.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
@@ -82,11 +83,35 @@ describe("delivered payloads", () => {
       message: "Do you have the Aurora in size 42?",
     });
     expect(inquiry.status).toBe(201);
+    // A wedding 30 days away with the dress not yet ready crosses a risk rule when the order is made
+    // (order.at_risk); a rental picked up and two days past its due-back date is overdue.
+    const soon = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const atRisk = await api.post(
+      "/api/vendor/orders",
+      { customerName: "Rita Risk", type: "BRIDAL_DRESS", weddingDate: soon },
+      { key },
+    );
+    expect(atRisk.status).toBe(201);
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    const rental = await api.post(
+      "/api/vendor/orders",
+      { customerName: "Olga Overdue", type: "RENTAL", pickupDate: ago(6), dueBackDate: ago(2) },
+      { key },
+    );
+    expect(rental.status).toBe(201);
+    for (const status of ["READY_FOR_PICKUP", "PICKED_UP"]) {
+      const res = await api.put(`/api/vendor/orders/${rental.body.id}/status`, { status }, { key });
+      expect(res.status).toBe(200);
+    }
+    await sweepOrderAlerts(f.t.ctx);
     expect((await api.post(`/api/vendor/webhooks/${hook.id}/test`, undefined, { key })).status).toBe(202);
 
     // At-least-once: a slow answer may be retried, so collect distinct events until all arrived.
     const byEvent = await eventually(async () => {
-      const seen = new Map(r.requests.map((req) => [req.body.event as AnyEventType, req.body]));
+      // The first of each type: the rental's later status changes are order.status_changed too.
+      const seen = new Map(
+        [...r.requests].reverse().map((req) => [req.body.event as AnyEventType, req.body]),
+      );
       return seen.size >= allEventTypes.length && seen;
     }, 20_000);
     expect([...byEvent.keys()].sort()).toEqual([...allEventTypes].sort());

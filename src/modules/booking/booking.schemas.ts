@@ -98,7 +98,10 @@ export const BookingSettingsSchema = Type.Object(
       { description: "How each appointment type is offered" },
     ),
   },
-  { description: "The shop's booking settings (CONTRACT 12)" },
+  {
+    description:
+      "The shop's booking settings: when it opens, and how each appointment type is offered online",
+  },
 );
 
 export const UpdateBookingSettingsBody = Type.Object(
@@ -125,8 +128,7 @@ export const UpdateBookingSettingsBody = Type.Object(
   },
   {
     additionalProperties: false,
-    description:
-      "Partial (CONTRACT 1): fields left out are unchanged; a weekday left out of openingHours keeps its hours",
+    description: "Partial: fields left out are unchanged; a weekday left out of openingHours keeps its hours",
   },
 );
 export type UpdateBookingSettingsBody = Static<typeof UpdateBookingSettingsBody>;
@@ -159,7 +161,10 @@ export const AvailabilitySchema = Type.Object(
     duration: Type.Integer({ description: "Minutes an appointment of this type lasts" }),
     slots: Type.Array(Timestamp, { description: "Free start times, UTC, ascending" }),
   },
-  { description: "Free start times (CONTRACT 12, Availability)" },
+  {
+    description:
+      "Free start times of one appointment type, from the shop's hours, closures, buffers and capacity",
+  },
 );
 
 export const VendorIdParams = Type.Object({ vendorId: Type.String({ description: "The shop's id" }) });
