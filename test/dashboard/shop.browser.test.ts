@@ -108,6 +108,8 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
 
       // 1. A new order from the dashboard; its order.created webhook arrives at the receiver.
       const before = receiver.requests.length;
+      await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Orders" }).click();
+      await page.waitForURL(`${t.url}/dashboard/orders`);
       await page.getByRole("link", { name: "New order" }).click();
       await page.waitForURL(`${t.url}/dashboard/orders/new`);
       await shot("new-order");

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
+import { decodeEntities } from "../helpers/browser.ts";
 import {
   chromiumAvailable,
   expectNoSidewaysScroll,
@@ -90,7 +91,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
         const menu = staff.getByRole("navigation", { name: "Dashboard" });
         await expect
           .poll(() => menu.getByRole("link").allTextContents())
-          .toEqual(["Orders", "Customers", "Appointments", "Inquiries"]);
+          .toEqual(["Today", "Orders", "Customers", "Appointments", "Inquiries"]);
         await expectNoSidewaysScroll(staff, "the staff member's orders page");
         await screenshot(staff, `team-${viewport.name}-staff-orders`);
 
@@ -141,7 +142,7 @@ describe.skipIf(!available)("a shop's team in the browser", () => {
             maxRedirects: 0,
           });
           expect(res.status(), path).toBe(403);
-          expect(await res.text(), path).toContain("Only the shop's owners can do this");
+          expect(decodeEntities(await res.text()), path).toContain("Only the shop's owners can do this");
         }
 
         // The owner sees the new member by name, the key alive and the shop's name unchanged.

@@ -81,7 +81,7 @@ describe.skipIf(!available)("two-step sign-in in the browser", () => {
           .fill(await generate({ secret, epoch: next }));
         await page.getByRole("button", { name: "Continue" }).click();
         await page.waitForURL(`${t.url}/dashboard/today`);
-        await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Orders");
+        await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Today");
       } finally {
         await context.close();
       }

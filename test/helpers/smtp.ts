@@ -9,8 +9,9 @@ import type { Logger } from "pino";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
 import type { Config } from "../../src/config.ts";
-import { type Database, queryRows } from "../../src/db/client.ts";
+import { type Database, openDatabase, pgliteDatabase, queryRows } from "../../src/db/client.ts";
 import { type RunningMailSender, startMailSender } from "../../src/mail/sender.ts";
+import { pgTarget } from "./pooler.ts";
 import { eventually } from "./webhook-receiver.ts";
 
 export interface ReceivedMail {
@@ -127,7 +128,14 @@ export async function startSmtpSink(
  */
 export function useMailSender(
   app: () => { database: Database; config: Config },
-  options: { retryDelaysMs?: number[] } = {},
+  options: {
+    retryDelaysMs?: number[];
+    /**
+     * The sender on a database handle of its own: the app's `queryCount()` then counts only the
+     * requests' statements, not the sender's polls and claims running beside them.
+     */
+    ownHandle?: boolean;
+  } = {},
 ): { sink: SmtpSink; sender: RunningMailSender } {
   let sink: SmtpSink | undefined;
   let sender: RunningMailSender | undefined;
@@ -140,7 +148,7 @@ export function useMailSender(
   beforeAll(async () => {
     sink = await startSmtpSink();
     const started = app();
-    database = started.database;
+    database = options.ownHandle ? await secondHandle(started.database) : started.database;
     sender = await startMailSender({
       config: {
         ...started.config,
@@ -153,6 +161,7 @@ export function useMailSender(
   });
   afterAll(async () => {
     await sender?.stop(2_000);
+    if (options.ownHandle) await database?.close();
     await sink?.close();
   });
   /** The sink, whose waits that time out say where each mail to the address is in the outbox. */
@@ -197,4 +206,11 @@ export function useMailSender(
 /** JSON.stringify's replacer that keeps an Error's message. */
 function errorFields(_key: string, value: unknown): unknown {
   return value instanceof Error ? { error: value.message } : value;
+}
+
+/** Another handle on `database`'s data: its own statement count (PGlite: the same instance). */
+async function secondHandle(database: Database): Promise<Database> {
+  if (database.pglite) return pgliteDatabase(database.pglite, async () => {});
+  if (!database.directUrl) throw new Error("a PostgreSQL database without its URL");
+  return openDatabase(pgTarget(database.directUrl));
 }

@@ -15,7 +15,8 @@ import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
 const t = useTestApp({ ownDatabase: true });
-const mail = useMailSender(() => t);
+// Its own handle: the status moves below count their statements, and the sender polls beside them.
+const mail = useMailSender(() => t, { ownHandle: true });
 let seq = 0;
 
 async function shop(customerMail: boolean) {
