@@ -47,6 +47,8 @@ export class FileBlobStore implements BlobStore {
 
   /** Each directory from the root down, made 0700 (mkdir's mode is masked by the umask: chmod). */
   private async makeDirs(dir: string): Promise<void> {
+    // On PostgreSQL nothing else writes to DATA_DIR, so the first photo may be what makes it.
+    await fs.mkdir(path.dirname(this.root), { recursive: true, mode: 0o700 });
     const relative = path.relative(this.root, dir);
     let current = this.root;
     for (const part of ["", ...(relative === "" ? [] : relative.split(path.sep))]) {
