@@ -13,6 +13,7 @@ import { readerOf } from "../web/reader.ts";
 import { actAsSignedInPerson, requireSession } from "../web/require-session.ts";
 import { accountPages } from "./account.pages.ts";
 import { activityPage } from "./activity.page.ts";
+import { bookingSettingsPages } from "./booking-settings.pages.ts";
 import { brandPages } from "./brand.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { apiKeyPages } from "./integrations/api-keys.pages.ts";
@@ -142,6 +143,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       settings.addHook("preHandler", requireMay(deps.ctx, "settings"));
       await settings.register(settingsPages, deps);
       await settings.register(brandPages, deps);
+      await settings.register(bookingSettingsPages, deps);
     });
     await signedIn.register(async (team) => {
       team.addHook("preHandler", requireMay(deps.ctx, "team"));

@@ -10,7 +10,7 @@ import type { ShopSettings } from "../modules/vendors/shop-settings.ts";
 import { html, type SafeHtml } from "../web/html.ts";
 
 /** Text for inside an HTML attribute or element of the pasted snippet. */
-const escapeText = (text: string) =>
+export const escapeText = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,

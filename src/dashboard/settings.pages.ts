@@ -15,6 +15,7 @@ import { html, SafeHtml } from "../web/html.ts";
 
 import { translatorFor } from "../web/reader.ts";
 import { languageOptions } from "./account-access.pages.ts";
+import { bookingSettingsLink } from "./booking-settings.pages.ts";
 import { brandSettingsLink } from "./brand.pages.ts";
 
 import type { DashboardDeps } from "./deps.ts";
@@ -57,6 +58,7 @@ ${notificationSection(notifications, page.csrf, shop.timeZone)}
 ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.address)}
 ${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
 ${await brandSettingsLink(ctx, vendorIdOf(request))}
+${bookingSettingsLink(t)}
 <h2>${t.t("dashboard.settings.team")}</h2>
 <p class="muted">${t.t("dashboard.settings.teamHint")}</p>
 <p><a class="button" href="/dashboard/settings/team">${t.t("dashboard.settings.team")}</a></p>

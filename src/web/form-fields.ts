@@ -30,11 +30,11 @@ function invalid(name: string, errors?: readonly FieldError[]): SafeHtml {
 }
 
 export function inputField(
-  c: Control & { type?: string; maxLength?: number; placeholder?: string; id?: string },
+  c: Control & { type?: string; maxLength?: number; placeholder?: string; id?: string; step?: string },
 ): SafeHtml {
   const id = c.id ?? c.name;
   return html`<label for="${id}">${c.label}</label>${c.hint ? html`<p class="muted hint">${c.hint}</p>` : ""}
-<input id="${id}" name="${c.name}" type="${c.type ?? "text"}" value="${c.value ?? ""}"${c.required ? html` required` : ""}${c.maxLength ? html` maxlength="${c.maxLength}"` : ""}${c.placeholder ? html` placeholder="${c.placeholder}"` : ""}${invalid(c.name, c.errors)}>
+<input id="${id}" name="${c.name}" type="${c.type ?? "text"}" value="${c.value ?? ""}"${c.required ? html` required` : ""}${c.maxLength ? html` maxlength="${c.maxLength}"` : ""}${c.placeholder ? html` placeholder="${c.placeholder}"` : ""}${c.step ? html` step="${c.step}"` : ""}${invalid(c.name, c.errors)}>
 ${errorBlock(c.name, c.errors)}`;
 }
 
