@@ -176,12 +176,17 @@ export function bodyOf(f: BookingForm): {
 }
 
 /**
- * The schema's refusals of `body`: the very check the API's PUT makes before its service. When
- * there are some, the service is not reached; so that one answer names every problem, the
- * service's own opening-hours rules (bookingSettingsProblems) are added for the hours typed.
+ * The form's own refusals and the schema's (the very check the API's PUT makes before its
+ * service). When there are some, the service is not reached; so that one answer names every
+ * problem, the service's own opening-hours rules (bookingSettingsProblems) are added for the
+ * hours typed.
  */
-export function schemaErrors(current: BookingSettings, body: UpdateBookingSettingsBody): FieldError[] {
-  const errors = formErrors(UpdateBookingSettingsBody, body);
+export function readingErrors(
+  current: BookingSettings,
+  body: UpdateBookingSettingsBody,
+  formRefusals: readonly FieldError[],
+): FieldError[] {
+  const errors = [...formRefusals, ...formErrors(UpdateBookingSettingsBody, body)];
   if (errors.length === 0) return errors;
   const hours = { ...current.openingHours, ...body.openingHours };
   const ruleErrors = bookingSettingsProblems({ ...current, openingHours: hours }).filter((e) =>

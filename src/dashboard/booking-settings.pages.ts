@@ -22,7 +22,7 @@ import {
   formOfPost,
   formOfSettings,
   localizedError,
-  schemaErrors,
+  readingErrors,
 } from "./booking-settings.form.ts";
 import { bookingLinkSection } from "./booking-settings.link.ts";
 import { hoursSection, typesSection } from "./booking-settings.sections.ts";
@@ -68,7 +68,7 @@ ${await bookingLinkSection(ctx, page.t, vendorId, config.publicUrl)}`;
       const typed = formOfPost(formOf(request));
       const { body, errors, rows } = bodyOf(typed);
       const current = await readBookingSettings(ctx, vendorIdOf(request));
-      const refused = [...errors, ...schemaErrors(current, body)];
+      const refused = readingErrors(current, body, errors);
       return saveForm(
         reply,
         config,
