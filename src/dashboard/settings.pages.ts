@@ -21,6 +21,7 @@ import type { DashboardDeps } from "./deps.ts";
 import { inquiryEmbed } from "./inquiry-embed.ts";
 import { dashboardPage, time } from "./layout.ts";
 import { notificationEmailActions, notificationSection } from "./notification-email.section.ts";
+import { orderDateSettingsLink } from "./order-date-settings.pages.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
 import { recentMail } from "./recent-mail.ts";
 
@@ -57,6 +58,7 @@ ${notificationSection(notifications, page.csrf, shop.timeZone)}
 ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.address)}
 ${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
 ${await brandSettingsLink(ctx, vendorIdOf(request))}
+${orderDateSettingsLink(t)}
 <h2>${t.t("dashboard.settings.team")}</h2>
 <p class="muted">${t.t("dashboard.settings.teamHint")}</p>
 <p><a class="button" href="/dashboard/settings/team">${t.t("dashboard.settings.team")}</a></p>
