@@ -62,7 +62,7 @@ const selected = (text: string, name: string) =>
   new RegExp(`<select id="[^"]*" name="${name}"[^>]*>[\\s\\S]*?<option value="([^"]*)" selected>`).exec(
     text,
   )?.[1];
-const valueOf = (text: string, name: string) =>
+const inputValue = (text: string, name: string) =>
   new RegExp(`name="${name.replaceAll(".", "\\.")}"[^>]*value="([^"]*)"`).exec(text)?.[1];
 const unitOf = (text: string, type: string) =>
   new RegExp(`name="leadUnit\\.${type}"[^>]*>[\\s\\S]*?<option value="([^"]*)" selected>`).exec(text)?.[1];
@@ -76,19 +76,19 @@ describe("Settings → Order dates and risk", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("<h1>Order dates and risk</h1>");
     // 56, 28 and 7 days: shown as 8, 4 and 1 weeks, each with its default named.
-    expect([valueOf(page.text, "leadDays.BRIDAL_DRESS"), unitOf(page.text, "BRIDAL_DRESS")]).toEqual([
+    expect([inputValue(page.text, "leadDays.BRIDAL_DRESS"), unitOf(page.text, "BRIDAL_DRESS")]).toEqual([
       "8",
       "weeks",
     ]);
-    expect([valueOf(page.text, "leadDays.SUIT"), unitOf(page.text, "SUIT")]).toEqual(["4", "weeks"]);
-    expect([valueOf(page.text, "leadDays.RENTAL"), unitOf(page.text, "RENTAL")]).toEqual(["1", "weeks"]);
+    expect([inputValue(page.text, "leadDays.SUIT"), unitOf(page.text, "SUIT")]).toEqual(["4", "weeks"]);
+    expect([inputValue(page.text, "leadDays.RENTAL"), unitOf(page.text, "RENTAL")]).toEqual(["1", "weeks"]);
     expect(page.text).toContain("Default: 56 days");
     // The two default rules, then blank rows to add more.
     expect(selected(page.text, "rules.0.status")).toBe("FITTING_READY");
-    expect(valueOf(page.text, "rules.0.daysBefore")).toBe("56");
+    expect(inputValue(page.text, "rules.0.daysBefore")).toBe("56");
     expect(selected(page.text, "rules.1.status")).toBe("READY_FOR_PICKUP");
-    expect(valueOf(page.text, "rules.1.daysBefore")).toBe("14");
-    expect(valueOf(page.text, "rules.2.daysBefore")).toBe("");
+    expect(inputValue(page.text, "rules.1.daysBefore")).toBe("14");
+    expect(inputValue(page.text, "rules.2.daysBefore")).toBe("");
     expect(page.text).toContain("At risk when not");
     expect(page.text).toContain("ready for fitting");
     expect(await storedSettings(vendor.id)).toEqual({ leadTimes: null, riskRules: null });
@@ -117,10 +117,10 @@ describe("Settings → Order dates and risk", () => {
       text: "Order dates and risk rules saved. Open orders were checked against them.",
     });
     expect(selected(saved.text, "rules.0.status")).toBe("FITTING_READY");
-    expect(valueOf(saved.text, "rules.0.daysBefore")).toBe("120");
+    expect(inputValue(saved.text, "rules.0.daysBefore")).toBe("120");
     // One rule, then two blank rows.
-    expect(valueOf(saved.text, "rules.1.daysBefore")).toBe("");
-    expect(valueOf(saved.text, "rules.2.daysBefore")).toBe("");
+    expect(inputValue(saved.text, "rules.1.daysBefore")).toBe("");
+    expect(inputValue(saved.text, "rules.2.daysBefore")).toBe("");
     expect(saved.text).not.toContain('name="rules.3.status"');
     expect(await storedSettings(vendor.id)).toEqual({
       leadTimes: null,
@@ -147,7 +147,7 @@ describe("Settings → Order dates and risk", () => {
     expect(await storedSettings(other.vendor.id)).toEqual({ leadTimes: null, riskRules: null });
     expect(await atRiskEvents(untouched.id)).toEqual([]);
     expect((await other.browser.get("/dashboard/today")).text).not.toContain('data-section="atRisk"');
-    expect(valueOf((await other.browser.get(PATH)).text, "rules.0.daysBefore")).toBe("56");
+    expect(inputValue((await other.browser.get(PATH)).text, "rules.0.daysBefore")).toBe("56");
   });
 
   it("a lead time moves the due date an order shows, and the defaults come back on request", async () => {
@@ -203,10 +203,10 @@ describe("Settings → Order dates and risk", () => {
     expect(refused.text).toContain("Rule 2</a>: This rule is given twice.");
     expect(refused.text).toContain("Rule 3</a>: Choose the status this rule asks for.");
     // What was typed is still there.
-    expect(valueOf(refused.text, "leadDays.SUIT")).toBe("abc");
-    expect(valueOf(refused.text, "rules.3.daysBefore")).toBe("400");
+    expect(inputValue(refused.text, "leadDays.SUIT")).toBe("abc");
+    expect(inputValue(refused.text, "rules.3.daysBefore")).toBe("400");
     expect(selected(refused.text, "rules.3.status")).toBe("IN_PRODUCTION");
-    expect(valueOf(refused.text, "rules.2.daysBefore")).toBe("120");
+    expect(inputValue(refused.text, "rules.2.daysBefore")).toBe("120");
     expect(await storedSettings(vendor.id)).toEqual({ leadTimes: null, riskRules: null });
     expect(await atRiskEvents(order.id)).toEqual([]);
 
