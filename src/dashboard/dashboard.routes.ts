@@ -22,6 +22,7 @@ import { connectedAppPages } from "./integrations/connected-apps.pages.ts";
 import { integrationsOverviewPage } from "./integrations/overview.page.ts";
 import { sandboxPages } from "./integrations/sandbox.pages.ts";
 import { webhookPages } from "./integrations/webhooks.pages.ts";
+import { orderDateSettingsPages } from "./order-date-settings.pages.ts";
 import { appointmentPages } from "./pages/appointments.pages.ts";
 import { bookingPages } from "./pages/booking.page.ts";
 import { customerMergePages } from "./pages/customer-merge.pages.ts";
@@ -144,6 +145,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       await settings.register(settingsPages, deps);
       await settings.register(brandPages, deps);
       await settings.register(bookingSettingsPages, deps);
+      await settings.register(orderDateSettingsPages, deps);
     });
     await signedIn.register(async (team) => {
       team.addHook("preHandler", requireMay(deps.ctx, "team"));

@@ -22,6 +22,7 @@ import type { DashboardDeps } from "./deps.ts";
 import { inquiryEmbed } from "./inquiry-embed.ts";
 import { dashboardPage, time } from "./layout.ts";
 import { notificationEmailActions, notificationSection } from "./notification-email.section.ts";
+import { orderDateSettingsLink } from "./order-date-settings.pages.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
 import { recentMail } from "./recent-mail.ts";
 
@@ -59,6 +60,7 @@ ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.addres
 ${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
 ${await brandSettingsLink(ctx, vendorIdOf(request))}
 ${bookingSettingsLink(t)}
+${orderDateSettingsLink(t)}
 <h2>${t.t("dashboard.settings.team")}</h2>
 <p class="muted">${t.t("dashboard.settings.teamHint")}</p>
 <p><a class="button" href="/dashboard/settings/team">${t.t("dashboard.settings.team")}</a></p>

@@ -49,6 +49,8 @@ export const riskRuleKey = (rule: RiskRule) => `at_risk:${rule.status}:${rule.da
 
 export const MAX_RISK_RULES = 5;
 export const MAX_LEAD_DAYS = 730;
+/** A rule's reach: from 1 day to a year before the wedding. */
+export const MAX_RULE_DAYS = 365;
 
 export function leadDaysOf(leadTimes: Record<string, number> | null | undefined): Record<OrderType, number> {
   const out = { ...defaultLeadDays };
@@ -71,8 +73,12 @@ export function assertRiskRules(rules: readonly RiskRule[], field = "riskRules")
   for (const rule of rules) {
     if (!(riskRuleStatuses as readonly string[]).includes(rule.status))
       throw fieldError("validation_failed", field, `status must be one of ${riskRuleStatuses.join(", ")}`);
-    if (!Number.isInteger(rule.daysBefore) || rule.daysBefore < 1 || rule.daysBefore > 365)
-      throw fieldError("validation_failed", field, "daysBefore must be a whole number from 1 to 365");
+    if (!Number.isInteger(rule.daysBefore) || rule.daysBefore < 1 || rule.daysBefore > MAX_RULE_DAYS)
+      throw fieldError(
+        "validation_failed",
+        field,
+        `daysBefore must be a whole number from 1 to ${MAX_RULE_DAYS}`,
+      );
     if (seen.has(riskRuleKey(rule))) throw fieldError("validation_failed", field, "a rule is given twice");
     seen.add(riskRuleKey(rule));
   }
