@@ -3,6 +3,7 @@
 // in the visitor's language (Accept-Language); errors are catalogue keys or texts already in it.
 import { languages } from "../i18n/languages.ts";
 import { translator } from "../i18n/translator.ts";
+import { DEFAULT_TIME_ZONE, isTimeZone, timeZones } from "../lib/time-zone.ts";
 import { CSRF_FIELD } from "../web/browser-scope.ts";
 import { html, layout, type SafeHtml } from "../web/html.ts";
 import type { Reader } from "../web/reader.ts";
@@ -57,9 +58,11 @@ export function signUpSentPage(reader: Reader): string {
 
 export function signupConfirmPage(
   reader: Reader,
-  input: { csrf: string; token: string; name: string; email: string; error?: string },
+  input: { csrf: string; token: string; name: string; email: string; timeZone?: string; error?: string },
 ): string {
   const { t } = reader;
+  // Kept as typed after a refusal; else the browser's (browser-zone.js), else UTC without scripts.
+  const zone = input.timeZone && isTimeZone(input.timeZone) ? input.timeZone : DEFAULT_TIME_ZONE;
   return layout(
     t.t("account.signUp.choosePassword"),
     html`<h1>${t.t("account.signUp.choosePassword")}</h1>
@@ -71,8 +74,12 @@ ${errorLine(input.error)}
 <label for="password">${t.t("account.field.password")}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="10">
 <p class="muted">${t.t("account.field.passwordRule")}</p>
+<label for="timeZone">${t.t("account.signUp.timeZone")}</label>
+<select id="timeZone" name="timeZone"${input.timeZone ? "" : html` data-browser-zone`}>${timeZones.map((z) => html`<option value="${z}"${z === zone ? html` selected` : ""}>${z.replaceAll("_", " ")}</option>`)}</select>
+<p class="muted">${t.t("account.signUp.timeZoneHint")}</p>
 <button type="submit">${t.t("account.signUp.submit")}</button>
-</form>`,
+</form>
+<script src="/assets/browser-zone.js" defer></script>`,
     reader,
   );
 }

@@ -22,7 +22,7 @@ import {
   requestSignup,
   SignupLinkInvalid,
 } from "../modules/vendors/signup.service.ts";
-import { csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
+import { allowOwnScripts, csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { field, formOf } from "../web/form.ts";
 import { type Reader, readerOf, visitorLanguage } from "../web/reader.ts";
 import { startSession } from "../web/session.ts";
@@ -114,6 +114,7 @@ export async function accountAccessRoutes(
       const token = String((request.query as Record<string, unknown>).token ?? "");
       const pending = await findPendingSignup(ctx, token);
       if (!pending) return sendPage(reply, 400, signupLinkInvalidPage(readerOf(request)));
+      allowOwnScripts(reply);
       return sendPage(
         reply,
         200,
@@ -125,11 +126,15 @@ export async function accountAccessRoutes(
       { schema: { hide: true }, preHandler: app.csrfProtection },
       async (request, reply) => {
         let token = "";
+        let timeZone = "";
         let owner: { id: string; vendorId: string };
         try {
           const form = formOf(request);
           token = field(form, "token");
-          const vendor = await confirmSignup(ctx, token, field(form, "password"));
+          timeZone = field(form, "timeZone");
+          const vendor = await confirmSignup(ctx, token, field(form, "password"), {
+            ...(timeZone ? { timeZone } : {}),
+          });
           owner = { id: vendor.ownerId, vendorId: vendor.id };
         } catch (err) {
           if (err instanceof SignupLinkInvalid)
@@ -137,12 +142,14 @@ export async function accountAccessRoutes(
           if (!(err instanceof AppError)) throw err;
           const pending = await findPendingSignup(ctx, token);
           if (!pending) return sendPage(reply, 400, signupLinkInvalidPage(readerOf(request)));
+          allowOwnScripts(reply);
           return sendPage(
             reply,
             400,
             signupConfirmPage(readerOf(request), {
               csrf: csrfToken(reply),
               token,
+              timeZone,
               ...pending,
               error: fieldMessage(readerOf(request), err),
             }),

@@ -46,6 +46,7 @@ const stylesheet = fs.readFileSync(new URL("./assets/dashboard.css", import.meta
 const copyScript = fs.readFileSync(new URL("./assets/copy-secret.js", import.meta.url), "utf8");
 const pickerScript = fs.readFileSync(new URL("./assets/customer-picker.js", import.meta.url), "utf8");
 const bookingZoneScript = fs.readFileSync(new URL("./assets/booking-zone.js", import.meta.url), "utf8");
+const browserZoneScript = fs.readFileSync(new URL("./assets/browser-zone.js", import.meta.url), "utf8");
 
 const NOT_FOUND_TITLE = "errors.notFound.title";
 const NOT_FOUND_TEXT = "errors.notFound.dashboard";
@@ -86,6 +87,13 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       .send(bookingZoneScript),
   );
   await app.register(bookingPages, deps);
+  // Sign-up's last step picks the browser's time zone for the new shop.
+  app.get("/assets/browser-zone.js", { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type("text/javascript; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .send(browserZoneScript),
+  );
   // Public: one-click unsubscribe from a shop's customer mail (RFC 8058).
   await app.register(unsubscribePage, deps);
   // Public: the customer's own page for an appointment (the link in each appointment mail).

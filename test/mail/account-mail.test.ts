@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
-import { Browser, type PageResponse } from "../helpers/browser.ts";
+import { Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
 import { csrfOf } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { signedInBrowser } from "../helpers/oauth.ts";
@@ -135,9 +135,18 @@ describe("sign-up with a confirmed address", () => {
     expect(page.text).toContain("Maison &lt;Blanche&gt;");
     const short = await browser.submit(page, { password: "short" });
     expect(short.status).toBe(400);
-    const done = await browser.submit(short, { password: "a long secret" });
+    // A zone that is not one (a forged form) is refused by name; the link stays usable.
+    const nowhere = await browser.submit(short, { password: "a long secret", timeZone: "Mars/Olympus" });
+    expect(nowhere.status).toBe(400);
+    expect(decodeEntities(nowhere.text)).toMatch(/timeZone|time zone/i);
+    const done = await browser.submit(nowhere, { password: "a long secret", timeZone: "Europe/Paris" });
     expect([done.status, done.location]).toEqual([303, "/dashboard"]);
     expect((await browser.get("/dashboard/orders")).status).toBe(200);
+    const [made] = await queryRows<{ time_zone: string }>(
+      t.database.db,
+      sql`select time_zone from vendors where lower(email) = lower(${email})`,
+    );
+    expect(made?.time_zone).toBe("Europe/Paris");
     await signedInBrowser(t, email, "a long secret");
     // Once only.
     expect((await new Browser(t.url).get(link)).status).toBe(400);

@@ -10,6 +10,7 @@ import { baseLanguage, isLanguage } from "../../i18n/languages.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { displayNameProblem } from "../../lib/display-name.ts";
 import { newId } from "../../lib/ids.ts";
+import { isTimeZone } from "../../lib/time-zone.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
 import { findMemberByEmail } from "../members/members.repository.ts";
 import { isPlausibleEmail } from "./forgot-password.service.ts";
@@ -124,11 +125,19 @@ export async function confirmSignup(
   ctx: ServiceContext,
   token: string,
   password: string,
-  /** The browser's language at sign-up (Accept-Language matched): the shop's first language. */
-  language?: string,
+  options: {
+    /** The browser's language at sign-up (Accept-Language matched): the shop's first language. */
+    language?: string;
+    /** The shop's IANA time zone, as the confirmation page shows it (the browser's by default). */
+    timeZone?: string;
+  } = {},
 ) {
+  const { language, timeZone } = options;
   if (password.length < 10 || password.length > 1024) {
     throw fieldError("validation_failed", "password", "must be 10-1024 characters");
+  }
+  if (timeZone !== undefined && !isTimeZone(timeZone)) {
+    throw fieldError("validation_failed", "timeZone", "must be an IANA time zone such as Europe/Lisbon");
   }
   if (!looksLikeToken(token)) throw new SignupLinkInvalid();
   return ctx.db.transaction(async (tx) => {
@@ -145,6 +154,7 @@ export async function confirmSignup(
         email: request.email,
         password,
         ...(isLanguage(chosen) ? { language: chosen } : {}),
+        ...(timeZone ? { timeZone } : {}),
       });
     } catch (err) {
       // Registered meanwhile (another link to the same address was used first).
