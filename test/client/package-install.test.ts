@@ -3,6 +3,7 @@
 // `node` (no TypeScript loader) against a real server (the import, calls, If-Match and ETag,
 // webhook verification), and compiled by TypeScript as a strict NodeNext project would.
 import { execFile, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,12 +34,18 @@ describe("@vendor-api/client as a package", () => {
 
   it("builds, packs, installs offline into a scratch project and runs with plain node", async () => {
     const { key } = await createVendorWithKey(t.ctx, "Bella Bridal");
-    run(process.execPath, ["build.mjs"], pkg);
-    const packed = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], pkg);
-    const tarball = join(scratch, JSON.parse(packed)[0].filename);
-    const files = JSON.parse(packed)[0]
-      .files.map((f: { path: string }) => f.path)
-      .sort();
+    // The release step (npm run release:client): the tarball and its SHA-256 a release carries.
+    const released = JSON.parse(
+      run(process.execPath, [join(root, "scripts/release-client.mjs"), join(scratch, "release")], root),
+    );
+    const tarball: string = released.tarball;
+    const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
+    expect(tarball).toBe(join(scratch, "release", `vendor-api-client-${manifest.version}.tgz`));
+    const sum = createHash("sha256").update(readFileSync(tarball)).digest("hex");
+    expect(readFileSync(`${tarball}.sha256`, "utf8")).toBe(
+      `${sum}  vendor-api-client-${manifest.version}.tgz\n`,
+    );
+    const files = released.files;
     expect(files).toEqual([
       "README.md",
       "dist/cli.d.ts",
