@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError } from "../../errors.ts";
 import type { MessageValues, Translator } from "../../i18n/translator.ts";
+import { DISPLAY_NAME_RULE } from "../../lib/display-name.ts";
 import { DATE_RULE } from "../../lib/instants.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
 import { sendPage } from "../../web/browser-scope.ts";
@@ -66,6 +67,9 @@ export function fieldProblem(t: Translator, message: string): string {
   if (message === "must be a valid e-mail address") return k("email");
   if (message === "must be a valid absolute URL") return k("url");
   if (message === DATE_RULE) return k("date");
+  if (message === DISPLAY_NAME_RULE) return k("displayName");
+  // The pattern of a photo's or image's URL (orders.schemas.ts): http(s) only.
+  if (message === 'must match pattern "^[Hh][Tt][Tt][Pp][Ss]?://"') return k("webUrl");
   const longer = /^must NOT have more than (\d+) characters$/.exec(message);
   if (longer) return k("tooLong", { max: longer[1] ?? "" });
   const shorter = /^must NOT have fewer than (\d+) characters$/.exec(message);
