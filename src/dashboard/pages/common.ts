@@ -1,10 +1,14 @@
 // Small pieces shared by the data pages (orders, customers, appointments, inquiries, tracking).
+import type { TSchema } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, type FieldError } from "../../errors.ts";
+import type { MessageValues, Translator } from "../../i18n/translator.ts";
+import { DISPLAY_NAME_RULE } from "../../lib/display-name.ts";
+import { DATE_RULE } from "../../lib/instants.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
 import { sendPage } from "../../web/browser-scope.ts";
-import { type Form, field, optional } from "../../web/form.ts";
+import { type Form, field, formErrors, optional } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { dashboardPage, type PageContext, type Section } from "../layout.ts";
 import { pageContext } from "../page-context.ts";
@@ -15,9 +19,94 @@ export function humanize(code: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A status badge; the raw code stays in data-status for tests and styling. */
-export function statusBadge(status: string): SafeHtml {
-  return html`<span class="badge status" data-status="${status}">${humanize(status)}</span>`;
+/** An order status as the shop's people read it, in their language ("Fitting ready"). */
+export function orderStatusName(t: Translator, status: string): string {
+  const key = `dashboard.orders.status.${status}`;
+  return t.has(key) ? t.t(key) : humanize(status);
+}
+
+/** An order type in the reader's language ("Bridal dress"). */
+export function orderTypeName(t: Translator, type: string): string {
+  const key = `today.type.${type}`;
+  return t.has(key) ? t.t(key) : humanize(type);
+}
+
+/**
+ * A status badge; the raw code stays in data-status for tests and styling. The label is the
+ * status in the reader's language (orderStatusName...); without one, the code humanized.
+ */
+export function statusBadge(status: string, label: string = humanize(status)): SafeHtml {
+  return html`<span class="badge status" data-status="${status}">${label}</span>`;
+}
+
+/**
+ * A message with markup in it (a <time>, a link): the text is escaped, each `parts` value goes
+ * in as it is at its placeholder, so a language can put it wherever its sentence needs it.
+ */
+export function messageWithHtml(
+  t: Translator,
+  key: string,
+  values: MessageValues,
+  parts: Record<string, SafeHtml>,
+): SafeHtml {
+  const marks = Object.fromEntries(Object.keys(parts).map((name) => [name, `\uE000${name}\uE001`]));
+  const text = t.t(key, { ...values, ...marks });
+  const pieces = text.split(/\uE000([^\uE001]*)\uE001/);
+  // split with a capture group: text, part name, text, part name, ..., text.
+  return html`${pieces.map((piece, i) => (i % 2 === 1 ? (parts[piece] ?? "") : piece))}`;
+}
+
+/**
+ * A schema's sentence about a field (CONTRACT 2's wording, English) in the reader's language:
+ * the ones a dashboard form can meet; any other stays as the schema wrote it.
+ */
+export function fieldProblem(t: Translator, message: string): string {
+  const k = (key: string, values?: MessageValues) => t.t(`dashboard.orders.errors.${key}`, values);
+  if (message === "is required") return k("required");
+  if (message === "is not an accepted field") return k("notAccepted");
+  if (message === "must be a valid e-mail address") return k("email");
+  if (message === "must be a valid absolute URL") return k("url");
+  if (message === DATE_RULE) return k("date");
+  if (message === DISPLAY_NAME_RULE) return k("displayName");
+  // The pattern of a photo's or image's URL (orders.schemas.ts): http(s) only.
+  if (message === 'must match pattern "^[Hh][Tt][Tt][Pp][Ss]?://"') return k("webUrl");
+  const longer = /^must NOT have more than (\d+) characters$/.exec(message);
+  if (longer) return k("tooLong", { max: longer[1] ?? "" });
+  const shorter = /^must NOT have fewer than (\d+) characters$/.exec(message);
+  if (shorter) return k("tooShort", { min: shorter[1] ?? "" });
+  const oneOf = /^must be one of: (.*)$/.exec(message);
+  if (oneOf) return k("oneOf", { list: oneOf[1] ?? "" });
+  return message;
+}
+
+/** Field errors with their sentences in the reader's language (the fields stay as they are). */
+export function localizedErrors(t: Translator, errors: readonly FieldError[]): FieldError[] {
+  return errors.map((e) => ({ ...e, message: fieldProblem(t, e.message) }));
+}
+
+/**
+ * assertFormValid in the reader's language: refuses `value` unless it passes the body schema,
+ * validation_failed with every error in its message, each field named by its label.
+ */
+export function assertFormValidIn(
+  t: Translator,
+  schema: TSchema,
+  value: unknown,
+  labels: Record<string, string>,
+): void {
+  const errors = formErrors(schema, value);
+  if (errors.length === 0) return;
+  throw new AppError(
+    "validation_failed",
+    errors
+      .map((e) =>
+        t.t("dashboard.orders.errors.field", {
+          field: labels[e.field] ?? e.field,
+          problem: fieldProblem(t, e.message),
+        }),
+      )
+      .join("; "),
+  );
 }
 
 /** Shows an image link only for http(s) URLs: the API accepts no other scheme, this is belt and braces. */
@@ -30,10 +119,18 @@ export function durationOf(text: string): number | string {
   return /^\d{1,3}$/.test(text) ? Number(text) : text;
 }
 
-/** An appointment form's date, time, duration and notes, the date read in the shop's time zone. */
-export function appointmentTimeOf(form: Form, timeZone: string) {
+/**
+ * An appointment form's date, time, duration and notes, the date read in the shop's time zone.
+ * With the reader's translator, a refusal reads in their language.
+ */
+export function appointmentTimeOf(form: Form, timeZone: string, t?: Translator) {
   const date = fromLocalInput(field(form, "date"), timeZone);
-  if (!date) throw new AppError("validation_failed", "When must be a date and time.");
+  if (!date) {
+    throw new AppError(
+      "validation_failed",
+      t ? t.t("dashboard.orders.common.whenInvalid") : "When must be a date and time.",
+    );
+  }
   return {
     date: date.toISOString(),
     duration: durationOf(field(form, "duration")),
@@ -54,6 +151,9 @@ export async function showFormAgain(
   form: (pageCtx: PageContext) => SafeHtml | Promise<SafeHtml>,
 ): Promise<FastifyReply> {
   const pageCtx = await pageContext(ctx, request, reply);
-  pageCtx.flash = { kind: "error", message: `${page.notDone}: please correct the fields marked below.` };
+  pageCtx.flash = {
+    kind: "error",
+    message: pageCtx.t.t("dashboard.orders.common.correctFields", { notDone: page.notDone }),
+  };
   return sendPage(reply, status, dashboardPage(pageCtx, page.section, page.title, await form(pageCtx)));
 }

@@ -12,12 +12,14 @@ import {
 } from "../../modules/orders/orders.schemas.ts";
 import { updateOrder } from "../../modules/orders/orders.service.ts";
 import { csrfField } from "../../web/browser-scope.ts";
-import { assertFormValid, field } from "../../web/form.ts";
+import { field } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
 import { inputField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { vendorIdOf } from "../page-context.ts";
+import { assertFormValidIn } from "./common.ts";
 import { calendarDay } from "./today.page.ts";
 
 type Risk = Awaited<ReturnType<typeof getOrderRisk>>;
@@ -64,10 +66,11 @@ export async function orderDatesPages(app: FastifyInstance, { ctx, config }: Das
         for (const name of ["dueDate", "pickupDate", "dueBackDate"] as const) {
           if (form[name] !== undefined) input[name] = field(form, name) === "" ? null : field(form, name);
         }
-        assertFormValid(UpdateOrderSchema, input, {
-          dueDate: "Due date",
-          pickupDate: "Pickup date",
-          dueBackDate: "Due back",
+        const { t } = readerOf(request);
+        assertFormValidIn(t, UpdateOrderSchema, input, {
+          dueDate: t.t("today.order.dueDate"),
+          pickupDate: t.t("today.order.pickupDate"),
+          dueBackDate: t.t("today.order.dueBackDate"),
         });
         await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
         const risk = await getOrderRisk(ctx, vendorId, request.params.id);

@@ -3,6 +3,7 @@
 
 import type { FastifyInstance } from "fastify";
 import { AppError, type FieldError } from "../../errors.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import {
@@ -32,23 +33,24 @@ import {
 } from "../../modules/orders/orders.workflow.ts";
 import { allowOwnScripts, csrfField, sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
-import {
-  assertFormValid,
-  field,
-  formErrors,
-  formOf,
-  optional,
-  pageLimit,
-  queryParam,
-} from "../../web/form.ts";
+import { field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
 import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { memberMay, requireMay } from "../permission.ts";
-import { humanize, showFormAgain, statusBadge } from "./common.ts";
+import {
+  assertFormValidIn,
+  localizedErrors,
+  messageWithHtml,
+  orderStatusName,
+  orderTypeName,
+  showFormAgain,
+  statusBadge,
+} from "./common.ts";
 import { customerSearchForm, customerSelect } from "./customer-picker.ts";
 import { datesSection, getOrderRisk } from "./order-dates.section.ts";
 import { acceptPhotoForms, MAX_FORM_PHOTOS, PHOTO_FIELD, storeFormPhotos } from "./status-photos.ts";
@@ -71,40 +73,36 @@ export async function orderPages(app: FastifyInstance, { ctx, config }: Dashboar
       nextCursor: string | null;
     };
     const pageCtx = await pageContext(ctx, request, reply);
+    const { t } = pageCtx;
+    const k = (key: string) => t.t(`dashboard.orders.${key}`);
     const params = filterParams(find);
     if (limit !== 25) params.limit = String(limit);
     const filtered = Boolean(find.status || find.search);
-    const toolbar = html`<div class="toolbar"><a class="button primary" href="/dashboard/orders/new">New order</a>
-${memberMay(request, "export") ? html`<a class="button" href="/dashboard/orders/export.csv${queryString(filterParams(find))}" download>Export CSV</a>` : ""}</div>
+    const toolbar = html`<div class="toolbar"><a class="button primary" href="/dashboard/orders/new">${k("new")}</a>
+${memberMay(request, "export") ? html`<a class="button" href="/dashboard/orders/export.csv${queryString(filterParams(find))}" download>${k("list.export")}</a>` : ""}</div>
 <form method="get" action="/dashboard/orders" class="filter" role="search">
-<label for="order-search">Search (order number, name, e-mail, phone, model)</label>
+<label for="order-search">${k("list.search")}</label>
 <input id="order-search" name="q" type="search" maxlength="100" value="${find.search ?? ""}">
-<label for="order-status">Status</label>
-<select id="order-status" name="status"><option value="">Any status</option>
-${orderStatuses.map((st) => html`<option value="${st}"${st === find.status ? html` selected` : ""}>${humanize(st)}</option>`)}
+<label for="order-status">${t.t("common.status")}</label>
+<select id="order-status" name="status"><option value="">${k("list.anyStatus")}</option>
+${orderStatuses.map((st) => html`<option value="${st}"${st === find.status ? html` selected` : ""}>${orderStatusName(t, st)}</option>`)}
 </select>
-<div class="actions"><button type="submit">Find</button>${filtered ? html`<a class="button" href="/dashboard/orders">Clear</a>` : ""}</div>
+<div class="actions"><button type="submit">${k("list.find")}</button>${filtered ? html`<a class="button" href="/dashboard/orders">${k("list.clear")}</a>` : ""}</div>
 </form>`;
     const list =
       page.orders.length === 0
-        ? emptyState(
-            filtered
-              ? "No order matches."
-              : cursor
-                ? "No more orders."
-                : "No orders yet. Create one here, or through the API.",
-          )
+        ? emptyState(filtered ? k("list.noMatch") : cursor ? k("list.noMore") : k("list.none"))
         : html`<div class="table-wrap"><table class="orders cards">
-<thead><tr><th>Order</th><th>Customer</th><th>Status</th><th>Updated</th></tr></thead>
+<thead><tr><th>${k("list.order")}</th><th>${k("list.customer")}</th><th>${t.t("common.status")}</th><th>${k("list.updated")}</th></tr></thead>
 <tbody>${page.orders.map(
             (o) => html`<tr>
-<td><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? humanize(o.type)}</a><div class="muted">${humanize(o.type)}</div></td>
-<td>${o.customer ? html`${o.customer.name}${o.customer.email ? html`<div class="muted">${o.customer.email}</div>` : ""}` : html`<span class="muted">Erased customer</span>`}</td>
-<td>${statusBadge(o.status)}</td>
-<td>${time(o.updatedAt, pageCtx.timeZone)}</td></tr>`,
+<td><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? orderTypeName(t, o.type)}</a><div class="muted">${orderTypeName(t, o.type)}</div></td>
+<td>${o.customer ? html`${o.customer.name}${o.customer.email ? html`<div class="muted">${o.customer.email}</div>` : ""}` : html`<span class="muted">${k("list.erasedCustomer")}</span>`}</td>
+<td>${statusBadge(o.status, orderStatusName(t, o.status))}</td>
+<td>${time(o.updatedAt, pageCtx.timeZone, t)}</td></tr>`,
           )}</tbody></table></div>
-${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
-    return sendPage(reply, 200, dashboardPage(pageCtx, "orders", "Orders", html`${toolbar}${list}`));
+${pager(t, "/dashboard/orders", page.nextCursor, params)}`;
+    return sendPage(reply, 200, dashboardPage(pageCtx, "orders", k("title"), html`${toolbar}${list}`));
   });
 
   const exportGuard = { schema: { hide: true }, preHandler: requireMay(ctx, "export") };
@@ -112,6 +110,7 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
     const vendorId = vendorIdOf(request);
     const find = orderFilter(request.query);
     const timeZone = await vendorTimeZone(ctx, request);
+    const { t } = readerOf(request);
     const rows: string[][] = [];
     let cursor: string | undefined;
     // Bounded: at most EXPORT_MAX_ROWS orders, a page of 100 at a time.
@@ -142,20 +141,24 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
       cursor = page.nextCursor ?? undefined;
     } while (cursor && rows.length < EXPORT_MAX_ROWS);
     const header = [
-      "Order ID",
-      "Number",
-      "Status",
-      "Type",
-      "Model",
-      "Size",
-      "Color",
-      "Customer",
-      "Customer e-mail",
+      "orderId",
+      "number",
+      "status",
+      "type",
+      "model",
+      "size",
+      "color",
+      "customer",
+      "customerEmail",
+    ].map((name) => t.t(`dashboard.orders.csv.${name}`));
+    const times = [
+      t.t("dashboard.orders.csv.created", { timeZone }),
+      t.t("dashboard.orders.csv.updated", { timeZone }),
     ];
     return reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", 'attachment; filename="orders.csv"')
-      .send(toCsv([...header, `Created (${timeZone})`, `Updated (${timeZone})`], rows));
+      .send(toCsv([...header, ...times], rows));
   });
 
   app.get("/dashboard/orders/new", { schema: { hide: true } }, async (request, reply) => {
@@ -168,6 +171,7 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
     // The picker's search-as-you-type is our own file (CSP 'self'); the page works without it.
     allowOwnScripts(reply, { fetch: true });
     const form = newOrderForm(
+      pageCtx.t,
       { customerId: chosen?.id ?? (found.length === 1 ? found[0]?.id : "") },
       [],
       pageCtx.csrf,
@@ -179,7 +183,7 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
       dashboardPage(
         pageCtx,
         "orders",
-        "New order",
+        pageCtx.t.t("dashboard.orders.new"),
         html`${customerSearchForm(find, find === undefined ? undefined : found.length)}${form}`,
       ),
     );
@@ -190,6 +194,7 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
+      const { t } = readerOf(request);
       const posted = formOf(request);
       const form = Object.fromEntries(newOrderFields.map((f) => [f, field(posted, f)])) as NewOrderForm;
       // A customer picked: the new-customer fields are left aside (CONTRACT 12: not both).
@@ -213,7 +218,7 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
       };
       const save = async () => {
         const { id } = await createOrder(ctx, vendorId, input as CreateOrderBody);
-        return { message: "Order created.", location: `/dashboard/orders/${id}` };
+        return { message: t.t("dashboard.orders.created"), location: `/dashboard/orders/${id}` };
       };
       return saveForm(reply, config, formErrors(CreateOrderBody, input), save, (status, errors) =>
         showFormAgain(
@@ -221,8 +226,13 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
           request,
           reply,
           status,
-          { section: "orders", title: "New order", notDone: "The order was not created" },
-          (page) => newOrderForm(form, errors, page.csrf, picked ? [picked] : []),
+          {
+            section: "orders",
+            title: t.t("dashboard.orders.new"),
+            notDone: t.t("dashboard.orders.notCreated"),
+          },
+          (page) =>
+            newOrderForm(page.t, form, localizedErrors(page.t, errors), page.csrf, picked ? [picked] : []),
         ),
       );
     },
@@ -233,12 +243,13 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
+      const { t } = readerOf(request);
       const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        const input = Object.fromEntries(detailFields.map(([name]) => [name, optional(field(form, name))]));
-        assertFormValid(UpdateOrderBody, input, fieldLabels);
+        const input = Object.fromEntries(detailFields.map((name) => [name, optional(field(form, name))]));
+        assertFormValidIn(t, UpdateOrderBody, input, fieldLabels(t));
         await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
-        return { kind: "success", message: "Order details saved." };
+        return { kind: "success", message: t.t("dashboard.orders.detailsSaved") };
       });
     },
   );
@@ -254,7 +265,11 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
       const dates = datesSection(order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
       // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
       allowOwnScripts(reply);
-      const title = `Order #${order.number} — ${order.model ?? humanize(order.type)}`;
+      const { t } = pageCtx;
+      const title = t.t("dashboard.orders.page.title", {
+        number: String(order.number),
+        item: order.model ?? orderTypeName(t, order.type),
+      });
       return sendPage(
         reply,
         200,
@@ -262,7 +277,7 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
           pageCtx,
           "orders",
           title,
-          orderBody(order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone, dates),
+          orderBody(t, order, `${config.publicUrl}/track/${token}`, pageCtx.csrf, pageCtx.timeZone, dates),
         ),
       );
     },
@@ -276,22 +291,20 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
       { schema: { hide: true }, preHandler: app.csrfProtection },
       async (request, reply) => {
         const vendorId = vendorIdOf(request);
+        const { t } = readerOf(request);
         const back = `/dashboard/orders/${encodeURIComponent(request.params.id)}`;
         return runAction(reply, { ctx, config }, { done: back }, async (form) => {
           // Nothing is preselected, so a message alone never moves the order: the status is
           // chosen, never defaulted.
           if (field(form, "status") === "") {
-            throw new AppError(
-              "validation_failed",
-              "Choose the new status, or “no change” to add only a message.",
-            );
+            throw new AppError("validation_failed", t.t("dashboard.orders.statusForm.chooseStatus"));
           }
           const input = {
             status: field(form, "status"),
             message: optional(field(form, "message")),
             imageUrl: optional(field(form, "imageUrl")),
           };
-          assertFormValid(UpdateOrderStatusSchema, input, fieldLabels);
+          assertFormValidIn(t, UpdateOrderStatusSchema, input, fieldLabels(t));
           const photoIds = await storeFormPhotos(
             request,
             ctx,
@@ -302,26 +315,75 @@ ${pager(pageCtx.t, "/dashboard/orders", page.nextCursor, params)}`;
           const result = await updateOrderStatus(ctx, vendorId, request.params.id, {
             ...(input as UpdateOrderStatusBody),
             ...(photoIds.length > 0 ? { photoIds } : {}),
+          }).catch(async (error: unknown) => {
+            throw await refusedMove(t, error, ctx, vendorId, request.params.id, input.status);
           });
-          const photos =
-            photoIds.length === 0 ? "" : ` with ${photoIds.length} photo${photoIds.length === 1 ? "" : "s"}`;
-          return { kind: "success", message: `Status set to ${humanize(result.moved.status)}${photos}.` };
+          const status = orderStatusName(t, result.moved.status);
+          return {
+            kind: "success",
+            message: t.t("dashboard.orders.statusForm.statusSet", { status, count: photoIds.length }),
+          };
         });
       },
     );
   });
 }
 
-const fieldLabels: Record<string, string> = {
-  status: "Status",
-  message: "Message",
-  imageUrl: "Image URL",
-  model: "Model",
-  size: "Size",
-  color: "Color",
-  description: "Description",
-  specialRequests: "Special requests",
-};
+type LabelledField =
+  | "status"
+  | "message"
+  | "imageUrl"
+  | "model"
+  | "size"
+  | "color"
+  | "description"
+  | "specialRequests";
+
+/** The fields' names in a refusal's flash ("Image URL must be a valid absolute URL"). */
+function fieldLabels(t: Translator): Record<LabelledField, string> {
+  const k = (key: string) => t.t(`dashboard.orders.field.${key}`);
+  return {
+    status: t.t("common.status"),
+    message: k("message"),
+    imageUrl: k("imageUrl"),
+    model: k("model"),
+    size: k("size"),
+    color: k("color"),
+    description: k("description"),
+    specialRequests: k("specialRequests"),
+  };
+}
+
+/**
+ * A move the workflow refused (someone else moved the order meanwhile, or a hand-made post) in
+ * the member's language; the statuses stay codes, as the workflow names them.
+ */
+async function refusedMove(
+  t: Translator,
+  error: unknown,
+  ctx: DashboardDeps["ctx"],
+  vendorId: string,
+  orderId: string,
+  to: string,
+): Promise<unknown> {
+  if (!(error instanceof AppError) || error.code !== "invalid_transition") return error;
+  const { currentStatus, allowedStatuses } = error.extra as {
+    currentStatus?: string;
+    allowedStatuses?: string[];
+  };
+  if (currentStatus === undefined || allowedStatuses === undefined) return error;
+  const order = JSON.parse(await getOrder(ctx, vendorId, orderId)) as OrderJson;
+  const message =
+    allowedStatuses.length > 0
+      ? t.t("dashboard.orders.statusForm.cannotMove", {
+          type: order.type,
+          from: currentStatus,
+          to,
+          allowed: allowedStatuses.join(", "),
+        })
+      : t.t("dashboard.orders.statusForm.finalCannotMove", { from: currentStatus, to });
+  return new AppError("invalid_transition", message, error.extra);
+}
 
 /** At most this many orders in one CSV export. */
 export const EXPORT_MAX_ROWS = 10_000;
@@ -369,102 +431,113 @@ const newOrderFields = [
 type NewOrderForm = Record<(typeof newOrderFields)[number], string>;
 
 function newOrderForm(
+  t: Translator,
   form: Partial<NewOrderForm>,
   errors: FieldError[],
   csrf: string,
   customers: readonly PickableCustomer[],
 ): SafeHtml {
+  const k = (key: string) => t.t(`dashboard.orders.${key}`);
+  const label = fieldLabels(t);
   return html`<form method="post" action="/dashboard/orders" class="edit-form">
 ${csrfField(csrf)}
 ${otherErrors(errors, newOrderFields)}
-<fieldset><legend>Customer</legend>
+<fieldset><legend>${k("list.customer")}</legend>
 ${customerSelect(customers, form.customerId, errors)}
-<p class="muted">Or a new customer:</p>
-${inputField({ name: "customerName", label: "Name", value: form.customerName, maxLength: 200, errors })}
-${inputField({ name: "customerEmail", label: "E-mail (links the order to the customer with this e-mail)", type: "email", value: form.customerEmail, maxLength: 254, errors })}
-${inputField({ name: "customerPhone", label: "Phone", type: "tel", value: form.customerPhone, maxLength: 50, errors })}
-${inputField({ name: "weddingDate", label: "Wedding date", type: "date", value: form.weddingDate, errors })}
+<p class="muted">${k("form.orNewCustomer")}</p>
+${inputField({ name: "customerName", label: t.t("common.name"), value: form.customerName, maxLength: 200, errors })}
+${inputField({ name: "customerEmail", label: k("form.email"), type: "email", value: form.customerEmail, maxLength: 254, errors })}
+${inputField({ name: "customerPhone", label: t.t("common.phone"), type: "tel", value: form.customerPhone, maxLength: 50, errors })}
+${inputField({ name: "weddingDate", label: t.t("common.weddingDate"), type: "date", value: form.weddingDate, errors })}
 </fieldset>
-<fieldset><legend>Order</legend>
-${selectField({ name: "type", label: "Type", value: form.type, required: true, errors, options: orderTypes.map((t) => [t, humanize(t)] as const) })}
-${inputField({ name: "model", label: "Model", value: form.model, maxLength: 200, errors })}
-${inputField({ name: "size", label: "Size", value: form.size, maxLength: 50, errors })}
-${inputField({ name: "color", label: "Color", value: form.color, maxLength: 100, errors })}
-${textareaField({ name: "description", label: "Description", value: form.description, maxLength: 5000, errors })}
-${textareaField({ name: "specialRequests", label: "Special requests", value: form.specialRequests, maxLength: 5000, errors })}
+<fieldset><legend>${k("list.order")}</legend>
+${selectField({ name: "type", label: k("field.type"), value: form.type, required: true, errors, options: orderTypes.map((type) => [type, orderTypeName(t, type)] as const) })}
+${inputField({ name: "model", label: label.model, value: form.model, maxLength: 200, errors })}
+${inputField({ name: "size", label: label.size, value: form.size, maxLength: 50, errors })}
+${inputField({ name: "color", label: label.color, value: form.color, maxLength: 100, errors })}
+${textareaField({ name: "description", label: label.description, value: form.description, maxLength: 5000, errors })}
+${textareaField({ name: "specialRequests", label: label.specialRequests, value: form.specialRequests, maxLength: 5000, errors })}
 </fieldset>
-<div class="actions"><button type="submit" class="primary">Create order</button><a class="button" href="/dashboard/orders">Cancel</a></div>
+<div class="actions"><button type="submit" class="primary">${k("form.create")}</button><a class="button" href="/dashboard/orders">${t.t("common.cancel")}</a></div>
 </form>`;
 }
 
-const detailFields = [
-  ["model", "Model", 200],
-  ["size", "Size", 50],
-  ["color", "Color", 100],
-  ["description", "Description", 5000],
-  ["specialRequests", "Special requests", 5000],
-] as const;
+/** The details form's fields: a limit above 200 characters is a text area. */
+const detailFields = ["model", "size", "color", "description", "specialRequests"] as const;
+const detailMax: Record<(typeof detailFields)[number], number> = {
+  model: 200,
+  size: 50,
+  color: 100,
+  description: 5000,
+  specialRequests: 5000,
+};
 
-function detailsForm(order: OrderJson, csrf: string): SafeHtml {
-  return html`<details class="edit"><summary>Edit details</summary>
+function detailsForm(t: Translator, order: OrderJson, csrf: string): SafeHtml {
+  const labels = fieldLabels(t);
+  return html`<details class="edit"><summary>${t.t("dashboard.orders.page.editDetails")}</summary>
 <form method="post" action="/dashboard/orders/${order.id}/details" class="edit-form">
 ${csrfField(csrf)}
-${detailFields.map(([name, label, max]) =>
-  max > 200
+${detailFields.map((name) => {
+  const [label, max] = [labels[name], detailMax[name]];
+  return max > 200
     ? textareaField({ name, label, value: order[name] ?? "", maxLength: max })
-    : inputField({ name, label, value: order[name] ?? "", maxLength: max }),
-)}
-<div class="actions"><button type="submit" class="primary">Save details</button></div>
+    : inputField({ name, label, value: order[name] ?? "", maxLength: max });
+})}
+<div class="actions"><button type="submit" class="primary">${t.t("dashboard.orders.page.saveDetails")}</button></div>
 </form></details>`;
 }
 
 function orderBody(
+  t: Translator,
   order: OrderJson,
   trackingUrl: string,
   csrf: string,
   timeZone: string,
   dates: SafeHtml,
 ): SafeHtml {
+  const k = (key: string, values?: Record<string, string | number>) => t.t(`dashboard.orders.${key}`, values);
+  const labels = fieldLabels(t);
   const moves = allowedOrderMoves(order.type, order.status);
-  return html`<p>${statusBadge(order.status)} <span class="muted">${humanize(order.type)} · updated ${time(order.updatedAt, timeZone)}</span></p>
+  const current = orderStatusName(t, order.status);
+  return html`<p>${statusBadge(order.status, current)} <span class="muted">${messageWithHtml(t, "dashboard.orders.page.typeUpdated", { type: orderTypeName(t, order.type) }, { time: time(order.updatedAt, timeZone, t) })}</span></p>
 <dl class="facts">
-<dt>Customer</dt><dd>${order.customer ? html`<a href="/dashboard/customers/${order.customerId}">${order.customer.name}</a>${order.customer.email ? html` <span class="muted">${order.customer.email}</span>` : ""}` : html`<span class="muted">Erased on request</span>`}</dd>
-${order.size ? html`<dt>Size</dt><dd>${order.size}</dd>` : ""}
-${order.color ? html`<dt>Color</dt><dd>${order.color}</dd>` : ""}
-${order.description ? html`<dt>Description</dt><dd class="prose">${order.description}</dd>` : ""}
-${order.specialRequests ? html`<dt>Special requests</dt><dd class="prose">${order.specialRequests}</dd>` : ""}
+<dt>${k("list.customer")}</dt><dd>${order.customer ? html`<a href="/dashboard/customers/${order.customerId}">${order.customer.name}</a>${order.customer.email ? html` <span class="muted">${order.customer.email}</span>` : ""}` : html`<span class="muted">${k("page.erased")}</span>`}</dd>
+${order.size ? html`<dt>${labels.size}</dt><dd>${order.size}</dd>` : ""}
+${order.color ? html`<dt>${labels.color}</dt><dd>${order.color}</dd>` : ""}
+${order.description ? html`<dt>${labels.description}</dt><dd class="prose">${order.description}</dd>` : ""}
+${order.specialRequests ? html`<dt>${labels.specialRequests}</dt><dd class="prose">${order.specialRequests}</dd>` : ""}
 </dl>
-${detailsForm(order, csrf)}
+${detailsForm(t, order, csrf)}
 ${dates}
-<h2>Tracking link</h2>
-<p class="muted">Send this link to the customer: it shows the status and your messages, nothing else.</p>
-<label for="tracking-url">Tracking link</label>
+<h2>${k("tracking.title")}</h2>
+<p class="muted">${k("tracking.hint")}</p>
+<label for="tracking-url">${k("tracking.title")}</label>
 <div class="copy-row"><input id="tracking-url" type="text" readonly value="${trackingUrl}" data-copy-source>
-<button type="button" data-copy-from="tracking-url" hidden>Copy</button></div>
-<p><a href="${trackingUrl}" target="_blank" rel="noopener noreferrer">Open the tracking page</a></p>
+<button type="button" data-copy-from="tracking-url" hidden>${k("tracking.copy")}</button></div>
+<p><a href="${trackingUrl}" target="_blank" rel="noopener noreferrer">${k("tracking.open")}</a></p>
 <script src="/assets/copy-secret.js" defer></script>
-<h2>Update status</h2>
+<h2>${k("statusForm.title")}</h2>
 ${
   moves.length === 0
-    ? html`<p class="muted">${humanize(order.status)} is final: the status cannot change any more.</p>`
+    ? html`<p class="muted">${k("statusForm.final", { status: current })}</p>`
     : html`<form method="post" action="/dashboard/orders/${order.id}/status" class="status-form" enctype="multipart/form-data">
 ${csrfField(csrf)}
-<label for="status">New status</label>
+<label for="status">${k("statusForm.newStatus")}</label>
 <select id="status" name="status" required>
-<option value="" selected>Choose…</option>
-${moves.map((s) => html`<option value="${s}">${humanize(s)}</option>`)}
-<option value="${order.status}">${humanize(order.status)} (no change, add a message)</option>
+<option value="" selected>${k("statusForm.choose")}</option>
+${moves.map((st) => html`<option value="${st}">${orderStatusName(t, st)}</option>`)}
+<option value="${order.status}">${k("statusForm.noChange", { status: current })}</option>
 </select>
-<label for="message">Message to the customer</label>
+<label for="message">${k("statusForm.message")}</label>
 <textarea id="message" name="message" maxlength="2000"></textarea>
-<label for="photos">Photos (up to ${String(MAX_FORM_PHOTOS)}, 15 MB each)</label>
+<label for="photos">${k("statusForm.photos", { max: MAX_FORM_PHOTOS, size: 15 })}</label>
 <input id="photos" name="${PHOTO_FIELD}" type="file" accept="image/*" capture="environment" multiple>
-<p class="muted">Shown to the customer on her tracking page and in the status e-mail, without the camera's location data.</p>
-<label for="imageUrl">Or an image URL (progress photo)</label>
+<p class="muted">${k("statusForm.photosHint")}</p>
+<label for="imageUrl">${k("statusForm.imageUrl")}</label>
 <input id="imageUrl" name="imageUrl" type="url" maxlength="2048" placeholder="https://…">
-<div class="actions"><button type="submit" class="primary">Update status</button></div>
+<div class="actions"><button type="submit" class="primary">${k("statusForm.title")}</button></div>
 </form>`
 }
-<h2>History</h2>
-${timeline(order.updates, timeZone)}`;
+<h2>${k("page.history")}</h2>
+${timeline(order.updates, timeZone, t)}`;
 }

@@ -2,10 +2,12 @@
 // multipart/form-data post (no script needed), its photos read into memory bounded, each at most
 // 15 MB and all of them at most MAX_FORM_BYTES, then checked and stored like the API's uploads.
 // A photo that is not one, or too large, refuses the whole form with a flash naming it: nothing
-// is stored and the status does not move.
+// is stored and the status does not move. Refusals read in the member's language
+// (dashboard.orders.photoErrors).
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../errors.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import { MAX_UPLOAD_BYTES } from "../../modules/photos/photo-image.ts";
 import {
   type PhotoSettings,
@@ -13,6 +15,7 @@ import {
   processPhoto,
   storePhoto,
 } from "../../modules/photos/photos.service.ts";
+import { readerOf } from "../../web/reader.ts";
 
 export const PHOTO_FIELD = "photos";
 /** Photos in one status form. */
@@ -69,14 +72,17 @@ export async function storeFormPhotos(
   vendorId: string,
   orderId: string,
 ): Promise<string[]> {
+  const { t } = readerOf(request);
+  const k = (key: string, values: Record<string, string> = {}) =>
+    t.t(`dashboard.orders.photoErrors.${key}`, values);
   const list = uploads.get(request) ?? [];
   const processed: ProcessedPhoto[] = [];
   for (const upload of list) {
-    const label = upload.name || "the photo";
+    const name = upload.name || k("thePhoto");
     if (upload.tooLarge) {
       throw new AppError(
         "payload_too_large",
-        `Photo “${label}” is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`,
+        k("tooLarge", { name, max: String(MAX_UPLOAD_BYTES / 1024 / 1024) }),
       );
     }
     try {
@@ -84,12 +90,62 @@ export async function storeFormPhotos(
     } catch (error) {
       if (error instanceof AppError) {
         const why = error.extra.errors?.[0]?.message ?? error.message;
-        throw new AppError(error.code, `Photo “${label}” ${why}.`);
+        throw new AppError(error.code, photoRefusal(t, name, why));
       }
       throw error;
     }
   }
   const ids: string[] = [];
-  for (const photo of processed) ids.push((await storePhoto(ctx, settings, vendorId, orderId, photo)).id);
+  for (const photo of processed) {
+    try {
+      ids.push((await storePhoto(ctx, settings, vendorId, orderId, photo)).id);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "storage_quota_exceeded") {
+        throw new AppError(error.code, k("quota", { size: storageSize(t, settings.quotaBytes) }));
+      }
+      throw error;
+    }
+  }
   return ids;
+}
+
+/**
+ * Why processPhoto refused a photo (its English sentence, src/modules/photos/photo-image.ts),
+ * as a sentence in the member's language naming the photo.
+ */
+function photoRefusal(t: Translator, name: string, why: string): string {
+  const k = (key: string, values: Record<string, string>) =>
+    t.t(`dashboard.orders.photoErrors.${key}`, { name, ...values });
+  if (why === "is empty") return k("empty", {});
+  if (/^could not be read as an image/.test(why)) return k("damaged", {});
+  const pixels = /^is (\d+)×(\d+) pixels, more than the (\d+) megapixels accepted$/.exec(why);
+  if (pixels) return k("pixels", { width: pixels[1] ?? "", height: pixels[2] ?? "", max: pixels[3] ?? "" });
+  const more = /^has more than the (\d+) megapixels accepted$/.exec(why);
+  if (more) return k("megapixels", { max: more[1] ?? "" });
+  const notPhoto = /^is (.*): send a photo \((.*)\)$/.exec(why);
+  if (notPhoto) {
+    const what = notPhoto[1] ?? "";
+    const file = /^a (\w+) file$/.exec(what);
+    const kind =
+      what === "a PDF document"
+        ? "pdf"
+        : what === "a ZIP archive or office document"
+          ? "zip"
+          : what === "a text document (HTML, XML or SVG)"
+            ? "text"
+            : what === "an SVG drawing"
+              ? "svg"
+              : file
+                ? "format"
+                : "other";
+    return k("notPhoto", { kind, format: file?.[1] ?? "", accepted: notPhoto[2] ?? "" });
+  }
+  return k("other", { why });
+}
+
+/** The quota as the service words it (2 GiB, 500 MiB), the number in the member's language. */
+function storageSize(t: Translator, bytes: number): string {
+  const [value, unit] = bytes >= 1024 ** 3 ? [bytes / 1024 ** 3, "GiB"] : [bytes / 1024 ** 2, "MiB"];
+  const digits = unit === "GiB" ? 2 : 1;
+  return `${t.number(value, { maximumFractionDigits: digits, useGrouping: false })} ${unit}`;
 }
