@@ -7,7 +7,7 @@
 
 import type { FieldError } from "../../errors.ts";
 import { languages } from "../../i18n/languages.ts";
-import { translator } from "../../i18n/translator.ts";
+import { type Translator, translator } from "../../i18n/translator.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
 import { csrfField } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
@@ -70,9 +70,11 @@ function storedValue(text: string): unknown {
 
 /**
  * Rows → the object the API stores (null when every row is empty). A row with a value and no
- * name, and a name used twice, are field errors naming the row (`measurements.2`).
+ * name, and a name used twice, are field errors naming the row (`measurements.2`), in the
+ * reader's language.
  */
 export function objectOf(
+  t: Translator,
   field: RowField,
   rows: readonly Row[],
   errors: FieldError[],
@@ -83,17 +85,45 @@ export function objectOf(
     const name = row.name.trim();
     if (name === "") {
       if (row.value.trim() !== "")
-        errors.push({ field: `${field}.${i + 1}`, message: `row ${i + 1} has a value but no name` });
+        errors.push({
+          field: `${field}.${i + 1}`,
+          message: t.t("dashboard.customers.errors.valueWithoutName", { row: i + 1 }),
+        });
       return;
     }
     if (Object.hasOwn(out, name)) {
-      errors.push({ field: `${field}.${i + 1}`, message: `row ${i + 1}: “${name}” is already used above` });
+      errors.push({
+        field: `${field}.${i + 1}`,
+        message: t.t("dashboard.customers.errors.nameUsedAbove", { row: i + 1, name }),
+      });
       return;
     }
     out[name] = storedValue(row.value);
     any = true;
   });
   return any ? out : null;
+}
+
+/**
+ * The API's field errors (its schema's and the service's, written for developers) as the form
+ * shows them, in the reader's language: the English catalogue keeps each English message as the
+ * API words it. A message not listed here is shown as it comes.
+ */
+const apiMessages: Array<[RegExp, string]> = [
+  [/^is already used by another customer$/, "emailTaken"],
+  [/^must be a valid e-mail address$/, "emailFormat"],
+  [/^must be a date, YYYY-MM-DD, in years 0001-9999$/, "dateFormat"],
+  [/^must not be blank or contain control characters \(such as line breaks\)$/, "blankName"],
+  [/^must NOT have fewer than 1 characters$/, "empty"],
+  [/^must NOT have more than (?<max>\d+) characters$/, "tooLong"],
+];
+
+export function localizedFieldError(t: Translator, error: FieldError): FieldError {
+  for (const [pattern, key] of apiMessages) {
+    const match = pattern.exec(error.message);
+    if (match) return { ...error, message: t.t(`dashboard.customers.errors.${key}`, { ...match.groups }) };
+  }
+  return error;
 }
 
 /** The rows a form posted for `field` (names and values pair up by position). */
@@ -125,37 +155,38 @@ export function formFromCustomer(c: CustomerJson): CustomerForm {
 /** The name of the submit button that posts the form back with more empty rows, and its values. */
 export const ADD_ROWS_FIELD = "addRows";
 
-const rowLabels: Record<RowField, { legend: string; one: string; example: string }> = {
-  measurements: { legend: "Measurements", one: "Measurement", example: "bust, 86" },
-  preferences: { legend: "Preferences", one: "Preference", example: "neckline, V" },
-};
-
-function rowsFieldset(field: RowField, rows: readonly Row[], errorFor: (f: string) => SafeHtml): SafeHtml {
-  const l = rowLabels[field];
-  return html`<fieldset class="rows" id="${field}"><legend>${l.legend}</legend>
-<p class="muted">A name and a value a row (e.g. ${l.example}); numbers are kept as numbers. Leave a row empty to remove it.</p>
-<div class="row-head" aria-hidden="true"><span>Name</span><span>Value</span></div>
+/** A section's heading and its row labels: dashboard.customers.<field>.* in the catalogues. */
+function rowsFieldset(
+  t: Translator,
+  field: RowField,
+  rows: readonly Row[],
+  errorFor: (f: string) => SafeHtml,
+): SafeHtml {
+  const k = (key: string, values?: Record<string, string | number>) =>
+    t.t(`dashboard.customers.${field}.${key}`, values);
+  return html`<fieldset class="rows" id="${field}"><legend>${k("title")}</legend>
+<p class="muted">${t.t("dashboard.customers.rows.hint", { example: k("example") })}</p>
+<div class="row-head" aria-hidden="true"><span>${t.t("common.name")}</span><span>${t.t("dashboard.customers.rows.value")}</span></div>
 ${rows.map(
   (row, i) => html`<div class="row-pair">
-<input name="${rowNameField(field)}" value="${row.name}" aria-label="${l.one} ${i + 1} name" maxlength="200">
-<input name="${rowValueField(field)}" value="${row.value}" aria-label="${l.one} ${i + 1} value" maxlength="2000">
+<input name="${rowNameField(field)}" value="${row.name}" aria-label="${k("rowName", { row: i + 1 })}" maxlength="200">
+<input name="${rowValueField(field)}" value="${row.value}" aria-label="${k("rowValue", { row: i + 1 })}" maxlength="2000">
 </div>`,
 )}
 ${errorFor(field)}
-<button type="submit" name="${ADD_ROWS_FIELD}" value="${field}" formnovalidate>Add rows</button>
+<button type="submit" name="${ADD_ROWS_FIELD}" value="${field}" formnovalidate>${t.t("dashboard.customers.rows.add")}</button>
 </fieldset>`;
 }
 
 const labels: Array<[keyof CustomerForm, string, string]> = [
-  ["name", "Name", "text"],
-  ["email", "E-mail", "email"],
-  ["phone", "Phone", "tel"],
-  ["weddingDate", "Wedding date", "date"],
+  ["name", "common.name", "text"],
+  ["email", "common.email", "email"],
+  ["phone", "common.phone", "tel"],
+  ["weddingDate", "common.weddingDate", "date"],
 ];
 
 /** The customer's language: one of ours, each in its own name, or the shop's (stored as null). */
-function languageSelect(value: string, described: SafeHtml): SafeHtml {
-  const t = translator("en");
+function languageSelect(t: Translator, value: string, described: SafeHtml): SafeHtml {
   return html`<label for="language">${t.t("common.language")}</label>
 <select id="language" name="language"${described}>
 <option value="">${t.t("customer.language.shopDefault", { language: "–" })}</option>
@@ -163,13 +194,15 @@ ${languages.map((l) => html`<option value="${l}"${l === value ? html` selected` 
 </select>`;
 }
 
-/** The edit form of customer `id`, or the new-customer form when `id` is null. */
+/** The edit form of customer `id`, or the new-customer form when `id` is null, in `t`'s language. */
 export function customerEditForm(
+  t: Translator,
   id: string | null,
   form: CustomerForm,
   errors: FieldError[],
   csrf: string,
 ): SafeHtml {
+  const submit = id ? t.t("common.save") : t.t("dashboard.customers.form.add");
   const errorFor = (field: string) => {
     const messages = errors.filter((e) => e.field === field || e.field.startsWith(`${field}.`));
     return messages.length === 0
@@ -185,19 +218,19 @@ export function customerEditForm(
   // The first submit button is the one Enter presses (HTML implicit submission): Save, not "Add rows".
   return html`<form method="post" action="${action}" class="customer-form">
 ${csrfField(csrf)}
-<button type="submit" class="implicit-submit" tabindex="-1" aria-hidden="true">${id ? "Save" : "Add customer"}</button>
+<button type="submit" class="implicit-submit" tabindex="-1" aria-hidden="true">${submit}</button>
 ${other.length > 0 ? html`<p class="field-error">${other.map((e) => `${e.field} ${e.message}`).join("; ")}</p>` : ""}
 ${labels.map(
-  ([field, label, type]) => html`<label for="${field}">${label}</label>
+  ([field, label, type]) => html`<label for="${field}">${t.t(label)}</label>
 <input id="${field}" name="${field}" type="${type}" value="${form[field]}"${field === "name" ? html` required` : ""}${described(field)}>
 ${errorFor(field)}`,
 )}
-${languageSelect(form.language, described("language"))}
+${languageSelect(t, form.language, described("language"))}
 ${errorFor("language")}
-<label for="notes">Notes</label>
+<label for="notes">${t.t("common.notes")}</label>
 <textarea id="notes" name="notes"${described("notes")}>${form.notes}</textarea>
 ${errorFor("notes")}
-${rowFields.map((f) => rowsFieldset(f, form[f], errorFor))}
-<div class="actions"><button type="submit" class="primary">${id ? "Save" : "Add customer"}</button><a class="button" href="${id ? `/dashboard/customers/${id}` : "/dashboard/customers"}">Cancel</a></div>
+${rowFields.map((f) => rowsFieldset(t, f, form[f], errorFor))}
+<div class="actions"><button type="submit" class="primary">${submit}</button><a class="button" href="${id ? `/dashboard/customers/${id}` : "/dashboard/customers"}">${t.t("common.cancel")}</a></div>
 </form>`;
 }

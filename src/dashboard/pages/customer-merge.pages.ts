@@ -10,14 +10,13 @@ import { getCustomer } from "../../modules/customers/customers.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { queryParam } from "../../web/form.ts";
 import { html } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 import { memberMay, requireMay } from "../permission.ts";
 import { pickerLabel } from "./customer-picker.ts";
-
-const reasons = { email: "Same e-mail", phone: "Same phone", name: "Same name" } as const;
 
 export async function customerMergePages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx } = deps;
@@ -31,22 +30,27 @@ export async function customerMergePages(app: FastifyInstance, deps: DashboardDe
   app.get("/dashboard/customers/duplicates", { schema: { hide: true } }, async (request, reply) => {
     const pairs = await likelyDuplicates(ctx, vendorIdOf(request));
     const pageCtx = await pageContext(ctx, request, reply);
+    const k = (key: string) => pageCtx.t.t(`dashboard.customers.merge.${key}`);
     const mayMerge = memberMay(request, "merge");
     const merge = (keep: string, from: string, label: string) =>
       mayMerge ? confirmLink(`/dashboard/customers/${keep}/merge/${from}`, label) : "";
     const body =
       pairs.length === 0
-        ? emptyState("No likely duplicates: no two customers share an e-mail, a phone number or a name.")
-        : html`<p class="muted">Customers that may be one person. Merging moves the orders, appointments and inquiries to the customer kept, keeps the fuller value of each field, and deletes the other.${mayMerge ? "" : " Only the shop's owner can merge."}</p>
+        ? emptyState(k("none"))
+        : html`<p class="muted">${k("intro")}${mayMerge ? "" : ` ${k("ownerOnly")}`}</p>
 <div class="table-wrap"><table class="duplicates cards">
-<thead><tr><th>Why</th><th>Customer</th><th>Customer</th><th>Merge</th></tr></thead>
+<thead><tr><th>${k("why")}</th><th>${k("customer")}</th><th>${k("customer")}</th><th>${k("merge")}</th></tr></thead>
 <tbody>${pairs.map(
-            (p) => html`<tr data-pair="${p.a.id} ${p.b.id}"><td>${reasons[p.reason]}</td>
+            (p) => html`<tr data-pair="${p.a.id} ${p.b.id}"><td>${k(`reason.${p.reason}`)}</td>
 <td><a href="/dashboard/customers/${p.a.id}">${pickerLabel(p.a)}</a></td>
 <td><a href="/dashboard/customers/${p.b.id}">${pickerLabel(p.b)}</a></td>
-<td>${merge(p.a.id, p.b.id, "Keep the first")} ${merge(p.b.id, p.a.id, "Keep the second")}</td></tr>`,
+<td>${merge(p.a.id, p.b.id, k("keepFirst"))} ${merge(p.b.id, p.a.id, k("keepSecond"))}</td></tr>`,
           )}</tbody></table></div>`;
-    return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "Likely duplicates", body));
+    return sendPage(
+      reply,
+      200,
+      dashboardPage(pageCtx, "customers", pageCtx.t.t("dashboard.customers.duplicates"), body),
+    );
   });
 
   confirmedAction(
@@ -58,11 +62,13 @@ export async function customerMergePages(app: FastifyInstance, deps: DashboardDe
         const vendorId = vendorIdOf(request);
         const kept = await getCustomer(ctx, vendorId, request.params.id ?? "");
         const other = await getCustomer(ctx, vendorId, request.params.from ?? "");
+        const { t } = readerOf(request);
+        const names = { other: other.name, kept: kept.name };
         return {
           section: "customers",
-          title: `Merge ${other.name} into ${kept.name}?`,
-          consequence: `${other.name}'s ${other.counts.orders} order(s), ${other.counts.appointments} appointment(s) and inquiries move to ${kept.name}, who keeps each of her own fields unless it is empty (then ${other.name}'s is taken). ${other.name} is then deleted.`,
-          button: "Merge customers",
+          title: t.t("dashboard.customers.merge.title", names),
+          consequence: t.t("dashboard.customers.merge.consequence", { ...names, ...other.counts }),
+          button: t.t("dashboard.customers.merge.button"),
           back: "/dashboard/customers/duplicates",
         };
       },
@@ -75,7 +81,7 @@ export async function customerMergePages(app: FastifyInstance, deps: DashboardDe
         );
         return {
           kind: "success",
-          message: `Merged into ${kept.name}.`,
+          message: readerOf(request).t.t("dashboard.customers.merge.done", { name: kept.name }),
           location: `/dashboard/customers/${kept.id}`,
         };
       },

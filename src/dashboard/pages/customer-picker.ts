@@ -5,6 +5,7 @@
 // option shows the phone before the name.
 
 import type { FieldError } from "../../errors.ts";
+import { type Translator, translator } from "../../i18n/translator.ts";
 import type { PickableCustomer } from "../../modules/customers/customer-picker.service.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 
@@ -13,13 +14,22 @@ export function pickerLabel(c: PickableCustomer): string {
   return [c.phone, c.name, c.email].filter((v) => v).join(" · ");
 }
 
+// `t` is the page's translator; English until the New order page passes its own (pageCtx.t).
+const english = translator("en");
+
 /** The search form, outside the order form (forms do not nest). */
-export function customerSearchForm(find: string | undefined, found: number | undefined): SafeHtml {
+export function customerSearchForm(
+  find: string | undefined,
+  found: number | undefined,
+  t: Translator = english,
+): SafeHtml {
+  const k = (key: string, values?: Record<string, number>) =>
+    t.t(`dashboard.customers.picker.${key}`, values);
   return html`<form method="get" action="/dashboard/orders/new" class="filter customer-search" role="search">
-<label for="customer-find">Find a customer (phone, name or e-mail)</label>
+<label for="customer-find">${k("find")}</label>
 <input id="customer-find" name="find" type="search" inputmode="search" maxlength="100" autocomplete="off" value="${find ?? ""}" aria-controls="customerId">
-<div class="actions"><button type="submit">Find</button></div>
-${found === undefined ? "" : html`<p class="muted" id="customer-find-result" role="status">${found === 0 ? "No customer matches: fill in a new one below." : `${found} found: choose below.`}</p>`}
+<div class="actions"><button type="submit">${t.t("dashboard.customers.find")}</button></div>
+${found === undefined ? "" : html`<p class="muted" id="customer-find-result" role="status">${found === 0 ? k("noMatch") : k("found", { count: found })}</p>`}
 </form>`;
 }
 
@@ -28,11 +38,12 @@ export function customerSelect(
   options: readonly PickableCustomer[],
   chosen: string | undefined,
   errors: readonly FieldError[],
+  t: Translator = english,
 ): SafeHtml {
   const error = errors.find((e) => e.field === "customerId");
-  return html`<label for="customerId">Customer</label>
+  return html`<label for="customerId">${t.t("dashboard.customers.picker.customer")}</label>
 <select id="customerId" name="customerId" data-picker>
-<option value="">New customer (fill in below)</option>
+<option value="">${t.t("dashboard.customers.picker.newCustomer")}</option>
 ${options.map((c) => html`<option value="${c.id}"${c.id === chosen ? html` selected` : ""}>${pickerLabel(c)}</option>`)}
 </select>
 ${error ? html`<p class="field-error">${error.message}</p>` : ""}

@@ -2,9 +2,10 @@
 // their orders and appointments, and the edit form, which reports the service's refusals (an
 // e-mail another customer has, malformed JSON) on the form itself.
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FieldError } from "../../errors.ts";
 import { isLanguage, languages } from "../../i18n/languages.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import { searchTerm } from "../../lib/search.ts";
 import { formatInZone } from "../../lib/time-zone.ts";
 import { listAppointments } from "../../modules/appointments/appointments.service.ts";
@@ -33,19 +34,21 @@ import {
   queryParam,
 } from "../../web/form.ts";
 import { saveForm } from "../../web/form-actions.ts";
-import { html } from "../../web/html.ts";
+import { html, type SafeHtml } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
-import { dashboardPage, emptyState, pager, time } from "../layout.ts";
+import { dashboardPage, emptyState, type PageContext, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { memberMay, requireMay } from "../permission.ts";
-import { humanize, showFormAgain, statusBadge } from "./common.ts";
+import { humanize } from "./common.ts";
 import {
   ADD_ROWS_FIELD,
   type CustomerForm,
   customerEditForm,
   EMPTY_ROWS,
   formFromCustomer,
+  localizedFieldError,
   objectOf,
   postedRows,
   rowFields,
@@ -64,34 +67,30 @@ export async function customerPages(app: FastifyInstance, deps: DashboardDeps): 
     const search = searchTerm(queryParam(request.query, "q"));
     const page = await listCustomers(ctx, vendorIdOf(request), { limit, cursor, email, search });
     const pageCtx = await pageContext(ctx, request, reply);
+    const { t } = pageCtx;
+    const k = (key: string, values?: Record<string, string>) => t.t(`dashboard.customers.${key}`, values);
     const find: Record<string, string> = {};
     if (email) find.email = email;
     if (search) find.q = search;
     const params: Record<string, string> = { ...find };
     if (limit !== 25) params.limit = String(limit);
     const exportQuery = new URLSearchParams(find).toString();
-    const filter = html`<div class="toolbar"><a class="button primary" href="/dashboard/customers/new">New customer</a>
-<a class="button" href="/dashboard/customers/duplicates">Likely duplicates</a>
-${memberMay(request, "export") ? html`<a class="button" href="/dashboard/customers/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>Export CSV</a>` : ""}</div>
+    const filter = html`<div class="toolbar"><a class="button primary" href="/dashboard/customers/new">${k("new")}</a>
+<a class="button" href="/dashboard/customers/duplicates">${k("duplicates")}</a>
+${memberMay(request, "export") ? html`<a class="button" href="/dashboard/customers/export.csv${exportQuery ? `?${exportQuery}` : ""}" download>${k("exportCsv")}</a>` : ""}</div>
 <form method="get" action="/dashboard/customers" class="filter" role="search">
-<label for="customer-search">Search (name, e-mail, phone)</label>
+<label for="customer-search">${k("search")}</label>
 <input id="customer-search" name="q" type="search" maxlength="100" value="${search ?? ""}">
-${email ? html`<input type="hidden" name="email" value="${email}"><p class="muted">Only the customer with the e-mail ${email}.</p>` : ""}
-<div class="actions"><button type="submit">Find</button>${email || search ? html`<a class="button" href="/dashboard/customers">Clear</a>` : ""}</div>
+${email ? html`<input type="hidden" name="email" value="${email}"><p class="muted">${k("onlyEmail", { email })}</p>` : ""}
+<div class="actions"><button type="submit">${k("find")}</button>${email || search ? html`<a class="button" href="/dashboard/customers">${k("clear")}</a>` : ""}</div>
 </form>`;
     const list =
       page.customers.length === 0
         ? emptyState(
-            email
-              ? "No customer has this e-mail address."
-              : search
-                ? "No customer matches."
-                : cursor
-                  ? "No more customers."
-                  : "No customers yet.",
+            k(email ? "empty.email" : search ? "empty.search" : cursor ? "empty.more" : "empty.none"),
           )
         : html`<div class="table-wrap"><table class="customers cards">
-<thead><tr><th>Name</th><th>E-mail</th><th>Phone</th><th>Wedding date</th><th>Added</th></tr></thead>
+<thead><tr><th>${t.t("common.name")}</th><th>${t.t("common.email")}</th><th>${t.t("common.phone")}</th><th>${t.t("common.weddingDate")}</th><th>${k("added")}</th></tr></thead>
 <tbody>${page.customers.map(
             (c) => html`<tr><td><a href="/dashboard/customers/${c.id}">${c.name}</a></td>
 <td>${c.email ?? html`<span class="muted">–</span>`}</td>
@@ -100,7 +99,7 @@ ${email ? html`<input type="hidden" name="email" value="${email}"><p class="mute
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     const body = html`${filter}${list}`;
-    return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "Customers", body));
+    return sendPage(reply, 200, dashboardPage(pageCtx, "customers", t.t("dashboard.nav.customers"), body));
   });
 
   const exportGuard = { schema: { hide: true }, preHandler: requireMay(ctx, "export") };
@@ -109,6 +108,7 @@ ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     const email = queryParam(request.query, "email")?.trim().slice(0, 254) || undefined;
     const search = searchTerm(queryParam(request.query, "q"));
     const timeZone = await vendorTimeZone(ctx, request);
+    const { t } = readerOf(request);
     const rows: string[][] = [];
     let cursor: string | undefined;
     // Bounded: at most EXPORT_MAX_ROWS customers, a page of 100 at a time.
@@ -132,7 +132,15 @@ ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
       .header("content-disposition", 'attachment; filename="customers.csv"')
       .send(
         toCsv(
-          ["Customer ID", "Name", "E-mail", "Phone", "Wedding date", "Notes", `Added (${timeZone})`],
+          [
+            t.t("dashboard.customers.csv.id"),
+            t.t("common.name"),
+            t.t("common.email"),
+            t.t("common.phone"),
+            t.t("common.weddingDate"),
+            t.t("common.notes"),
+            t.t("dashboard.customers.csv.added", { zone: timeZone }),
+          ],
           rows,
         ),
       );
@@ -146,8 +154,8 @@ ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
       dashboardPage(
         pageCtx,
         "customers",
-        "New customer",
-        customerEditForm(null, emptyCustomerForm, [], pageCtx.csrf),
+        pageCtx.t.t("dashboard.customers.new"),
+        customerEditForm(pageCtx.t, null, emptyCustomerForm, [], pageCtx.csrf),
       ),
     );
   });
@@ -157,28 +165,34 @@ ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
+      const { t } = readerOf(request);
       const posted = formOf(request);
       const form = customerFormOf(posted);
+      const title = (t: Translator) => t.t("dashboard.customers.new");
       if (addingRows(posted)) {
         const pageCtx = await pageContext(ctx, request, reply);
-        const page = customerEditForm(null, form, [], pageCtx.csrf);
-        return sendPage(reply, 200, dashboardPage(pageCtx, "customers", "New customer", page));
+        const page = customerEditForm(pageCtx.t, null, form, [], pageCtx.csrf);
+        return sendPage(reply, 200, dashboardPage(pageCtx, "customers", title(pageCtx.t), page));
       }
       const errors: FieldError[] = [];
-      const input = customerInput(form, errors);
+      const input = customerInput(t, form, errors);
       errors.push(...formErrors(CreateCustomerBody, input));
       const save = async () => {
         const created = await createCustomer(ctx, vendorId, input as CreateCustomerBody);
-        return { message: "Customer added.", location: `/dashboard/customers/${created.id}` };
+        return {
+          message: t.t("dashboard.customers.created"),
+          location: `/dashboard/customers/${created.id}`,
+        };
       };
       return saveForm(reply, config, errors, save, (status, errors) =>
-        showFormAgain(
-          ctx,
-          request,
-          reply,
-          status,
-          { section: "customers", title: "New customer", notDone: "The customer was not added" },
-          (page) => customerEditForm(null, form, errors, page.csrf),
+        showAgain(request, reply, status, { title, notDone: "dashboard.customers.notAdded" }, (page) =>
+          customerEditForm(
+            page.t,
+            null,
+            form,
+            errors.map((e) => localizedFieldError(page.t, e)),
+            page.csrf,
+          ),
         ),
       );
     },
@@ -196,37 +210,40 @@ ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
       const { appointments } = await listAppointments(ctx, vendorId, { customerId: customer.id, limit: 50 });
       const unsubscribedAt = await customerUnsubscribedAt(ctx, vendorId, customer.id);
       const pageCtx = await pageContext(ctx, request, reply);
-      const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">Edit</a>
-<a class="button" href="/dashboard/orders/new?customerId=${customer.id}">New order</a>
-<a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">Book appointment</a>
-${memberMay(request, "erase") ? confirmLink(`/dashboard/customers/${customer.id}/erase`, "Erase customer") : ""}</div>
+      const { t } = pageCtx;
+      const k = (key: string, values?: Record<string, string | number>) =>
+        t.t(`dashboard.customers.${key}`, values);
+      const body = html`<div class="actions"><a class="button" href="/dashboard/customers/${customer.id}/edit">${t.t("common.edit")}</a>
+<a class="button" href="/dashboard/orders/new?customerId=${customer.id}">${k("newOrder")}</a>
+<a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">${k("bookAppointment")}</a>
+${memberMay(request, "erase") ? confirmLink(`/dashboard/customers/${customer.id}/erase`, k("erase")) : ""}</div>
 <dl class="facts">
-<dt>E-mail</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">Unsubscribed from your mail ${time(unsubscribedAt, pageCtx.timeZone)}</span>` : ""}</dd>
-<dt>Phone</dt><dd>${customer.phone ?? "–"}</dd>
-<dt>Wedding date</dt><dd>${customer.weddingDate ?? "–"}</dd>
-<dt>Notes</dt><dd class="prose">${customer.notes ?? "–"}</dd>
-<dt>Added</dt><dd>${time(customer.createdAt, pageCtx.timeZone)}</dd>
+<dt>${t.t("common.email")}</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">${around(k("unsubscribed", { time: MARK }), time(unsubscribedAt, pageCtx.timeZone))}</span>` : ""}</dd>
+<dt>${t.t("common.phone")}</dt><dd>${customer.phone ?? "–"}</dd>
+<dt>${t.t("common.weddingDate")}</dt><dd>${customer.weddingDate ?? "–"}</dd>
+<dt>${t.t("common.notes")}</dt><dd class="prose">${customer.notes ?? "–"}</dd>
+<dt>${k("added")}</dt><dd>${time(customer.createdAt, pageCtx.timeZone)}</dd>
 </dl>
-${rowsBlock("Measurements", customer.measurements)}
-${rowsBlock("Preferences", customer.preferences)}
-<h2>Orders (${customer.counts.orders})</h2>
-${customer.counts.orders > orders.length ? html`<p class="muted">The ${orders.length} most recently updated.</p>` : ""}
+${rowsBlock(k("measurements.title"), customer.measurements)}
+${rowsBlock(k("preferences.title"), customer.preferences)}
+<h2>${k("orders", { count: customer.counts.orders })}</h2>
+${customer.counts.orders > orders.length ? html`<p class="muted">${k("ordersShown", { count: orders.length })}</p>` : ""}
 ${
   orders.length === 0
-    ? emptyState("No orders for this customer.")
+    ? emptyState(k("noOrders"))
     : html`<ul class="plain">${orders.map(
         (o) =>
-          html`<li><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? humanize(o.type)}</a> ${statusBadge(o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone)}</span></li>`,
+          html`<li><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? named(t, `customer.orderType.${o.type}`, o.type)}</a> ${badge(t, "customer.orderStatus", o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone)}</span></li>`,
       )}</ul>`
 }
-<h2>Appointments (${customer.counts.appointments})</h2>
-${customer.counts.appointments > appointments.length ? html`<p class="muted">The first ${appointments.length} by date.</p>` : ""}
+<h2>${k("appointments", { count: customer.counts.appointments })}</h2>
+${customer.counts.appointments > appointments.length ? html`<p class="muted">${k("appointmentsShown", { count: appointments.length })}</p>` : ""}
 ${
   appointments.length === 0
-    ? emptyState("No appointments for this customer.")
+    ? emptyState(k("noAppointments"))
     : html`<ul class="plain">${appointments.map(
         (a) =>
-          html`<li><a href="/dashboard/appointments/${a.id}">${humanize(a.type)}</a> ${time(a.date, pageCtx.timeZone)} ${statusBadge(a.status)}</li>`,
+          html`<li><a href="/dashboard/appointments/${a.id}">${named(t, `appointments.types.${a.type}`, a.type)}</a> ${time(a.date, pageCtx.timeZone)} ${badge(t, "dashboard.customers.appointmentStatus", a.status)}</li>`,
       )}</ul>`
 }`;
       return sendPage(reply, 200, dashboardPage(pageCtx, "customers", customer.name, body));
@@ -240,17 +257,19 @@ ${
     {
       confirmation: async (request) => {
         const customer = await getCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
+        const { t } = readerOf(request);
+        const { name, counts } = customer;
         return {
           section: "customers",
-          title: `Erase ${customer.name}?`,
-          consequence: `${customer.name}, their ${customer.counts.appointments} appointment(s), the inquiries sent from their e-mail and every event about them are deleted; their ${customer.counts.orders} order(s) stay, with no customer.`,
-          button: "Erase customer",
+          title: t.t("dashboard.customers.eraseTitle", { name }),
+          consequence: t.t("dashboard.customers.eraseConsequence", { name, ...counts }),
+          button: t.t("dashboard.customers.erase"),
           back: `/dashboard/customers/${customer.id}`,
         };
       },
       act: async (request) => {
         await eraseCustomer(ctx, vendorIdOf(request), request.params.id ?? "");
-        return { kind: "success", message: "Customer erased." };
+        return { kind: "success", message: readerOf(request).t.t("dashboard.customers.erased") };
       },
       done: () => "/dashboard/customers",
     },
@@ -269,8 +288,8 @@ ${
         dashboardPage(
           pageCtx,
           "customers",
-          `Edit ${customer.name}`,
-          customerEditForm(customer.id, formFromCustomer(customer), [], pageCtx.csrf),
+          pageCtx.t.t("dashboard.customers.editTitle", { name: customer.name }),
+          customerEditForm(pageCtx.t, customer.id, formFromCustomer(customer), [], pageCtx.csrf),
         ),
       );
     },
@@ -283,32 +302,71 @@ ${
       const vendorId = vendorIdOf(request);
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       const current = await getCustomer(ctx, vendorId, request.params.id);
+      const { t } = readerOf(request);
       const posted = formOf(request);
       const form = customerFormOf(posted);
+      const title = (t: Translator) => t.t("dashboard.customers.editTitle", { name: current.name });
       if (addingRows(posted)) {
         const pageCtx = await pageContext(ctx, request, reply);
-        const page = customerEditForm(current.id, form, [], pageCtx.csrf);
-        return sendPage(reply, 200, dashboardPage(pageCtx, "customers", `Edit ${current.name}`, page));
+        const page = customerEditForm(pageCtx.t, current.id, form, [], pageCtx.csrf);
+        return sendPage(reply, 200, dashboardPage(pageCtx, "customers", title(pageCtx.t), page));
       }
       const errors: FieldError[] = [];
-      const input = customerInput(form, errors);
+      const input = customerInput(t, form, errors);
       errors.push(...formErrors(UpdateCustomerBody, input));
       const save = async () => {
         await updateCustomer(ctx, vendorId, current.id, input as UpdateCustomerBody);
-        return { message: "Customer saved.", location: `/dashboard/customers/${current.id}` };
+        return { message: t.t("dashboard.customers.saved"), location: `/dashboard/customers/${current.id}` };
       };
       return saveForm(reply, config, errors, save, (status, errors) =>
-        showFormAgain(
-          ctx,
-          request,
-          reply,
-          status,
-          { section: "customers", title: `Edit ${current.name}`, notDone: "The customer was not saved" },
-          (page) => customerEditForm(current.id, form, errors, page.csrf),
+        showAgain(request, reply, status, { title, notDone: "dashboard.customers.notSaved" }, (page) =>
+          customerEditForm(
+            page.t,
+            current.id,
+            form,
+            errors.map((e) => localizedFieldError(page.t, e)),
+            page.csrf,
+          ),
         ),
       );
     },
   );
+
+  /**
+   * A form shown again after saveForm refused it, as showFormAgain (common.ts) shows one, but with
+   * the whole flash sentence from the catalogue (`notDone`) and the API's field errors in the
+   * reader's language.
+   */
+  async function showAgain(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    page: { title: (t: Translator) => string; notDone: string },
+    form: (pageCtx: PageContext) => SafeHtml,
+  ): Promise<FastifyReply> {
+    const pageCtx = await pageContext(ctx, request, reply);
+    pageCtx.flash = { kind: "error", message: pageCtx.t.t(page.notDone) };
+    return sendPage(reply, status, dashboardPage(pageCtx, "customers", page.title(pageCtx.t), form(pageCtx)));
+  }
+}
+
+/** A status badge with the status's name in the reader's language; the code stays in data-status. */
+function badge(t: Translator, section: string, status: string): SafeHtml {
+  return html`<span class="badge status" data-status="${status}">${named(t, `${section}.${status}`, status)}</span>`;
+}
+
+/** A code's name from the catalogue (a status or a type), else the code as words. */
+function named(t: Translator, key: string, code: string): string {
+  return t.has(key) ? t.t(key) : humanize(code);
+}
+
+/** Stands for an element inside a catalogue message: the message is split around it. */
+const MARK = "\u0000";
+
+/** A message with `element` where it has MARK (the message escaped, the element kept). */
+function around(message: string, element: SafeHtml): SafeHtml {
+  const [before = "", after = ""] = message.split(MARK);
+  return html`${before}${element}${after}`;
 }
 
 /** Measurements or preferences as labelled rows (a nested value as JSON text). */
@@ -353,11 +411,14 @@ function addingRows(posted: Form): boolean {
 }
 
 /** The service input the create and edit forms post (rows made objects, errors collected). */
-function customerInput(form: CustomerForm, errors: FieldError[]) {
-  const measurements = objectOf("measurements", form.measurements, errors);
-  const preferences = objectOf("preferences", form.preferences, errors);
+function customerInput(t: Translator, form: CustomerForm, errors: FieldError[]) {
+  const measurements = objectOf(t, "measurements", form.measurements, errors);
+  const preferences = objectOf(t, "preferences", form.preferences, errors);
   if (form.language !== "" && !isLanguage(form.language)) {
-    errors.push({ field: "language", message: `must be one of ${languages.join(", ")}` });
+    errors.push({
+      field: "language",
+      message: t.t("dashboard.customers.errors.language", { list: languages.join(", ") }),
+    });
   }
   return {
     name: form.name.trim(),

@@ -2,6 +2,7 @@
 // inquiry's page, where the vendor turns it into a customer with a first appointment in one step
 // or just marks it handled.
 import type { FastifyInstance } from "fastify";
+import type { Translator } from "../../i18n/translator.ts";
 import { CreateAppointmentBody } from "../../modules/appointments/appointments.schemas.ts";
 import { appointmentTypes } from "../../modules/appointments/appointments.workflow.ts";
 import {
@@ -15,6 +16,7 @@ import { assertFormValid, field, pageLimit, queryParam } from "../../web/form.ts
 import { actionButton, runAction } from "../../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
 import { html } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
@@ -26,10 +28,16 @@ function excerpt(message: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-function handledBadge(handledAt: string | null) {
+function handledBadge(t: Translator, handledAt: string | null) {
   return handledAt
-    ? html`<span class="badge status" data-status="HANDLED">Handled</span>`
-    : html`<span class="badge status" data-status="OPEN">Open</span>`;
+    ? html`<span class="badge status" data-status="HANDLED">${t.t("dashboard.inquiries.handled")}</span>`
+    : html`<span class="badge status" data-status="OPEN">${t.t("dashboard.inquiries.open")}</span>`;
+}
+
+/** An appointment type's name in the reader's language (appointments.types.*). */
+function typeName(t: Translator, type: string): string {
+  const key = `appointments.types.${type}`;
+  return t.has(key) ? t.t(key) : humanize(type);
 }
 
 export async function inquiryPages(app: FastifyInstance, { ctx, config }: DashboardDeps): Promise<void> {
@@ -38,23 +46,21 @@ export async function inquiryPages(app: FastifyInstance, { ctx, config }: Dashbo
     const cursor = queryParam(request.query, "cursor");
     const page = await listInquiriesWithHandling(ctx, vendorIdOf(request), { limit, cursor });
     const pageCtx = await pageContext(ctx, request, reply);
+    const { t } = pageCtx;
+    const k = (key: string) => t.t(`dashboard.inquiries.${key}`);
     const body =
       page.inquiries.length === 0
-        ? emptyState(
-            cursor
-              ? "No more inquiries."
-              : "No inquiries yet. Messages sent through your inquiry form appear here.",
-          )
+        ? emptyState(k(cursor ? "empty.more" : "empty.none"))
         : html`<div class="table-wrap"><table class="inquiries cards">
-<thead><tr><th>From</th><th>Message</th><th>Status</th><th>Received</th></tr></thead>
+<thead><tr><th>${k("from")}</th><th>${k("message")}</th><th>${t.t("common.status")}</th><th>${k("received")}</th></tr></thead>
 <tbody>${page.inquiries.map(
             (
               q,
             ) => html`<tr><td><a href="/dashboard/inquiries/${q.id}">${q.name}</a><div class="muted">${q.email}</div></td>
-<td>${excerpt(q.message)}</td><td>${handledBadge(q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone)}</td></tr>`,
+<td>${excerpt(q.message)}</td><td>${handledBadge(t, q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone)}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
-    return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", "Inquiries", body));
+    return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", t.t("dashboard.nav.inquiries"), body));
   });
 
   app.get<{ Params: { id: string } }>(
@@ -64,29 +70,31 @@ ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : 
       const q = await getInquiryWithHandling(ctx, vendorIdOf(request), request.params.id);
       const pageCtx = await pageContext(ctx, request, reply);
       const base = `/dashboard/inquiries/${q.id}`;
-      const body = html`<p>${handledBadge(q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone)}</span>` : ""}</p>
+      const { t } = pageCtx;
+      const k = (key: string, values?: Record<string, string>) => t.t(`dashboard.inquiries.${key}`, values);
+      const body = html`<p>${handledBadge(t, q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone)}</span>` : ""}</p>
 <dl class="facts">
-<dt>From</dt><dd>${q.name}</dd>
-<dt>E-mail</dt><dd><a href="mailto:${q.email}">${q.email}</a></dd>
-<dt>Phone</dt><dd>${q.phone ?? "–"}</dd>
-<dt>Wedding date</dt><dd>${q.weddingDate ?? "–"}</dd>
-<dt>Received</dt><dd>${time(q.createdAt, pageCtx.timeZone)}</dd>
+<dt>${k("from")}</dt><dd>${q.name}</dd>
+<dt>${t.t("common.email")}</dt><dd><a href="mailto:${q.email}">${q.email}</a></dd>
+<dt>${t.t("common.phone")}</dt><dd>${q.phone ?? "–"}</dd>
+<dt>${t.t("common.weddingDate")}</dt><dd>${q.weddingDate ?? "–"}</dd>
+<dt>${k("received")}</dt><dd>${time(q.createdAt, pageCtx.timeZone)}</dd>
 </dl>
-<h2>Message</h2>
+<h2>${k("message")}</h2>
 <p class="prose">${q.message}</p>
-<div class="actions"><a class="button" href="mailto:${q.email}?subject=${encodeURIComponent("Your inquiry")}">Answer by e-mail</a>
-${q.handledAt ? "" : actionButton(pageCtx.csrf, `${base}/handled`, "Mark handled")}</div>
-<h2>Book an appointment</h2>
-<p class="muted">Adds ${q.name} as a customer (or links the customer with this e-mail), books the appointment and marks the inquiry handled.</p>
+<div class="actions"><a class="button" href="mailto:${q.email}?subject=${encodeURIComponent(k("replySubject"))}">${k("answer")}</a>
+${q.handledAt ? "" : actionButton(pageCtx.csrf, `${base}/handled`, k("markHandled"))}</div>
+<h2>${k("book")}</h2>
+<p class="muted">${k("bookHint", { name: q.name })}</p>
 <form method="post" action="${base}/convert" class="edit-form">
 ${csrfField(pageCtx.csrf)}
-${selectField({ name: "type", label: "Type", value: "CONSULTATION", required: true, options: appointmentTypes.map((t) => [t, humanize(t)] as const) })}
-${inputField({ name: "date", label: `When (${pageCtx.timeZone})`, type: "datetime-local", required: true })}
-${inputField({ name: "duration", label: "Duration (minutes, 15-480)", type: "number", value: "60", required: true })}
-${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
-<div class="actions"><button type="submit" class="primary">Create customer and appointment</button></div>
+${selectField({ name: "type", label: k("type"), value: "CONSULTATION", required: true, options: appointmentTypes.map((type) => [type, typeName(t, type)] as const) })}
+${inputField({ name: "date", label: k("when", { zone: pageCtx.timeZone }), type: "datetime-local", required: true })}
+${inputField({ name: "duration", label: k("duration"), type: "number", value: "60", required: true })}
+${textareaField({ name: "notes", label: t.t("common.notes"), value: "", maxLength: 2000 })}
+<div class="actions"><button type="submit" class="primary">${k("convert")}</button></div>
 </form>`;
-      return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", `Inquiry from ${q.name}`, body));
+      return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", k("title", { name: q.name }), body));
     },
   );
 
@@ -96,7 +104,7 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: `/dashboard/inquiries/${request.params.id}` }, async () => {
         await markInquiryHandled(ctx, vendorIdOf(request), request.params.id);
-        return { kind: "success", message: "Inquiry marked handled." };
+        return { kind: "success", message: readerOf(request).t.t("dashboard.inquiries.markedHandled") };
       }),
   );
 
@@ -120,7 +128,7 @@ ${textareaField({ name: "notes", label: "Notes", value: "", maxLength: 2000 })}
         );
         return {
           kind: "success",
-          message: "Customer added and appointment booked; the inquiry is handled.",
+          message: readerOf(request).t.t("dashboard.inquiries.converted"),
           location: `/dashboard/appointments/${appointment.id}`,
         };
       });
