@@ -2,9 +2,9 @@
 // time zone; filtered by who (a person, an API key, an application, the CLI) and by the kind of
 // record, with a GET form that works without JavaScript; paged by keyset (db/keyset.ts).
 import type { FastifyInstance } from "fastify";
+import type { Translator } from "../i18n/translator.ts";
 import {
   type ActivityAction,
-  activityActions,
   activityKinds,
   isActivityAction,
   isActivityKind,
@@ -25,22 +25,26 @@ import { html, type SafeHtml } from "../web/html.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage, emptyState, pager, time } from "./layout.ts";
 import { pageContext, vendorIdOf } from "./page-context.ts";
+import { richMessage } from "./rich-message.ts";
+
+const k = (key: string) => `dashboard.activity.${key}`;
 
 /** Who did it, in words: the person, `API key “POS”`, `Application “Bridal POS”`, the CLI. */
-export function actorLabel(actor: ActorValues & { actorName: string | null }): string {
+export function actorLabel(t: Translator, actor: ActorValues & { actorName: string | null }): string {
+  const name = actor.actorName ?? t.t(k("actor.deleted"));
   switch (actor.actorKind) {
     case "person":
-      return actor.actorName ?? "A person";
+      return actor.actorName ?? t.t(k("actor.person"));
     case "api_key":
-      return `API key “${actor.actorName ?? "deleted"}”`;
+      return t.t(k("actor.apiKey"), { name });
     case "oauth_app":
-      return `Application “${actor.actorName ?? "deleted"}”`;
+      return t.t(k("actor.application"), { name });
     case "cli":
-      return "Operator (command line)";
+      return t.t(k("actor.cli"));
     case "customer":
-      return "The customer (own appointment link)";
+      return t.t(k("actor.customer"));
     default:
-      return "The service";
+      return t.t(k("actor.service"));
   }
 }
 
@@ -82,24 +86,36 @@ function subjectCell(row: ActivityRow): SafeHtml {
   return href ? html` <a href="${href}">${short}</a>` : html` <span class="muted">${short}</span>`;
 }
 
+/**
+ * What was done, as the page words it, the record's link where the language puts it (`{subject}`
+ * carries its own leading space: nothing when the entry names no record). An action this version
+ * does not know stays as stored.
+ */
+function whatCell(t: Translator, row: ActivityRow): SafeHtml {
+  if (!isActivityAction(row.action)) return html`${row.action}`;
+  return richMessage(t, k(`action.${row.action}`), {}, { subject: subjectCell(row) });
+}
+
 /** Facts of the change: a status move, the fields edited. Never a value a customer typed. */
-function detailText(row: ActivityRow): string {
+function detailText(t: Translator, row: ActivityRow): string {
   const d = row.detail ?? {};
   const parts: string[] = [];
+  // Stored values (numbers, statuses, field names, scopes, ids) are shown as stored.
   if (typeof d.number === "number") parts.push(`#${d.number}`);
   if (row.action === "customer.merged" && typeof d.from === "string")
-    parts.push(`merged ${d.from.slice(0, 8)} into it`);
+    parts.push(t.t(k("detail.merged"), { id: d.from.slice(0, 8) }));
   if (typeof d.from === "string" && typeof d.to === "string") parts.push(`${d.from} → ${d.to}`);
-  if (Array.isArray(d.fields) && d.fields.length > 0) parts.push(`fields: ${d.fields.join(", ")}`);
-  if (Array.isArray(d.scopes)) parts.push(`scopes: ${d.scopes.join(" ")}`);
-  if (typeof d.public === "boolean") parts.push(d.public ? "public" : "private");
+  if (Array.isArray(d.fields) && d.fields.length > 0)
+    parts.push(t.t(k("detail.fields"), { fields: d.fields.join(", ") }));
+  if (Array.isArray(d.scopes)) parts.push(t.t(k("detail.scopes"), { scopes: d.scopes.join(" ") }));
+  if (typeof d.public === "boolean") parts.push(t.t(k(d.public ? "detail.public" : "detail.private")));
   if (typeof d.status === "string") parts.push(d.status);
-  if (d.reason === "removed") parts.push("the member they went to was removed");
-  if (d.reason === "demoted") parts.push("the member they went to is no longer an owner");
+  if (d.reason === "removed") parts.push(t.t(k("detail.memberRemoved")));
+  if (d.reason === "demoted") parts.push(t.t(k("detail.memberDemoted")));
   if (typeof d.invitationsRevoked === "number" && d.invitationsRevoked > 0)
-    parts.push(`${d.invitationsRevoked} of their invitations revoked`);
-  if (typeof d.eventId === "string") parts.push(`event ${d.eventId}`);
-  if (typeof d.count === "number") parts.push(`${d.count} ${d.count === 1 ? "delivery" : "deliveries"}`);
+    parts.push(t.t(k("detail.invitationsRevoked"), { count: d.invitationsRevoked }));
+  if (typeof d.eventId === "string") parts.push(t.t(k("detail.event"), { id: d.eventId }));
+  if (typeof d.count === "number") parts.push(t.t(k("detail.deliveries"), { count: d.count }));
   return parts.join("; ");
 }
 
@@ -115,6 +131,7 @@ export async function activityPage(app: FastifyInstance, { ctx }: DashboardDeps)
       activityActors(ctx, vendorId),
     ]);
     const pageCtx = await pageContext(ctx, request, reply);
+    const { t } = pageCtx;
     const chosenActor = parseActorFilter(actor) ? actor : undefined;
     const chosenKind = kind && isActivityKind(kind) ? kind : undefined;
     const filters: Record<string, string> = {
@@ -123,38 +140,36 @@ export async function activityPage(app: FastifyInstance, { ctx }: DashboardDeps)
       ...(limit === ACTIVITY_PAGE_SIZE ? {} : { limit: String(limit) }),
     };
     const filterForm = html`<form method="get" action="/dashboard/activity" class="filter" role="search">
-<label for="actor">Who</label>
-<select id="actor" name="actor"><option value="">Everyone</option>${actors.map((a) => {
+<label for="actor">${t.t(k("who"))}</label>
+<select id="actor" name="actor"><option value="">${t.t(k("everyone"))}</option>${actors.map((a) => {
       const value = actorFilterValue(a);
-      return html`<option value="${value}"${value === chosenActor ? html` selected` : ""}>${actorLabel(a)}</option>`;
+      return html`<option value="${value}"${value === chosenActor ? html` selected` : ""}>${actorLabel(t, a)}</option>`;
     })}</select>
-<label for="kind">What</label>
-<select id="kind" name="kind"><option value="">Everything</option>${Object.entries(activityKinds).map(
-      ([value, label]) =>
-        html`<option value="${value}"${value === chosenKind ? html` selected` : ""}>${label}</option>`,
+<label for="kind">${t.t(k("what"))}</label>
+<select id="kind" name="kind"><option value="">${t.t(k("everything"))}</option>${Object.keys(
+      activityKinds,
+    ).map(
+      (value) =>
+        html`<option value="${value}"${value === chosenKind ? html` selected` : ""}>${t.t(k(`kind.${value}`))}</option>`,
     )}</select>
-<div class="actions"><button type="submit">Filter</button>${chosenActor || chosenKind ? html`<a class="button" href="/dashboard/activity">Clear</a>` : ""}</div>
+<div class="actions"><button type="submit">${t.t(k("filter"))}</button>${chosenActor || chosenKind ? html`<a class="button" href="/dashboard/activity">${t.t(k("clear"))}</a>` : ""}</div>
 </form>`;
     const rows = page.rows;
     const list =
       rows.length === 0
-        ? emptyState(
-            cursor
-              ? "No more activity."
-              : "Nothing recorded yet. Changes made by you or your integrations appear here.",
-          )
+        ? emptyState(cursor ? t.t(k("noMore")) : t.t(k("empty")))
         : html`<div class="table-wrap"><table class="activity cards">
-<thead><tr><th>When</th><th>Who</th><th>What</th><th>Details</th></tr></thead>
+<thead><tr><th>${t.t(k("when"))}</th><th>${t.t(k("who"))}</th><th>${t.t(k("what"))}</th><th>${t.t(k("details"))}</th></tr></thead>
 <tbody>${rows.map(
             (r) => html`<tr data-action="${r.action}"><td>${time(r.at, pageCtx.timeZone)}</td>
-<td class="actor" data-actor-kind="${r.actorKind}">${actorLabel(r)}</td>
-<td>${isActivityAction(r.action) ? activityActions[r.action] : r.action}${subjectCell(r)}</td>
-<td class="muted">${detailText(r)}</td></tr>`,
+<td class="actor" data-actor-kind="${r.actorKind}">${actorLabel(t, r)}</td>
+<td>${whatCell(t, r)}</td>
+<td class="muted">${detailText(t, r)}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/activity", page.nextCursor, filters)}`;
-    const body = html`<p class="muted">Who changed what in your shop over the last year. Times are in ${pageCtx.timeZone}.</p>
+    const body = html`<p class="muted">${t.t(k("intro"), { zone: pageCtx.timeZone })}</p>
 ${filterForm}
 ${list}`;
-    return sendPage(reply, 200, dashboardPage(pageCtx, "activity", "Activity", body));
+    return sendPage(reply, 200, dashboardPage(pageCtx, "activity", t.t(k("title")), body));
   });
 }

@@ -56,10 +56,11 @@ export function confirmedAction(
   app.get<Params>(path, { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
     const c = await steps.confirmation(request);
     const page = await pageContext(ctx, request, reply);
-    const body = html`<p>${c.consequence}</p><p><strong>This cannot be undone.</strong></p>
+    const { t } = page;
+    const body = html`<p>${c.consequence}</p><p><strong>${t.t("dashboard.confirm.cannotUndo")}</strong></p>
 <form method="post" action="${request.url.split("?")[0]}">${csrfField(page.csrf)}<input type="hidden" name="${CONFIRMED_FIELD}" value="yes">
 ${Object.entries(c.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-<div class="actions"><button type="submit" class="danger">${c.button}</button><a class="button" href="${c.back}">Keep it, go back</a></div>
+<div class="actions"><button type="submit" class="danger">${c.button}</button><a class="button" href="${c.back}">${t.t("dashboard.confirm.keepIt")}</a></div>
 </form>`;
     return sendPage(reply, 200, dashboardPage(page, c.section, c.title, body));
   });

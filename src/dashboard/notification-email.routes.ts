@@ -14,37 +14,50 @@ import {
 import { CSRF_FIELD, csrfToken, sendPage } from "../web/browser-scope.ts";
 import { field, formOf } from "../web/form.ts";
 import { html, layout } from "../web/html.ts";
+import { type Reader, readerOf } from "../web/reader.ts";
+import { richMessage } from "./rich-message.ts";
 
 const PATH = "/notification-email/confirm";
 const CONFIRMED = "/notification-email/confirmed";
 
-function confirmPage(input: { csrf: string; token: string; shopName: string; email: string }): string {
+const k = (key: string) => `dashboard.notificationEmail.${key}`;
+
+function confirmPage(
+  reader: Reader,
+  input: { csrf: string; token: string; shopName: string; email: string },
+): string {
+  const { t } = reader;
   return layout(
-    "Confirm the address",
-    html`<h1>Notifications of ${input.shopName}</h1>
-<p>Send ${input.shopName}'s notifications (new inquiries from its website) to <strong>${input.email}</strong>?</p>
+    t.t(k("confirmTitle")),
+    html`<h1>${t.t(k("confirmHeading"), { shop: input.shopName })}</h1>
+<p>${richMessage(t, k("confirmQuestion"), { shop: input.shopName }, { email: html`<strong>${input.email}</strong>` })}</p>
 <form method="post" action="${PATH}">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
 <input type="hidden" name="token" value="${input.token}">
-<button type="submit">Confirm this address</button>
+<button type="submit">${t.t(k("confirmButton"))}</button>
 </form>`,
+    reader,
   );
 }
 
-function confirmedPage(): string {
+function confirmedPage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Address confirmed",
-    html`<h1>Address confirmed</h1>
-<p role="status">The shop's notifications now come to this address.</p>`,
+    t.t(k("confirmedTitle")),
+    html`<h1>${t.t(k("confirmedTitle"))}</h1>
+<p role="status">${t.t(k("confirmedText"))}</p>`,
+    reader,
   );
 }
 
-function linkInvalidPage(): string {
+function linkInvalidPage(reader: Reader): string {
+  const { t } = reader;
   return layout(
-    "Link no longer valid",
-    html`<h1>Link no longer valid</h1>
-<p class="error" role="alert">This confirmation link is no longer valid: it was used, replaced by a newer one or has expired, or the owner who asked for it is no longer an owner.</p>
-<p class="muted">An owner of the shop can send a new one from Settings.</p>`,
+    t.t(k("invalidTitle")),
+    html`<h1>${t.t(k("invalidTitle"))}</h1>
+<p class="error" role="alert">${t.t(k("invalidText"))}</p>
+<p class="muted">${t.t(k("invalidHint"))}</p>`,
+    reader,
   );
 }
 
@@ -55,17 +68,17 @@ export async function notificationEmailRoutes(
   app.get(PATH, { schema: { hide: true } }, async (request, reply) => {
     const token = String((request.query as Record<string, unknown>).token ?? "");
     const change = await findNotificationEmailChange(ctx, token);
-    if (!change) return sendPage(reply, 400, linkInvalidPage());
-    return sendPage(reply, 200, confirmPage({ csrf: csrfToken(reply), token, ...change }));
+    if (!change) return sendPage(reply, 400, linkInvalidPage(readerOf(request)));
+    return sendPage(reply, 200, confirmPage(readerOf(request), { csrf: csrfToken(reply), token, ...change }));
   });
 
   app.post(PATH, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
     const done = await confirmNotificationEmailChange(ctx, field(formOf(request), "token"));
-    if (!done) return sendPage(reply, 400, linkInvalidPage());
+    if (!done) return sendPage(reply, 400, linkInvalidPage(readerOf(request)));
     return reply.code(303).header("location", CONFIRMED).send();
   });
 
-  app.get(CONFIRMED, { schema: { hide: true } }, async (_request, reply) =>
-    sendPage(reply, 200, confirmedPage()),
+  app.get(CONFIRMED, { schema: { hide: true } }, async (request, reply) =>
+    sendPage(reply, 200, confirmedPage(readerOf(request))),
   );
 }

@@ -3,6 +3,7 @@
 // removed or demoted. Changing it mails a confirmation link to the new address; the setting
 // changes only when that link is followed (notification-email.service.ts, CONTRACT 12).
 import type { FastifyInstance } from "fastify";
+import type { Translator } from "../i18n/translator.ts";
 import {
   type NotificationSettings,
   requestNotificationEmailChange,
@@ -12,31 +13,44 @@ import { field } from "../web/form.ts";
 import { runAction } from "../web/form-actions.ts";
 import { inputField } from "../web/form-fields.ts";
 import { html, type SafeHtml } from "../web/html.ts";
+import { readerOf } from "../web/reader.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { time } from "./layout.ts";
 import { memberOf, vendorIdOf } from "./page-context.ts";
+import { richMessage } from "./rich-message.ts";
 
 export const NOTIFICATION_EMAIL_PATH = "/dashboard/settings/notification-email";
 
 export function notificationSection(
+  t: Translator,
   settings: NotificationSettings,
   csrf: string,
   timeZone: string,
 ): SafeHtml {
+  const k = (key: string) => `dashboard.notificationEmail.${key}`;
+  const address = html`<strong>${settings.address}</strong>`;
   const moved = settings.movedAt
-    ? html`<p class="flash error" data-notice="notification-email-moved">Since ${time(settings.movedAt, timeZone)}, the shop's notifications go to <strong>${settings.address}</strong>: the member they went to was removed or is no longer an owner (see Activity). Change the address below if another suits better.</p>`
+    ? html`<p class="flash error" data-notice="notification-email-moved">${richMessage(t, k("moved"), {}, { time: time(settings.movedAt, timeZone), address })}</p>`
     : html``;
   const pending = settings.pending
-    ? html`<p class="muted" data-pending-notification-email>Waiting for confirmation: <strong>${settings.pending.email}</strong> (the link sent there works until ${time(settings.pending.expiresAt, timeZone)}). Until it is followed, notifications keep going to ${settings.address}.</p>`
+    ? html`<p class="muted" data-pending-notification-email>${richMessage(
+        t,
+        k("pending"),
+        { address: settings.address },
+        {
+          email: html`<strong>${settings.pending.email}</strong>`,
+          time: time(settings.pending.expiresAt, timeZone),
+        },
+      )}</p>`
     : html``;
-  return html`<h2 id="notifications">Notifications</h2>
+  return html`<h2 id="notifications">${t.t(k("title"))}</h2>
 ${moved}
-<p>New inquiries are mailed to <strong data-notification-email>${settings.address}</strong>.</p>
+<p>${richMessage(t, k("current"), {}, { address: html`<strong data-notification-email>${settings.address}</strong>` })}</p>
 ${pending}
 <form method="post" action="${NOTIFICATION_EMAIL_PATH}" class="edit-form">${csrfField(csrf)}
-${inputField({ name: "notificationEmail", label: "Send notifications to", type: "email", required: true, maxLength: 254 })}
-<p class="muted">We mail a confirmation link to the new address; notifications go there once it is followed.</p>
-<div class="actions"><button type="submit">Send confirmation link</button></div>
+${inputField({ name: "notificationEmail", label: t.t(k("field")), type: "email", required: true, maxLength: 254 })}
+<p class="muted">${t.t(k("hint"))}</p>
+<div class="actions"><button type="submit">${t.t(k("send"))}</button></div>
 </form>`;
 }
 
@@ -50,6 +64,7 @@ export async function notificationEmailActions(
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: "/dashboard/settings" }, async (form) => {
         const me = memberOf(request);
+        const { t } = readerOf(request);
         const { email, current } = await requestNotificationEmailChange(
           ctx,
           vendorIdOf(request),
@@ -58,7 +73,7 @@ export async function notificationEmailActions(
         );
         return {
           kind: "success",
-          message: `A confirmation link was sent to ${email}. Notifications keep going to ${current} until it is followed.`,
+          message: t.t("dashboard.notificationEmail.sent", { email, current }),
         };
       }),
   );

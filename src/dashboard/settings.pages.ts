@@ -55,9 +55,9 @@ ${selectField({ name: "timeZone", label: t.t("common.timeZone"), value: shop.tim
 <p class="muted">${t.t("dashboard.settings.customerMailHint")}</p>
 <div class="actions"><button type="submit" class="primary">${t.t("dashboard.settings.save")}</button></div>
 </form>
-${notificationSection(notifications, page.csrf, shop.timeZone)}
+${notificationSection(t, notifications, page.csrf, shop.timeZone)}
 ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.address)}
-${await recentMail(ctx, vendorIdOf(request), shop.timeZone, config.publicUrl)}
+${await recentMail(ctx, t, vendorIdOf(request), shop.timeZone, config.publicUrl)}
 ${await brandSettingsLink(ctx, vendorIdOf(request))}
 ${bookingSettingsLink(t)}
 ${orderDateSettingsLink(t)}

@@ -2,9 +2,10 @@
 // Confirm / Complete / Cancel buttons the spec 3.1 transition table allows from each status,
 // and an appointment's page.
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError } from "../../errors.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import {
   formatInZone,
   fromLocalInput,
@@ -44,25 +45,40 @@ import {
 import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
-import { dashboardPage, emptyState, pager, time } from "../layout.ts";
+import { dashboardPage, emptyState, type PageContext, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { appointmentTimeOf, durationOf, humanize, showFormAgain, statusBadge } from "./common.ts";
+import { appointmentTimeOf, durationOf, humanize } from "./common.ts";
 import { withCustomerNotice } from "./customer-notice.ts";
+
+const k = (key: string) => `dashboard.appointments.${key}`;
 
 /** The buttons, in the order shown; each appears only where the transition table allows it. */
 const actions: Array<[AppointmentStatus, string, string]> = [
-  ["CONFIRMED", "Confirm", "primary"],
-  ["COMPLETED", "Complete", ""],
+  ["CONFIRMED", "confirm", "primary"],
+  ["COMPLETED", "complete", ""],
 ];
+/** The statuses a posted move may ask for, each with its flash. */
 const done: Record<string, string> = {
-  CONFIRMED: "confirmed",
-  COMPLETED: "completed",
-  CANCELLED: "cancelled",
+  CONFIRMED: "done.CONFIRMED",
+  COMPLETED: "done.COMPLETED",
+  CANCELLED: "done.CANCELLED",
 };
 
-function actionButtons(a: AppointmentJson, csrf: string, back: string): SafeHtml {
+/** An appointment type as the reader reads it (the Today page's words for the same types). */
+function typeName(t: Translator, type: string): string {
+  return t.has(`today.appointmentType.${type}`) ? t.t(`today.appointmentType.${type}`) : humanize(type);
+}
+
+/** The status badge in the reader's language; the raw code stays in data-status. */
+function statusBadge(t: Translator, status: string): SafeHtml {
+  const name = t.has(k(`state.${status}`)) ? t.t(k(`state.${status}`)) : humanize(status);
+  return html`<span class="badge status" data-status="${status}">${name}</span>`;
+}
+
+function actionButtons(t: Translator, a: AppointmentJson, csrf: string, back: string): SafeHtml {
   const moves = allowedAppointmentMoves(a.status);
   const allowed = actions.filter(([to]) => moves.includes(to));
   if (allowed.length === 0) return html``;
@@ -72,14 +88,33 @@ function actionButtons(a: AppointmentJson, csrf: string, back: string): SafeHtml
     oneClick.length > 0
       ? html`<form method="post" action="/dashboard/appointments/${a.id}/status" class="inline">
 ${csrfField(csrf)}<input type="hidden" name="back" value="${back}">
-${oneClick.map(([to, label, cls]) => html`<button type="submit" name="status" value="${to}" class="${cls}">${label}</button> `)}
+${oneClick.map(([to, label, cls]) => html`<button type="submit" name="status" value="${to}" class="${cls}">${t.t(k(`action.${label}`))}</button> `)}
 </form>`
       : ""
-  }${moves.includes("CANCELLED") ? confirmLink(`/dashboard/appointments/${a.id}/cancel`, "Cancel") : ""}`;
+  }${moves.includes("CANCELLED") ? confirmLink(`/dashboard/appointments/${a.id}/cancel`, t.t(k("action.cancel"))) : ""}`;
 }
 
 export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx, config } = deps;
+  /**
+   * The booking form shown again after saveForm refused it (common.ts's showFormAgain, with the
+   * flash in the reader's language): what was not done, the form below with its errors marked.
+   */
+  const showBookingAgain = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    form: (page: PageContext) => Promise<SafeHtml>,
+  ) => {
+    const page = await pageContext(ctx, request, reply);
+    page.flash = { kind: "error", message: page.t.t(k("notBooked")) };
+    return sendPage(
+      reply,
+      status,
+      dashboardPage(page, "appointments", page.t.t(k("book")), await form(page)),
+    );
+  };
+
   app.get("/dashboard/appointments", { schema: { hide: true } }, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const limit = pageLimit(queryParam(request.query, "limit"));
@@ -87,6 +122,7 @@ export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps
     const requested = queryParam(request.query, "day");
     const day: DayView = requested && requested in dayViews ? (requested as DayView) : "upcoming";
     const pageCtx = await pageContext(ctx, request, reply);
+    const { t } = pageCtx;
     const range = dayRange(day, ctx.now(), pageCtx.timeZone);
     const page = await listAppointments(ctx, vendorId, { ...range, limit, cursor });
     const names = await customerNames(
@@ -96,33 +132,33 @@ export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps
     );
     const params: Record<string, string> = day === "upcoming" ? {} : { day };
     if (limit !== 25) params.limit = String(limit);
-    const tabs = html`<div class="toolbar"><a class="button primary" href="/dashboard/appointments/new">Book appointment</a></div>
-<nav class="tabs" aria-label="Which appointments">${Object.entries(dayViews).map(
-      ([key, label]) =>
-        html`<a href="/dashboard/appointments${key === "upcoming" ? "" : `?day=${key}`}"${key === day ? html` aria-current="page"` : ""}>${label}</a>`,
+    const tabs = html`<div class="toolbar"><a class="button primary" href="/dashboard/appointments/new">${t.t(k("book"))}</a></div>
+<nav class="tabs" aria-label="${t.t(k("views"))}">${Object.keys(dayViews).map(
+      (key) =>
+        html`<a href="/dashboard/appointments${key === "upcoming" ? "" : `?day=${key}`}"${key === day ? html` aria-current="page"` : ""}>${t.t(k(`view.${key}`))}</a>`,
     )}</nav>`;
     const list =
       page.appointments.length === 0
-        ? emptyState(cursor ? "No more appointments." : emptyMessages[day])
+        ? emptyState(t.t(k(cursor ? "empty.more" : `empty.${day}`)))
         : html`<div class="table-wrap"><table class="appointments cards">
-<thead><tr><th>When (${pageCtx.timeZone})</th><th>Customer</th><th>Type</th><th>Status</th><th>Actions</th></tr></thead>
+<thead><tr><th>${t.t(k("whenIn"), { zone: pageCtx.timeZone })}</th><th>${t.t(k("customer"))}</th><th>${t.t(k("type"))}</th><th>${t.t(k("status"))}</th><th>${t.t(k("actions"))}</th></tr></thead>
 <tbody>${page.appointments.map(
             (a) => html`<tr data-id="${a.id}">
-<td><a href="/dashboard/appointments/${a.id}">${time(a.date, pageCtx.timeZone)}</a><div class="muted">${a.duration} min</div></td>
+<td><a href="/dashboard/appointments/${a.id}">${time(a.date, pageCtx.timeZone)}</a><div class="muted">${t.t(k("minutes"), { minutes: a.duration })}</div></td>
 <td><a href="/dashboard/customers/${a.customerId}">${names.get(a.customerId) ?? "–"}</a></td>
-<td>${humanize(a.type)}${a.notes ? html`<div class="muted prose">${a.notes}</div>` : ""}</td>
-<td>${statusBadge(a.status)}</td>
-<td>${actionButtons(a, pageCtx.csrf, "/dashboard/appointments")}</td></tr>`,
+<td>${typeName(t, a.type)}${a.notes ? html`<div class="muted prose">${a.notes}</div>` : ""}</td>
+<td>${statusBadge(t, a.status)}</td>
+<td>${actionButtons(t, a, pageCtx.csrf, "/dashboard/appointments")}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
-    const title =
-      day === "upcoming" ? "Upcoming appointments" : `Appointments ${dayViews[day].toLowerCase()}`;
+    const title = t.t(k(`title.${day}`));
     return sendPage(reply, 200, dashboardPage(pageCtx, "appointments", title, html`${tabs}${list}`));
   });
 
   app.get("/dashboard/appointments/new", { schema: { hide: true } }, async (request, reply) => {
     const vendorId = vendorIdOf(request);
     const pageCtx = await pageContext(ctx, request, reply);
+    const { t } = pageCtx;
     const form: BookingForm = { ...emptyBooking, customerId: queryParam(request.query, "customerId") ?? "" };
     return sendPage(
       reply,
@@ -130,8 +166,9 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       dashboardPage(
         pageCtx,
         "appointments",
-        "Book appointment",
+        t.t(k("book")),
         bookingForm(
+          t,
           await customerOptions(ctx, vendorId, form.customerId),
           form,
           [],
@@ -147,6 +184,7 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
+      const { t } = readerOf(request);
       const timeZone = await vendorTimeZone(ctx, request);
       const posted = formOf(request);
       const form = Object.fromEntries(
@@ -154,7 +192,7 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       ) as unknown as BookingForm;
       const errors: FieldError[] = [];
       const date = fromLocalInput(form.date, timeZone);
-      if (!date) errors.push({ field: "date", message: "must be a date and time" });
+      if (!date) errors.push({ field: "date", message: t.t(k("errors.date")) });
       const input = {
         customerId: form.customerId,
         type: form.type,
@@ -165,23 +203,18 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       if (date) errors.push(...formErrors(CreateAppointmentBody, input));
       const save = async () => {
         const created = await createAppointment(ctx, vendorId, input as CreateAppointmentBody);
-        return { message: "Appointment booked.", location: `/dashboard/appointments/${created.id}` };
+        return { message: t.t(k("booked")), location: `/dashboard/appointments/${created.id}` };
       };
       return saveForm(reply, config, errors, save, (status, errors) =>
-        showFormAgain(
-          ctx,
-          request,
-          reply,
-          status,
-          { section: "appointments", title: "Book appointment", notDone: "The appointment was not booked" },
-          async (page) =>
-            bookingForm(
-              await customerOptions(ctx, vendorId, form.customerId),
-              form,
-              errors,
-              page.csrf,
-              timeZone,
-            ),
+        showBookingAgain(request, reply, status, async (page) =>
+          bookingForm(
+            t,
+            await customerOptions(ctx, vendorId, form.customerId),
+            form,
+            errors,
+            page.csrf,
+            timeZone,
+          ),
         ),
       );
     },
@@ -193,8 +226,11 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
     async (request, reply) => {
       const vendorId = vendorIdOf(request);
       const back = `/dashboard/appointments/${encodeURIComponent(request.params.id)}`;
+      const { t } = readerOf(request);
       const timeZone = await vendorTimeZone(ctx, request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
+        if (!fromLocalInput(field(form, "date"), timeZone))
+          throw new AppError("validation_failed", t.t(k("errors.when")));
         const input = appointmentTimeOf(form, timeZone);
         assertFormValid(UpdateAppointmentBody, input);
         const { notice } = await updateAppointmentTelling(
@@ -203,7 +239,7 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
           request.params.id,
           input as UpdateAppointmentBody,
         );
-        return { kind: "success", message: withCustomerNotice("Appointment saved.", notice) };
+        return { kind: "success", message: withCustomerNotice(t.t(k("saved")), notice) };
       });
     },
   );
@@ -216,26 +252,32 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       const a = await getAppointment(ctx, vendorId, request.params.id);
       const names = await customerNames(ctx, vendorId, [a.customerId]);
       const pageCtx = await pageContext(ctx, request, reply);
-      const body = html`<p>${statusBadge(a.status)}</p>
+      const { t } = pageCtx;
+      const body = html`<p>${statusBadge(t, a.status)}</p>
 <dl class="facts">
-<dt>When</dt><dd>${time(a.date, pageCtx.timeZone)} <span class="muted">(${a.duration} min)</span></dd>
-<dt>Customer</dt><dd><a href="/dashboard/customers/${a.customerId}">${names.get(a.customerId) ?? "–"}</a></dd>
-${a.orderId ? html`<dt>Order</dt><dd><a href="/dashboard/orders/${a.orderId}">Open the order</a></dd>` : ""}
-<dt>Notes</dt><dd class="prose">${a.notes ?? "–"}</dd>
+<dt>${t.t(k("when"))}</dt><dd>${time(a.date, pageCtx.timeZone)} <span class="muted">(${t.t(k("minutes"), { minutes: a.duration })})</span></dd>
+<dt>${t.t(k("customer"))}</dt><dd><a href="/dashboard/customers/${a.customerId}">${names.get(a.customerId) ?? "–"}</a></dd>
+${a.orderId ? html`<dt>${t.t(k("order"))}</dt><dd><a href="/dashboard/orders/${a.orderId}">${t.t(k("openOrder"))}</a></dd>` : ""}
+<dt>${t.t("common.notes")}</dt><dd class="prose">${a.notes ?? "–"}</dd>
 </dl>
-<div class="actions">${actionButtons(a, pageCtx.csrf, `/dashboard/appointments/${a.id}`)}</div>
-<details class="edit"><summary>Reschedule or edit</summary>
+<div class="actions">${actionButtons(t, a, pageCtx.csrf, `/dashboard/appointments/${a.id}`)}</div>
+<details class="edit"><summary>${t.t(k("edit"))}</summary>
 <form method="post" action="/dashboard/appointments/${a.id}/edit" class="edit-form">
 ${csrfField(pageCtx.csrf)}
-${inputField({ name: "date", id: "edit-date", label: `When (${pageCtx.timeZone})`, type: "datetime-local", value: toLocalInput(new Date(a.date), pageCtx.timeZone), required: true })}
-${inputField({ name: "duration", label: "Duration (minutes, 15-480)", type: "number", value: String(a.duration), required: true })}
-${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength: 2000 })}
-<div class="actions"><button type="submit" class="primary">Save</button></div>
+${inputField({ name: "date", id: "edit-date", label: t.t(k("whenIn"), { zone: pageCtx.timeZone }), type: "datetime-local", value: toLocalInput(new Date(a.date), pageCtx.timeZone), required: true })}
+${inputField({ name: "duration", label: t.t(k("duration")), type: "number", value: String(a.duration), required: true })}
+${textareaField({ name: "notes", label: t.t("common.notes"), value: a.notes ?? "", maxLength: 2000 })}
+<div class="actions"><button type="submit" class="primary">${t.t("common.save")}</button></div>
 </form></details>`;
       return sendPage(
         reply,
         200,
-        dashboardPage(pageCtx, "appointments", `${humanize(a.type)} appointment`, body),
+        dashboardPage(
+          pageCtx,
+          "appointments",
+          t.t(k("appointmentTitle"), { type: typeName(t, a.type) }),
+          body,
+        ),
       );
     },
   );
@@ -249,19 +291,20 @@ ${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength
       // Only back to one of our own pages (never an open redirect). Compared with a fixed path,
       // so it is read before the form is checked: a refused form still goes back there.
       const own = `/dashboard/appointments/${id}`;
+      const { t } = readerOf(request);
       const back = field((request.body ?? {}) as Form, "back") === own ? own : "/dashboard/appointments";
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         const status = field(form, "status");
         if (!(status in done)) {
-          throw new AppError("validation_failed", "Choose Confirm, Complete or Cancel.");
+          throw new AppError("validation_failed", t.t(k("errors.chooseAction")));
         }
         // A cancellation only from its confirmation page: a post of the old one-click form lands there.
         if (status === "CANCELLED")
-          return { kind: "error", message: "Confirm the cancellation below.", location: `${own}/cancel` };
+          return { kind: "error", message: t.t(k("confirmCancel")), location: `${own}/cancel` };
         const { notice } = await updateAppointmentTelling(ctx, vendorId, id, {
           status: status as AppointmentStatus,
         });
-        return { kind: "success", message: withCustomerNotice(`Appointment ${done[status]}.`, notice) };
+        return { kind: "success", message: withCustomerNotice(t.t(k(done[status] ?? "")), notice) };
       });
     },
   );
@@ -272,32 +315,31 @@ ${textareaField({ name: "notes", label: "Notes", value: a.notes ?? "", maxLength
       const a = await getAppointment(ctx, vendorId, request.params.id ?? "");
       const names = await customerNames(ctx, vendorId, [a.customerId]);
       const timeZone = await vendorTimeZone(ctx, request);
+      const { t } = readerOf(request);
+      const name = names.get(a.customerId);
       return {
         section: "appointments",
-        title: `Cancel the ${humanize(a.type).toLowerCase()} appointment of ${names.get(a.customerId) ?? "this customer"}?`,
-        consequence: `The appointment on ${formatInZone(new Date(a.date), timeZone)} is cancelled for good: a cancelled appointment cannot be confirmed again.`,
-        button: "Cancel appointment",
+        title: name
+          ? t.t(k("cancel.title"), { type: a.type, name })
+          : t.t(k("cancel.titleUnnamed"), { type: a.type }),
+        consequence: t.t(k("cancel.consequence"), { date: formatInZone(new Date(a.date), timeZone) }),
+        button: t.t(k("cancel.button")),
         back: `/dashboard/appointments/${a.id}`,
       };
     },
     act: async (request) => {
+      const { t } = readerOf(request);
       const { notice } = await updateAppointmentTelling(ctx, vendorIdOf(request), request.params.id ?? "", {
         status: "CANCELLED",
       });
-      return { kind: "success", message: withCustomerNotice("Appointment cancelled.", notice) };
+      return { kind: "success", message: withCustomerNotice(t.t(k("done.CANCELLED")), notice) };
     },
     done: (request) => `/dashboard/appointments/${encodeURIComponent(request.params.id ?? "")}`,
   });
 }
 
 /** The list's views, computed on the shop's calendar (its time zone). */
-const dayViews = { upcoming: "Upcoming", today: "Today", week: "This week", past: "Past" } as const;
-const emptyMessages = {
-  upcoming: "No upcoming appointments.",
-  today: "No appointments today.",
-  week: "No appointments this week.",
-  past: "No past appointments.",
-} as const;
+const dayViews = { upcoming: true, today: true, week: true, past: true } as const;
 type DayView = keyof typeof dayViews;
 
 function dayRange(day: DayView, now: Date, timeZone: string): { from?: string; to?: string } {
@@ -344,6 +386,7 @@ async function customerOptions(
 }
 
 function bookingForm(
+  t: Translator,
   customers: ReadonlyArray<readonly [string, string]>,
   form: BookingForm,
   errors: FieldError[],
@@ -352,18 +395,18 @@ function bookingForm(
 ): SafeHtml {
   if (customers.length === 0) {
     return emptyState(
-      "Add a customer first: an appointment is always with a customer.",
-      html`<a class="button primary" href="/dashboard/customers/new">New customer</a>`,
+      t.t(k("customerFirst")),
+      html`<a class="button primary" href="/dashboard/customers/new">${t.t(k("newCustomer"))}</a>`,
     );
   }
   return html`<form method="post" action="/dashboard/appointments" class="edit-form">
 ${csrfField(csrf)}
 ${otherErrors(errors, Object.keys(emptyBooking))}
-${selectField({ name: "customerId", label: "Customer", value: form.customerId, required: true, errors, options: customers })}
-${selectField({ name: "type", label: "Type", value: form.type, required: true, errors, options: appointmentTypes.map((t) => [t, humanize(t)] as const) })}
-${inputField({ name: "date", label: `When (${timeZone})`, type: "datetime-local", value: form.date, required: true, errors })}
-${inputField({ name: "duration", label: "Duration (minutes, 15-480)", type: "number", value: form.duration, required: true, errors })}
-${textareaField({ name: "notes", label: "Notes", value: form.notes, maxLength: 2000, errors })}
-<div class="actions"><button type="submit" class="primary">Book appointment</button><a class="button" href="/dashboard/appointments">Cancel</a></div>
+${selectField({ name: "customerId", label: t.t(k("customer")), value: form.customerId, required: true, errors, options: customers })}
+${selectField({ name: "type", label: t.t(k("type")), value: form.type, required: true, errors, options: appointmentTypes.map((type) => [type, typeName(t, type)] as const) })}
+${inputField({ name: "date", label: t.t(k("whenIn"), { zone: timeZone }), type: "datetime-local", value: form.date, required: true, errors })}
+${inputField({ name: "duration", label: t.t(k("duration")), type: "number", value: form.duration, required: true, errors })}
+${textareaField({ name: "notes", label: t.t("common.notes"), value: form.notes, maxLength: 2000, errors })}
+<div class="actions"><button type="submit" class="primary">${t.t(k("book"))}</button><a class="button" href="/dashboard/appointments">${t.t("common.cancel")}</a></div>
 </form>`;
 }
