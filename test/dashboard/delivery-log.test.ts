@@ -1,7 +1,7 @@
 // The dashboard's delivery log (CONTRACT 12): the same filters as the API (status, event type,
 // event id) in a form that the pager's links keep, "attempt n of N" and the next attempt's time
-// on a delivery waiting for a retry, and "All events" (`*`) on create; its text in the browser's
-// language. Real local receivers, the dispatcher in this process.
+// on a delivery waiting for a retry, and "All events" (`*`) on create; its text in the member's
+// language (page.t), as on every dashboard page. Real local receivers, the dispatcher in this process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWebhook } from "../../src/modules/webhooks/webhooks.service.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
@@ -127,11 +127,17 @@ describe("dashboard: the delivery log", () => {
     expect(bad).toContain("No deliveries match these filters.");
   });
 
-  it("speaks the browser's language", async () => {
+  it("speaks the member's language, like every dashboard page, whatever the browser asks for", async () => {
     const { browser, here } = await shopWithLog(0);
+    const saved = await postFrom(browser, "/dashboard/account", "/dashboard/account/language", {
+      language: "de",
+    });
+    expect(saved.status).toBe(303);
     const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    const res = await fetch(`${t.url}${here}`, { headers: { cookie, "accept-language": "de-DE,de;q=0.9" } });
+    const res = await fetch(`${t.url}${here}`, { headers: { cookie, "accept-language": "fr-FR,fr;q=0.9" } });
     const text = await res.text();
+    expect(text).toContain('<html lang="de">');
+    expect(text).toContain("<h2>Zustellprotokoll</h2>");
     expect(text).toContain("Versuch 2 von 3 ist fällig");
     expect(text).toContain("Alle Ereignisse");
     expect(text).toContain('<option value="FAILED">Fehlgeschlagen</option>');

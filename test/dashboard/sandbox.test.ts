@@ -188,7 +188,9 @@ describe("dashboard: reset sandbox data", () => {
     const confirmation = await browser.get(`${PAGE}/reset`);
     expect(confirmation.status).toBe(200);
     expect(confirmation.text).toContain("Reset the sandbox");
-    expect(confirmation.text).toContain("1 orders");
+    // Counts in words that agree with them: "1 order", "1 webhook endpoint".
+    expect(confirmation.text).toMatch(/: 1 order, 1 customer, 0 appointments, 0 inquiries and \d+ events?,/);
+    expect(confirmation.text).toContain("the sandbox&#39;s 1 webhook endpoint stay");
     // A post without the confirmation is sent back to the question and deletes nothing.
     const unconfirmed = await postFrom(browser, `${PAGE}/reset`, `${PAGE}/reset`, { confirmed: "no" });
     expect(unconfirmed.status).toBe(303);

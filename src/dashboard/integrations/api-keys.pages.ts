@@ -3,7 +3,7 @@
 // sandbox's, CONTRACT 11) are listed and revoked here with the shop's own, marked "Test".
 
 import type { FastifyInstance } from "fastify";
-import { allScopes, scopeDescriptions } from "../../auth/scopes.ts";
+import { allScopes } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
 import {
   createApiKey,
@@ -15,11 +15,13 @@ import { csrfField } from "../../web/browser-scope.ts";
 import { field, fields } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 import { SANDBOX_PAGE } from "./sandbox.pages.ts";
+import { say, scopeText } from "./text.ts";
 
 const BASE = "/dashboard/integrations/api-keys";
 
@@ -27,34 +29,38 @@ export async function apiKeyPages(app: FastifyInstance, deps: DashboardDeps): Pr
   const { ctx, config } = deps;
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
+    const { t } = page;
     const keys = await listApiKeysOfVendor(ctx, vendorIdOf(request));
     const list =
       keys.length === 0
-        ? emptyState("No API keys yet. Create one below to call the API from your own software.")
+        ? emptyState(say(t, "apiKeys.empty"))
         : html`<div class="table-wrap"><table>
-<thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th class="optional">Created</th><th>Last used</th><th></th></tr></thead>
+<thead><tr><th>${t.t("common.name")}</th><th>${say(t, "column.prefix")}</th><th>${say(t, "column.scopes")}</th><th class="optional">${say(t, "column.created")}</th><th>${say(t, "column.lastUsed")}</th><th></th></tr></thead>
 <tbody>${keys.map(
             (k) => html`<tr data-key-id="${k.id}">
-<td>${k.name}${k.test ? html` <a class="badge test" href="${SANDBOX_PAGE}">Test</a>` : ""}</td><td><code class="nowrap">${k.prefix}…</code></td>
-<td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">All scopes</span>`}</td>
-<td class="optional">${time(k.createdAt, page.timeZone)}</td><td>${time(k.lastUsedAt, page.timeZone)}</td>
-<td>${k.revokedAt ? html`<span class="badge">Revoked</span>` : confirmLink(`${BASE}/${k.id}/revoke`, "Revoke")}</td>
+<td>${k.name}${k.test ? html` <a class="badge test" href="${SANDBOX_PAGE}">${say(t, "apiKeys.testBadge")}</a>` : ""}</td><td><code class="nowrap">${k.prefix}…</code></td>
+<td>${k.scopes ? k.scopes.map((s) => html`<span class="badge">${s}</span> `) : html`<span class="muted">${say(t, "apiKeys.allScopes")}</span>`}</td>
+<td class="optional">${time(k.createdAt, page.timeZone, t)}</td><td>${time(k.lastUsedAt, page.timeZone, t)}</td>
+<td>${k.revokedAt ? html`<span class="badge">${say(t, "apiKeys.revoked")}</span>` : confirmLink(`${BASE}/${k.id}/revoke`, say(t, "apiKeys.revoke"))}</td>
 </tr>`,
           )}</tbody></table></div>`;
     const body = html`${list}
-<h2>Create an API key</h2>
+<h2>${say(t, "apiKeys.createHeading")}</h2>
 <form method="post" action="${BASE}">${csrfField(page.csrf)}
-<label for="key-name">Name</label><input id="key-name" name="name" required maxlength="100" placeholder="Shop back office">
-<fieldset><legend>Restrict to scopes (none ticked: every scope)</legend>
-${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeDescriptions[s]}</span></label>`)}
+<label for="key-name">${t.t("common.name")}</label><input id="key-name" name="name" required maxlength="100" placeholder="${say(t, "apiKeys.namePlaceholder")}">
+<fieldset><legend>${say(t, "apiKeys.restrict")}</legend>
+${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeText(t, s)}</span></label>`)}
 </fieldset>
-<label class="check"><input type="checkbox" name="test" value="on"> Test key (<code>vk_test_…</code>) <span class="muted">for your <a href="${SANDBOX_PAGE}">sandbox</a>: its own test data, never your live orders or customers</span></label>
-<div class="actions"><button type="submit" class="primary">Create key</button></div>
+<label class="check"><input type="checkbox" name="test" value="on"> ${say(t, "apiKeys.testKey")} (<code>vk_test_…</code>) <span class="muted">${say(t, "apiKeys.testKeyBefore")} <a href="${SANDBOX_PAGE}">${say(t, "apiKeys.testKeyLink")}</a>${say(t, "apiKeys.testKeyAfter")}</span></label>
+<div class="actions"><button type="submit" class="primary">${say(t, "apiKeys.submit")}</button></div>
 </form>`;
-    return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "api-keys", "API keys", body));
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "api-keys", t.t("dashboard.nav.apiKeys"), body));
   });
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+    const { t } = readerOf(request);
     return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
       const { row, key } = await createApiKey(ctx, {
         vendorId: vendorIdOf(request),
@@ -63,8 +69,8 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
         test: field(form, "test") === "on",
       });
       const message = key.startsWith(TEST_API_KEY_PREFIX)
-        ? `Test key “${row.name}” created. It works on your sandbox only.`
-        : `API key “${row.name}” created.`;
+        ? say(t, "apiKeys.createdTest", { name: row.name })
+        : say(t, "apiKeys.created", { name: row.name });
       return { kind: "success", message, secret: key };
     });
   });
@@ -76,17 +82,18 @@ ${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="sc
         (k) => k.id === id && !k.revokedAt,
       );
       if (!key) throw notFound("API key");
+      const { t } = readerOf(request);
       return {
         section: "api-keys",
-        title: `Revoke the API key “${key.name}”?`,
-        consequence: `Software using the key ${key.prefix}… is refused from its next request on.`,
-        button: "Revoke key",
+        title: say(t, "apiKeys.revokeTitle", { name: key.name }),
+        consequence: say(t, "apiKeys.revokeConsequence", { prefix: key.prefix }),
+        button: say(t, "apiKeys.revokeButton"),
         back: BASE,
       };
     },
     act: async (request) => {
       if (!(await revokeApiKey(ctx, vendorIdOf(request), request.params.id ?? ""))) throw notFound("API key");
-      return { kind: "success", message: "API key revoked. Requests with it are refused from now on." };
+      return { kind: "success", message: say(readerOf(request).t, "apiKeys.revokedFlash") };
     },
     done: () => BASE,
   });

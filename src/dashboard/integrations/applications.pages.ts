@@ -16,10 +16,12 @@ import { csrfField } from "../../web/browser-scope.ts";
 import { field } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
+import { say } from "./text.ts";
 
 const BASE = "/dashboard/integrations/applications";
 
@@ -27,38 +29,40 @@ export async function applicationPages(app: FastifyInstance, deps: DashboardDeps
   const { ctx, config } = deps;
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
+    const { t } = page;
     const apps = (await listApplications(ctx, vendorIdOf(request))).map(presentApplication);
     const list =
       apps.length === 0
-        ? emptyState("No applications yet. Register one to let other software act for vendors through OAuth.")
+        ? emptyState(say(t, "applications.empty"))
         : html`${apps.map(
             (a) => html`<section class="card" data-application-id="${a.id}">
 <h2>${a.name}</h2>
-<dl><dt>Client ID</dt><dd><code>${a.clientId}</code></dd>
-<dt>Redirect URIs</dt><dd><ul>${a.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
-<dt>Registered</dt><dd>${time(a.createdAt, page.timeZone)}</dd>
-<dt>Who may connect it</dt><dd data-visibility="${a.public ? "public" : "private"}">${a.public ? "Any shop (public)" : "Only this shop (private)"}</dd></dl>
-<div class="actions">${confirmLink(`${BASE}/${a.id}/${a.public ? "make-private" : "make-public"}`, a.public ? "Make private" : "Make public")}
-${confirmLink(`${BASE}/${a.id}/rotate-secret`, "Rotate client secret")}
-${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
+<dl><dt>${say(t, "applications.clientId")}</dt><dd><code>${a.clientId}</code></dd>
+<dt>${say(t, "applications.redirectUris")}</dt><dd><ul>${a.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
+<dt>${say(t, "applications.registered")}</dt><dd>${time(a.createdAt, page.timeZone, t)}</dd>
+<dt>${say(t, "applications.whoMayConnect")}</dt><dd data-visibility="${a.public ? "public" : "private"}">${a.public ? say(t, "applications.anyShop") : say(t, "applications.onlyThisShop")}</dd></dl>
+<div class="actions">${confirmLink(`${BASE}/${a.id}/${a.public ? "make-private" : "make-public"}`, a.public ? say(t, "applications.makePrivate") : say(t, "applications.makePublic"))}
+${confirmLink(`${BASE}/${a.id}/rotate-secret`, say(t, "applications.rotateSecret"))}
+${confirmLink(`${BASE}/${a.id}/delete`, t.t("common.delete"))}</div>
 </section>`,
           )}`;
     const body = html`${list}
-<h2>Register an application</h2>
+<h2>${say(t, "applications.registerHeading")}</h2>
 <form method="post" action="${BASE}">${csrfField(page.csrf)}
-<label for="app-name">Name</label><input id="app-name" name="name" required maxlength="100">
-<label for="app-uris">Redirect URIs, one per line</label>
+<label for="app-name">${t.t("common.name")}</label><input id="app-name" name="name" required maxlength="100">
+<label for="app-uris">${say(t, "applications.urisLabel")}</label>
 <textarea id="app-uris" name="redirectUris" required placeholder="https://app.example/callback"></textarea>
-<p class="muted">https, or http on localhost / 127.0.0.1 / [::1]; no fragment. Compared exactly.</p>
-<label><input type="checkbox" name="public" value="true"> Public: any shop may connect it (otherwise only this shop)</label>
-<div class="actions"><button type="submit" class="primary">Register</button></div>
+<p class="muted">${say(t, "applications.urisHint")}</p>
+<label><input type="checkbox" name="public" value="true"> ${say(t, "applications.publicLabel")}</label>
+<div class="actions"><button type="submit" class="primary">${say(t, "applications.submit")}</button></div>
 </form>`;
     return reply
       .type("text/html; charset=utf-8")
-      .send(dashboardPage(page, "applications", "Applications", body));
+      .send(dashboardPage(page, "applications", t.t("dashboard.nav.applications"), body));
   });
 
   app.post(BASE, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+    const { t } = readerOf(request);
     return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
       const redirectUris = field(form, "redirectUris")
         .split(/\r?\n/)
@@ -71,7 +75,10 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
       });
       return {
         kind: "success",
-        message: `Application “${application.name}” registered. Client ID ${application.clientId}; its client secret:`,
+        message: say(t, "applications.registeredFlash", {
+          name: application.name,
+          clientId: application.clientId,
+        }),
         secret: clientSecret,
       };
     });
@@ -83,10 +90,9 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
   confirmedAction(app, deps, `${BASE}/:id/rotate-secret`, {
     confirmation: async (request) => ({
       section: "applications",
-      title: `Rotate the client secret of “${(await named(request)).name}”?`,
-      consequence:
-        "A new client secret is shown once; the current one stops working at once, so the application cannot refresh its tokens until it has the new one.",
-      button: "Rotate client secret",
+      title: say(readerOf(request).t, "applications.rotateTitle", { name: (await named(request)).name }),
+      consequence: say(readerOf(request).t, "applications.rotateConsequence"),
+      button: say(readerOf(request).t, "applications.rotateSecret"),
       back: BASE,
     }),
     act: async (request) => {
@@ -97,7 +103,7 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
       );
       return {
         kind: "success",
-        message: `New client secret for “${application.name}”; the old one no longer works.`,
+        message: say(readerOf(request).t, "applications.rotated", { name: application.name }),
         secret: clientSecret,
       };
     },
@@ -108,11 +114,18 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
     confirmedAction(app, deps, `${BASE}/:id/${makePublic ? "make-public" : "make-private"}`, {
       confirmation: async (request) => ({
         section: "applications",
-        title: `Make “${(await named(request)).name}” ${makePublic ? "public" : "private"}?`,
-        consequence: makePublic
-          ? "Any shop may then connect it, seeing on the consent page that your shop publishes it."
-          : "Only your shop may connect it; every other shop that connected it loses the connection, and its tokens stop working at once.",
-        button: makePublic ? "Make public" : "Make private",
+        title: say(
+          readerOf(request).t,
+          makePublic ? "applications.makePublicTitle" : "applications.makePrivateTitle",
+          {
+            name: (await named(request)).name,
+          },
+        ),
+        consequence: say(
+          readerOf(request).t,
+          makePublic ? "applications.makePublicConsequence" : "applications.makePrivateConsequence",
+        ),
+        button: say(readerOf(request).t, makePublic ? "applications.makePublic" : "applications.makePrivate"),
         back: BASE,
       }),
       act: async (request) => {
@@ -124,7 +137,13 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
         );
         return {
           kind: "success",
-          message: `“${application.name}” is now ${makePublic ? "public" : "private"}.`,
+          message: say(
+            readerOf(request).t,
+            makePublic ? "applications.nowPublic" : "applications.nowPrivate",
+            {
+              name: application.name,
+            },
+          ),
         };
       },
       done: () => BASE,
@@ -134,15 +153,14 @@ ${confirmLink(`${BASE}/${a.id}/delete`, "Delete")}</div>
   confirmedAction(app, deps, `${BASE}/:id/delete`, {
     confirmation: async (request) => ({
       section: "applications",
-      title: `Delete the application “${(await named(request)).name}”?`,
-      consequence:
-        "Every shop that connected it loses the connection, and every token it holds stops working at once.",
-      button: "Delete application",
+      title: say(readerOf(request).t, "applications.deleteTitle", { name: (await named(request)).name }),
+      consequence: say(readerOf(request).t, "applications.deleteConsequence"),
+      button: say(readerOf(request).t, "applications.deleteButton"),
       back: BASE,
     }),
     act: async (request) => {
       await deleteApplication(ctx, vendorIdOf(request), request.params.id ?? "");
-      return { kind: "success", message: "Application deleted; every token it held is void." };
+      return { kind: "success", message: say(readerOf(request).t, "applications.deleted") };
     },
     done: () => BASE,
   });

@@ -10,8 +10,7 @@ import { html, type SafeHtml } from "../../web/html.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { say } from "./text.ts";
 
 function card(href: string, title: string, summary: string, detail: SafeHtml | string, id: string): SafeHtml {
   return html`<section class="card integration" data-integration="${id}">
@@ -35,26 +34,27 @@ export async function integrationsOverviewPage(app: FastifyInstance, { ctx }: Da
     const activeKeys = keys.filter((k) => !k.revokedAt).length;
     const disabled = webhooks.filter((w) => w.status !== "ACTIVE").length;
     const failing = webhooks.filter((w) => w.status === "ACTIVE" && isFailing(health.get(w.id))).length;
+    const { t } = page;
     const webhookState =
       webhooks.length === 0
-        ? "Be told when orders, customers or appointments change."
+        ? say(t, "overview.webhooksHint")
         : disabled + failing === 0
-          ? html`<span class="health ok" data-health="healthy">All delivering</span>`
+          ? html`<span class="health ok" data-health="healthy">${say(t, "overview.allDelivering")}</span>`
           : html`<span class="health bad" data-health="${failing > 0 ? "failing" : "disabled"}">${[
-              failing ? `${failing} failing` : "",
-              disabled ? `${disabled} disabled` : "",
+              failing ? say(t, "overview.failing", { count: failing }) : "",
+              disabled ? say(t, "overview.disabled", { count: disabled }) : "",
             ]
               .filter(Boolean)
               .join(", ")}</span>`;
-    const body = html`<p class="muted">Connect your own software and other applications to your shop.</p>
+    const body = html`<p class="muted">${say(t, "overview.intro")}</p>
 <div class="cards-grid">
-${card("/dashboard/integrations/api-keys", "API keys", plural(activeKeys, "active key", "active keys"), "For your own software calling the API.", "api-keys")}
-${card("/dashboard/integrations/applications", "Applications", plural(apps.length, "application", "applications"), "OAuth applications you registered.", "applications")}
-${card("/dashboard/integrations/connected-apps", "Connected apps", plural(connected.length, "connected app", "connected apps"), "Applications with access to your account.", "connected-apps")}
-${card("/dashboard/integrations/webhooks", "Webhooks", plural(webhooks.length, "webhook", "webhooks"), webhookState, "webhooks")}
+${card("/dashboard/integrations/api-keys", t.t("dashboard.nav.apiKeys"), say(t, "overview.activeKeys", { count: activeKeys }), say(t, "overview.apiKeysHint"), "api-keys")}
+${card("/dashboard/integrations/applications", t.t("dashboard.nav.applications"), say(t, "overview.applications", { count: apps.length }), say(t, "overview.applicationsHint"), "applications")}
+${card("/dashboard/integrations/connected-apps", t.t("dashboard.nav.connectedApps"), say(t, "overview.connectedApps", { count: connected.length }), say(t, "overview.connectedAppsHint"), "connected-apps")}
+${card("/dashboard/integrations/webhooks", t.t("dashboard.nav.webhooks"), say(t, "overview.webhooks", { count: webhooks.length }), webhookState, "webhooks")}
 </div>`;
     return reply
       .type("text/html; charset=utf-8")
-      .send(dashboardPage(page, "integrations", "Integrations", body));
+      .send(dashboardPage(page, "integrations", t.t("dashboard.nav.integrations"), body));
   });
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import { listAppointments } from "../../modules/appointments/appointments.service.ts";
 import { listCustomers } from "../../modules/customers/customers.service.ts";
 import { listInquiries } from "../../modules/inquiries/inquiries.service.ts";
@@ -14,11 +15,12 @@ import { listWebhooks } from "../../modules/webhooks/webhooks.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { pageLimit, queryParam } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { humanize, statusBadge } from "../pages/common.ts";
+import { say, statusBadge } from "./text.ts";
 
 export const SANDBOX_PAGE = "/dashboard/integrations/sandbox";
 
@@ -27,9 +29,11 @@ type View = (typeof views)[number];
 
 type Counts = Awaited<ReturnType<typeof sandboxSummary>>;
 
-const banner = html`<div class="test-data" role="note"><strong>Test data.</strong> These records belong to your
-sandbox, which only test keys (<code>vk_test_…</code>) reach. Your shop's live orders, customers and
-webhooks never appear here, and nothing here is ever mailed to anyone.</div>`;
+/** The view's name as the main menu says it ("Orders"). */
+const viewName = (t: Translator, view: View) => t.t(`dashboard.nav.${view}`);
+
+const banner = (t: Translator) =>
+  html`<div class="test-data" role="note"><strong>${say(t, "sandbox.bannerTitle")}</strong> ${say(t, "sandbox.bannerBefore")}<code>vk_test_…</code>${say(t, "sandbox.bannerAfter")}</div>`;
 
 /** One page of the view's records, as table rows, and the cursor of the next page. */
 async function viewRows(
@@ -38,6 +42,7 @@ async function viewRows(
   view: View,
   query: { limit: number; cursor: string | undefined },
   timeZone: string,
+  t: Translator,
 ): Promise<{ head: SafeHtml; rows: SafeHtml[]; nextCursor: string | null }> {
   switch (view) {
     case "orders": {
@@ -53,10 +58,10 @@ async function viewRows(
         nextCursor: string | null;
       };
       return {
-        head: html`<th>Customer</th><th>Type</th><th>Model</th><th>Status</th><th>Updated</th>`,
+        head: html`<th>${say(t, "column.customer")}</th><th>${say(t, "column.type")}</th><th>${say(t, "column.model")}</th><th>${t.t("common.status")}</th><th>${say(t, "column.updated")}</th>`,
         rows: page.orders.map(
           (o) =>
-            html`<tr><td>${o.customer?.name ?? "–"}<div class="muted"><code>${o.id}</code></div></td><td>${humanize(o.type)}</td><td>${o.model ?? "–"}</td><td>${statusBadge(o.status)}</td><td>${time(o.updatedAt, timeZone)}</td></tr>`,
+            html`<tr><td>${o.customer?.name ?? "–"}<div class="muted"><code>${o.id}</code></div></td><td>${t.t(`customer.orderType.${o.type}`)}</td><td>${o.model ?? "–"}</td><td>${statusBadge(t, o.status)}</td><td>${time(o.updatedAt, timeZone, t)}</td></tr>`,
         ),
         nextCursor: page.nextCursor,
       };
@@ -64,10 +69,10 @@ async function viewRows(
     case "customers": {
       const page = await listCustomers(ctx, sandboxId, query);
       return {
-        head: html`<th>Name</th><th>E-mail</th><th>Phone</th><th>Created</th>`,
+        head: html`<th>${t.t("common.name")}</th><th>${t.t("common.email")}</th><th>${t.t("common.phone")}</th><th>${say(t, "column.created")}</th>`,
         rows: page.customers.map(
           (c) =>
-            html`<tr><td>${c.name}<div class="muted"><code>${c.id}</code></div></td><td>${c.email ?? "–"}</td><td>${c.phone ?? "–"}</td><td>${time(c.createdAt, timeZone)}</td></tr>`,
+            html`<tr><td>${c.name}<div class="muted"><code>${c.id}</code></div></td><td>${c.email ?? "–"}</td><td>${c.phone ?? "–"}</td><td>${time(c.createdAt, timeZone, t)}</td></tr>`,
         ),
         nextCursor: page.nextCursor,
       };
@@ -75,10 +80,10 @@ async function viewRows(
     case "appointments": {
       const page = await listAppointments(ctx, sandboxId, query);
       return {
-        head: html`<th>When</th><th>Type</th><th>Status</th><th>Customer</th>`,
+        head: html`<th>${say(t, "column.when")}</th><th>${say(t, "column.type")}</th><th>${t.t("common.status")}</th><th>${say(t, "column.customer")}</th>`,
         rows: page.appointments.map(
           (a) =>
-            html`<tr><td>${time(a.date, timeZone)}<div class="muted"><code>${a.id}</code></div></td><td>${humanize(a.type)}</td><td>${statusBadge(a.status)}</td><td><code>${a.customerId}</code></td></tr>`,
+            html`<tr><td>${time(a.date, timeZone, t)}<div class="muted"><code>${a.id}</code></div></td><td>${t.t(`appointments.types.${a.type}`)}</td><td>${statusBadge(t, a.status)}</td><td><code>${a.customerId}</code></td></tr>`,
         ),
         nextCursor: page.nextCursor,
       };
@@ -86,10 +91,10 @@ async function viewRows(
     case "inquiries": {
       const page = await listInquiries(ctx, sandboxId, query);
       return {
-        head: html`<th>From</th><th>Message</th><th>Received</th>`,
+        head: html`<th>${say(t, "column.from")}</th><th>${say(t, "column.message")}</th><th>${say(t, "column.received")}</th>`,
         rows: page.inquiries.map(
           (q) =>
-            html`<tr><td>${q.name}<div class="muted">${q.email}</div></td><td>${q.message.slice(0, 80)}</td><td>${time(q.createdAt, timeZone)}</td></tr>`,
+            html`<tr><td>${q.name}<div class="muted">${q.email}</div></td><td>${q.message.slice(0, 80)}</td><td>${time(q.createdAt, timeZone, t)}</td></tr>`,
         ),
         nextCursor: page.nextCursor,
       };
@@ -97,10 +102,10 @@ async function viewRows(
     case "webhooks": {
       const page = await listWebhooks(ctx, sandboxId, query);
       return {
-        head: html`<th>URL</th><th>Events</th><th>Status</th>`,
+        head: html`<th>${say(t, "column.url")}</th><th>${say(t, "column.events")}</th><th>${t.t("common.status")}</th>`,
         rows: page.webhooks.map(
           (w) =>
-            html`<tr><td><code>${w.url}</code></td><td>${w.events.map((e) => html`<span class="badge">${e}</span> `)}</td><td>${statusBadge(w.status)}</td></tr>`,
+            html`<tr><td><code>${w.url}</code></td><td>${w.events.map((e) => html`<span class="badge">${e}</span> `)}</td><td>${statusBadge(t, w.status)}</td></tr>`,
         ),
         nextCursor: page.nextCursor,
       };
@@ -108,10 +113,10 @@ async function viewRows(
   }
 }
 
-function viewTabs(view: View, counts: Counts): SafeHtml {
-  return html`<nav class="tabs" aria-label="Test data">${views.map(
+function viewTabs(view: View, counts: Counts, t: Translator): SafeHtml {
+  return html`<nav class="tabs" aria-label="${say(t, "sandbox.tabsLabel")}">${views.map(
     (v) =>
-      html`<a href="${SANDBOX_PAGE}?view=${v}"${v === view ? html` aria-current="page"` : ""}>${humanize(v)} (${counts[v]})</a>`,
+      html`<a href="${SANDBOX_PAGE}?view=${v}"${v === view ? html` aria-current="page"` : ""}>${viewName(t, v)} (${t.number(counts[v])})</a>`,
   )}</nav>`;
 }
 
@@ -121,36 +126,35 @@ export async function sandboxPages(app: FastifyInstance, deps: DashboardDeps): P
 
   app.get(SANDBOX_PAGE, { schema: { hide: true } }, async (request, reply) => {
     const page = await pageContext(ctx, request, reply);
+    const { t } = page;
     const sandbox = await sandboxOf(request);
     if (!sandbox) {
-      const body = html`<p>Your sandbox is a separate copy of the API for trying an integration: its own
-orders, customers, appointments, inquiries, webhooks and events, reached only with test keys.</p>
+      const body = html`<p>${say(t, "sandbox.intro")}</p>
 ${emptyState(
-  "No sandbox yet. It is made with your first test key.",
-  html`<a class="button primary" href="/dashboard/integrations/api-keys">Create a test key</a>`,
+  say(t, "sandbox.noSandbox"),
+  html`<a class="button primary" href="/dashboard/integrations/api-keys">${say(t, "sandbox.createTestKey")}</a>`,
 )}`;
-      return sendPage(reply, 200, dashboardPage(page, "sandbox", "Sandbox", body));
+      return sendPage(reply, 200, dashboardPage(page, "sandbox", t.t("dashboard.nav.sandbox"), body));
     }
     const requested = queryParam(request.query, "view");
     const view: View = views.find((v) => v === requested) ?? "orders";
     const limit = pageLimit(queryParam(request.query, "limit"));
     const cursor = queryParam(request.query, "cursor");
     const counts = await sandboxSummary(ctx, sandbox.id);
-    const list = await viewRows(ctx, sandbox.id, view, { limit, cursor }, page.timeZone);
+    const list = await viewRows(ctx, sandbox.id, view, { limit, cursor }, page.timeZone, t);
     const table =
       list.rows.length === 0
-        ? emptyState(cursor ? `No more ${view}.` : `No ${view} in the sandbox.`)
+        ? emptyState(say(t, cursor ? "sandbox.noMore" : "sandbox.none", { view }))
         : html`<div class="table-wrap"><table class="cards"><thead><tr>${list.head}</tr></thead><tbody>${list.rows}</tbody></table></div>
 ${pager(page.t, SANDBOX_PAGE, list.nextCursor, { view, ...(limit === 25 ? {} : { limit: String(limit) }) })}`;
-    const body = html`${banner}
-<p class="muted">Sandbox id <code>${sandbox.id}</code>: the vendor id of its public inquiry form. ${counts.events} events.</p>
-${viewTabs(view, counts)}
+    const body = html`${banner(t)}
+<p class="muted">${say(t, "sandbox.idLabel")} <code>${sandbox.id}</code>${say(t, "sandbox.idHint")} ${say(t, "sandbox.events", { count: counts.events })}</p>
+${viewTabs(view, counts, t)}
 ${table}
-<h2>Reset</h2>
-<p>Deletes every order, customer, appointment, inquiry and event of the sandbox, with their webhook
-deliveries. Your test keys and the sandbox's webhook endpoints stay.</p>
-<div class="actions">${confirmLink(`${SANDBOX_PAGE}/reset`, "Reset sandbox data")}</div>`;
-    return sendPage(reply, 200, dashboardPage(page, "sandbox", "Sandbox · test data", body));
+<h2>${say(t, "sandbox.resetHeading")}</h2>
+<p>${say(t, "sandbox.resetText")}</p>
+<div class="actions">${confirmLink(`${SANDBOX_PAGE}/reset`, say(t, "sandbox.resetButton"))}</div>`;
+    return sendPage(reply, 200, dashboardPage(page, "sandbox", say(t, "sandbox.titleWithData"), body));
   });
 
   confirmedAction(app, deps, `${SANDBOX_PAGE}/reset`, {
@@ -158,11 +162,19 @@ deliveries. Your test keys and the sandbox's webhook endpoints stay.</p>
       const sandbox = await sandboxOf(request);
       if (!sandbox) throw notFound("Sandbox");
       const c = await sandboxSummary(ctx, sandbox.id);
+      const { t } = readerOf(request);
       return {
         section: "sandbox",
-        title: "Reset the sandbox's data?",
-        consequence: `All test data goes: ${c.orders} orders, ${c.customers} customers, ${c.appointments} appointments, ${c.inquiries} inquiries and ${c.events} events, with their webhook deliveries. Your test keys and the sandbox's ${c.webhooks} webhook endpoints stay. Live data is not touched.`,
-        button: "Reset sandbox data",
+        title: say(t, "sandbox.resetTitle"),
+        consequence: say(t, "sandbox.resetConsequence", {
+          orders: c.orders,
+          customers: c.customers,
+          appointments: c.appointments,
+          inquiries: c.inquiries,
+          events: c.events,
+          webhooks: c.webhooks,
+        }),
+        button: say(t, "sandbox.resetButton"),
         back: SANDBOX_PAGE,
       };
     },
@@ -170,7 +182,7 @@ deliveries. Your test keys and the sandbox's webhook endpoints stay.</p>
       if (!(await resetSandbox(ctx, vendorIdOf(request)))) throw notFound("Sandbox");
       return {
         kind: "success",
-        message: "Sandbox data reset: the sandbox is empty, its test keys still work.",
+        message: say(readerOf(request).t, "sandbox.resetDone"),
       };
     },
     done: () => SANDBOX_PAGE,

@@ -16,7 +16,7 @@ import { html } from "../../web/html.ts";
 import { confirmLink } from "../confirm-step.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { deliveriesText } from "./deliveries-text.ts";
+import { say } from "./text.ts";
 import { eventCheckboxes, healthCell, WEBHOOKS } from "./webhook-events-field.ts";
 
 type Delivery = Awaited<ReturnType<typeof listDeliveries>>["deliveries"][number];
@@ -83,42 +83,45 @@ function deliveryLog(
 ) {
   const { t } = view;
   if (deliveries.length === 0) {
-    return emptyState(
-      view.filtered ? t.t("deliveries.filter.none") : "No deliveries yet. Send a test event to see one here.",
-    );
+    return emptyState(view.filtered ? t.t("deliveries.filter.none") : say(t, "deliveries.empty"));
   }
   return html`${deliveries.map(
     (d) => html`<section class="card delivery" data-delivery-id="${d.id}" data-status="${d.status}">
-<h3><code>${d.event}</code> <span class="badge">${d.status}</span> <span class="muted">${time(d.createdAt, timeZone)} · ${d.attemptCount} ${d.attemptCount === 1 ? "attempt" : "attempts"}${d.redeliveryOf ? " · redelivery" : ""}</span></h3>
+<h3><code>${d.event}</code> <span class="badge">${d.status}</span> <span class="muted">${time(d.createdAt, timeZone, t)} · ${say(t, "deliveries.attempts", { count: d.attemptCount })}${d.redeliveryOf ? ` · ${say(t, "deliveries.redelivery")}` : ""}</span></h3>
 ${
   d.nextAttemptAt
     ? html`<p class="muted next-attempt" data-attempt="${d.attemptCount + 1}" data-of="${view.maxAttempts}">${t.t(
         "deliveries.nextAttempt",
         { attempt: d.attemptCount + 1, total: view.maxAttempts },
-      )} ${time(d.nextAttemptAt, timeZone)}</p>`
+      )} ${time(d.nextAttemptAt, timeZone, t)}</p>`
     : ""
 }
 ${
   d.attempts.length === 0
-    ? html`<p class="muted">Not attempted yet.</p>`
+    ? html`<p class="muted">${say(t, "deliveries.notAttempted")}</p>`
     : html`<ol class="attempts">${d.attempts.map(
-        (
-          a,
-        ) => html`<li><strong>#${a.attempt}</strong> ${time(a.createdAt, timeZone)} · status ${a.statusCode ?? "–"} · ${a.durationMs ?? "–"} ms
+        (a) => html`<li><strong>#${a.attempt}</strong> ${time(a.createdAt, timeZone, t)} · ${say(
+          t,
+          "deliveries.attemptResult",
+          {
+            status: String(a.statusCode ?? "–"),
+            duration: String(a.durationMs ?? "–"),
+          },
+        )}
 ${a.error ? html`<p class="field-error">${a.error}</p>` : ""}
 ${a.responseBody ? html`<pre>${a.responseBody}</pre>` : ""}</li>`,
       )}</ol>`
 }
 ${
   payloads.has(d.eventId)
-    ? html`<details class="payload"><summary>Payload sent</summary><pre>${JSON.stringify(
+    ? html`<details class="payload"><summary>${say(t, "deliveries.payloadSent")}</summary><pre>${JSON.stringify(
         { id: d.eventId, event: d.event, data: payloads.get(d.eventId) },
         null,
         2,
-      )}</pre><p class="muted">Each attempt adds its own <code>timestamp</code>.</p></details>`
+      )}</pre><p class="muted">${say(t, "deliveries.timestampBefore")} <code>timestamp</code>${say(t, "deliveries.timestampAfter")}</p></details>`
     : ""
 }
-${actionButton(csrf, `${base}/deliveries/${d.id}/redeliver`, "Redeliver")}
+${actionButton(csrf, `${base}/deliveries/${d.id}/redeliver`, say(t, "deliveries.redeliver"))}
 </section>`,
   )}`;
 }
@@ -131,7 +134,6 @@ export async function webhookDetailPage(
   retryDelaysMs: readonly number[],
 ) {
   const vendorId = vendorIdOf(request);
-  const t = deliveriesText(request);
   const filters = readFilters(request.query);
   const params = filterParams(filters);
   let hook: Awaited<ReturnType<typeof getWebhook>>;
@@ -166,36 +168,39 @@ export async function webhookDetailPage(
       log.deliveries.map((d) => d.eventId),
     ),
   ]);
+  const { t } = page;
   const base = `${WEBHOOKS}/${hook.id}`;
   const enabled = hook.status === "ACTIVE";
-  const body = html`<p><a href="${WEBHOOKS}">← All webhooks</a></p>
+  const body = html`<p><a href="${WEBHOOKS}">${say(t, "webhooks.allWebhooks")}</a></p>
 <p class="boxed"><code>${hook.url}</code></p>
-<p>Status <span class="badge">${hook.status}</span>${hook.disabledReason ? html` <span class="muted">${hook.disabledReason}</span>` : ""}</p>
-<div class="health-box">${healthCell(hook, health.get(hook.id), page.timeZone)}</div>
+<p>${t.t("common.status")} <span class="badge">${hook.status}</span>${hook.disabledReason ? html` <span class="muted">${hook.disabledReason}</span>` : ""}</p>
+<div class="health-box">${healthCell(hook, health.get(hook.id), page.timeZone, t)}</div>
 <div class="actions">
-${actionButton(page.csrf, `${base}/test`, "Send test event")}
-${actionButton(page.csrf, `${base}/status`, enabled ? "Disable" : "Enable", {
+${actionButton(page.csrf, `${base}/test`, say(t, "webhooks.sendTest"))}
+${actionButton(page.csrf, `${base}/status`, say(t, enabled ? "webhooks.disable" : "webhooks.enable"), {
   extra: html`<input type="hidden" name="status" value="${enabled ? "DISABLED" : "ACTIVE"}">`,
 })}
-${confirmLink(`${base}/rotate-secret`, "Rotate secret")}
-${confirmLink(`${base}/delete`, "Delete")}
+${confirmLink(`${base}/rotate-secret`, say(t, "webhooks.rotateSecret"))}
+${confirmLink(`${base}/delete`, t.t("common.delete"))}
 </div>
-<h2>Delivery log</h2>
+<h2>${say(t, "deliveries.title")}</h2>
 ${filterForm(base, filters, t)}
 ${deliveryLog(page.csrf, base, log.deliveries, payloads, page.timeZone, {
   t,
   maxAttempts: retryDelaysMs.length + 1,
   filtered: Object.keys(params).length > 0 || filters.badEventId !== undefined,
 })}
-${pager(page.t, base, log.nextCursor, params)}
-<h2>Recover failed deliveries</h2>
+${pager(t, base, log.nextCursor, params)}
+<h2>${say(t, "deliveries.recoverHeading")}</h2>
 <form method="post" action="${base}/recover">${csrfField(page.csrf)}
-<label for="since">Failed since (${page.timeZone})</label><input id="since" name="since" type="datetime-local" required>
-<div class="actions"><button type="submit">Queue them again</button></div></form>
-<h2>Edit</h2>
+<label for="since">${say(t, "deliveries.failedSince", { zone: page.timeZone })}</label><input id="since" name="since" type="datetime-local" required>
+<div class="actions"><button type="submit">${say(t, "deliveries.queueAgain")}</button></div></form>
+<h2>${t.t("common.edit")}</h2>
 <form method="post" action="${base}/edit">${csrfField(page.csrf)}
-<label for="hook-url">URL</label><input id="hook-url" name="url" type="url" required value="${hook.url}">
+<label for="hook-url">${say(t, "column.url")}</label><input id="hook-url" name="url" type="url" required value="${hook.url}">
 ${eventCheckboxes(hook.events, t)}
-<div class="actions"><button type="submit" class="primary">Save</button></div></form>`;
-  return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "webhooks", "Webhook", body));
+<div class="actions"><button type="submit" class="primary">${t.t("common.save")}</button></div></form>`;
+  return reply
+    .type("text/html; charset=utf-8")
+    .send(dashboardPage(page, "webhooks", say(t, "webhooks.title"), body));
 }

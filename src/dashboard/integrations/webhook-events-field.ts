@@ -6,6 +6,7 @@ import { isFailing, type WebhookHealth } from "../../modules/webhooks/webhook-he
 import { ALL_EVENTS } from "../../modules/webhooks/webhooks.schemas.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { time } from "../layout.ts";
+import { say } from "./text.ts";
 
 export const WEBHOOKS = "/dashboard/integrations/webhooks";
 
@@ -15,7 +16,7 @@ export const WEBHOOKS = "/dashboard/integrations/webhooks";
  */
 export function eventCheckboxes(checked: readonly string[], t: Translator) {
   const all = checked.includes(ALL_EVENTS);
-  return html`<fieldset><legend>Events</legend>
+  return html`<fieldset><legend>${say(t, "webhooks.events")}</legend>
 <label class="check all-events"><input type="checkbox" name="events" value="${ALL_EVENTS}" ${all ? html`checked` : ""}> <strong>${t.t("deliveries.allEvents")}</strong> <span class="muted">${t.t("deliveries.allEventsHint")}</span></label>
 ${eventTypes.map(
   (e) =>
@@ -40,22 +41,23 @@ export function healthCell(
   hook: { status: string; disabledReason: string | null },
   health: WebhookHealth | undefined,
   timeZone: string,
+  t: Translator,
 ): SafeHtml {
   const failures = health?.failuresInARow ?? 0;
   const givenUp = health?.givenUp ?? 0;
   const state =
     hook.status !== "ACTIVE"
-      ? html`<span class="health bad" data-health="disabled">Not delivering</span>${hook.disabledReason ? html`<div class="muted">${hook.disabledReason}</div>` : ""}`
+      ? html`<span class="health bad" data-health="disabled">${say(t, "health.notDelivering")}</span>${hook.disabledReason ? html`<div class="muted">${hook.disabledReason}</div>` : ""}`
       : isFailing(health)
-        ? html`<span class="health bad" data-health="failing">Failing</span>`
+        ? html`<span class="health bad" data-health="failing">${say(t, "health.failing")}</span>`
         : (health?.retrying ?? 0) > 0
-          ? html`<span class="health warn" data-health="retrying">Retrying</span>`
-          : html`<span class="health ok" data-health="healthy">Healthy</span>`;
-  return html`<span class="badge">${hook.status}</span> ${state}<div class="muted">Last success: ${time(health?.lastSuccessAt, timeZone)}</div>
-<div class="muted" data-failures="${failures}">Failures in a row: ${failures}</div>${
+          ? html`<span class="health warn" data-health="retrying">${say(t, "health.retrying")}</span>`
+          : html`<span class="health ok" data-health="healthy">${say(t, "health.healthy")}</span>`;
+  return html`<span class="badge">${hook.status}</span> ${state}<div class="muted">${say(t, "health.lastSuccess")} ${time(health?.lastSuccessAt, timeZone, t)}</div>
+<div class="muted" data-failures="${failures}">${say(t, "health.failuresInARow", { count: failures })}</div>${
     givenUp > 0
       ? html`
-<div class="muted" data-given-up="${givenUp}">Deliveries given up since: ${givenUp}</div>`
+<div class="muted" data-given-up="${givenUp}">${say(t, "health.givenUp", { count: givenUp })}</div>`
       : ""
   }`;
 }

@@ -4,7 +4,8 @@
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { allScopes } from "../../auth/scopes.ts";
-import { AppError, fieldError } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
 import type { EventType } from "../../modules/events/catalog.ts";
 import { webhookHealth } from "../../modules/webhooks/webhook-health.ts";
@@ -24,42 +25,47 @@ import { csrfField } from "../../web/browser-scope.ts";
 import { type Form, field, fields } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import { systemResolver, type UrlPolicy } from "../../webhook-delivery/url-guard.ts";
 import { confirmedAction } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
-import { dashboardPage, emptyState, time } from "../layout.ts";
+import { dashboardPage, emptyState, shownAt, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { deliveriesText } from "./deliveries-text.ts";
+import { say } from "./text.ts";
 import { webhookDetailPage } from "./webhook-detail.page.ts";
 import { eventBadges, eventCheckboxes, healthCell, WEBHOOKS } from "./webhook-events-field.ts";
 
 /** The signed-in vendor acts with every scope, so may subscribe to every event. */
 const vendorCaller = { scopes: new Set(allScopes) };
 
+/** A field the dashboard's own form refuses, said to the person in their language. */
+function refused(t: Translator, field: string, key: string): AppError {
+  const message = say(t, `webhooks.errors.${key}`);
+  return new AppError("validation_failed", message, { errors: [{ field, message }] });
+}
+
 /**
  * The ticked events: at least one; the service refuses unknown names. "All events" ticked
  * subscribes to every type, present and future, whatever else was ticked beside it.
  */
-function eventsOf(form: Form): (EventType | typeof ALL_EVENTS)[] {
+function eventsOf(form: Form, t: Translator): (EventType | typeof ALL_EVENTS)[] {
   const events = [...new Set(fields(form, "events"))];
-  if (events.length === 0) throw fieldError("validation_failed", "events", "must list at least one event");
+  if (events.length === 0) throw refused(t, "events", "noEvents");
   if (events.includes(ALL_EVENTS)) return [ALL_EVENTS];
   return events as EventType[];
 }
 
-function urlOf(form: Form): string {
+function urlOf(form: Form, t: Translator): string {
   const url = field(form, "url").trim();
-  if (url.length > 2048) throw fieldError("validation_failed", "url", "must be at most 2048 characters");
+  if (url.length > 2048) throw refused(t, "url", "urlTooLong");
   return url;
 }
 
 /** "2026-11-23T08:00" from a datetime-local field is read in the shop's time zone (the pages show it). */
-function parseSince(value: string, timeZone: string): string {
+function parseSince(value: string, timeZone: string, t: Translator): string {
   const trimmed = value.trim();
   const date = /[zZ]|[+-]\d\d:\d\d$/.test(trimmed) ? new Date(trimmed) : fromLocalInput(trimmed, timeZone);
-  if (!trimmed || !date || Number.isNaN(date.getTime())) {
-    throw fieldError("validation_failed", "since", "must be a date and time");
-  }
+  if (!trimmed || !date || Number.isNaN(date.getTime())) throw refused(t, "since", "badSince");
   return date.toISOString();
 }
 
@@ -83,26 +89,26 @@ export async function webhookPages(app: FastifyInstance, deps: DashboardDeps): P
     ]);
     const list =
       webhooks.length === 0
-        ? emptyState(
-            "No webhooks yet. Register a URL below to be told when orders, customers or appointments change.",
-          )
+        ? emptyState(say(t, "webhooks.empty"))
         : html`<div class="table-wrap"><table>
-<thead><tr><th>URL</th><th>Events</th><th>Health</th><th>Created</th></tr></thead>
+<thead><tr><th>${say(t, "column.url")}</th><th>${say(t, "column.events")}</th><th>${say(t, "column.health")}</th><th>${say(t, "column.created")}</th></tr></thead>
 <tbody>${webhooks.map(
             (w) => html`<tr data-webhook-id="${w.id}">
 <td><a href="${WEBHOOKS}/${w.id}"><code>${w.url}</code></a></td>
 <td>${eventBadges(w.events, t)}</td>
-<td>${healthCell(w, health.get(w.id), page.timeZone)}</td>
-<td>${time(w.createdAt, page.timeZone)}</td></tr>`,
+<td>${healthCell(w, health.get(w.id), page.timeZone, t)}</td>
+<td>${time(w.createdAt, page.timeZone, t)}</td></tr>`,
           )}</tbody></table></div>`;
     const body = html`${list}
-<h2>Register a webhook</h2>
+<h2>${say(t, "webhooks.registerHeading")}</h2>
 <form method="post" action="${WEBHOOKS}">${csrfField(page.csrf)}
-<label for="hook-url">URL</label><input id="hook-url" name="url" type="url" required placeholder="https://shop.example/hooks/vendor">
+<label for="hook-url">${say(t, "column.url")}</label><input id="hook-url" name="url" type="url" required placeholder="https://shop.example/hooks/vendor">
 ${eventCheckboxes([], t)}
-<div class="actions"><button type="submit" class="primary">Register webhook</button></div>
+<div class="actions"><button type="submit" class="primary">${say(t, "webhooks.submit")}</button></div>
 </form>`;
-    return reply.type("text/html; charset=utf-8").send(dashboardPage(page, "webhooks", "Webhooks", body));
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(dashboardPage(page, "webhooks", t.t("dashboard.nav.webhooks"), body));
   });
 
   app.get<IdParams & { Querystring: { cursor?: string } }>(
@@ -112,17 +118,18 @@ ${eventCheckboxes([], t)}
   );
 
   app.post(WEBHOOKS, post, async (request, reply) => {
+    const { t } = readerOf(request);
     return runAction(reply, { ctx, config }, { done: WEBHOOKS }, async (form) => {
       const hook = await registerWebhook(
         ctx,
         vendorIdOf(request),
-        { url: urlOf(form), events: eventsOf(form) },
+        { url: urlOf(form, t), events: eventsOf(form, t) },
         vendorCaller,
         policy,
       );
       return {
         kind: "success",
-        message: "Webhook registered. Its signing secret:",
+        message: say(t, "webhooks.registered"),
         secret: hook.secret,
         location: `${WEBHOOKS}/${hook.id}`,
       };
@@ -131,29 +138,32 @@ ${eventCheckboxes([], t)}
 
   app.post<IdParams>(`${WEBHOOKS}/:id/edit`, post, async (request, reply) => {
     const here = `${WEBHOOKS}/${request.params.id}`;
+    const { t } = readerOf(request);
     return runAction(reply, { ctx, config }, { done: here }, async (form) => {
-      const events = eventsOf(form);
+      const events = eventsOf(form, t);
       await updateWebhook(
         ctx,
         vendorIdOf(request),
         request.params.id,
-        { url: urlOf(form), events },
+        { url: urlOf(form, t), events },
         vendorCaller,
         policy,
       );
-      return { kind: "success", message: "Webhook updated." };
+      return { kind: "success", message: say(t, "webhooks.updated") };
     });
   });
 
   app.post<IdParams>(`${WEBHOOKS}/:id/status`, post, async (request, reply) => {
     const here = `${WEBHOOKS}/${request.params.id}`;
+    const { t } = readerOf(request);
     return runAction(reply, { ctx, config }, { done: here }, async (form) => {
       const status = field(form, "status");
-      if (status !== "ACTIVE" && status !== "DISABLED") {
-        throw new AppError("validation_failed", "status must be ACTIVE or DISABLED");
-      }
+      if (status !== "ACTIVE" && status !== "DISABLED") throw refused(t, "status", "badStatus");
       await updateWebhook(ctx, vendorIdOf(request), request.params.id, { status }, vendorCaller, policy);
-      return { kind: "success", message: status === "ACTIVE" ? "Webhook enabled." : "Webhook disabled." };
+      return {
+        kind: "success",
+        message: say(t, status === "ACTIVE" ? "webhooks.enabled" : "webhooks.disabled"),
+      };
     });
   });
 
@@ -165,17 +175,18 @@ ${eventCheckboxes([], t)}
   confirmedAction(app, deps, `${WEBHOOKS}/:id/rotate-secret`, {
     confirmation: async (request) => ({
       section: "webhooks",
-      title: `Rotate the signing secret of ${await hookUrl(request)}?`,
-      consequence:
-        "A new secret is shown once. For the next 24 hours deliveries carry signatures with both secrets, so switch your receiver to the new one within that time.",
-      button: "Rotate secret",
+      title: say(readerOf(request).t, "webhooks.rotateTitle", { url: await hookUrl(request) }),
+      consequence: say(readerOf(request).t, "webhooks.rotateConsequence"),
+      button: say(readerOf(request).t, "webhooks.rotateSecret"),
       back: detail(request),
     }),
     act: async (request) => {
       const rotated = await rotateWebhookSecret(ctx, vendorIdOf(request), request.params.id ?? "", {});
+      const until = rotated.previousSecretExpiresAt ? new Date(rotated.previousSecretExpiresAt) : ctx.now();
+      const { t } = readerOf(request);
       return {
         kind: "success",
-        message: `New signing secret; the old one keeps signing until ${rotated.previousSecretExpiresAt ?? "now"}.`,
+        message: say(t, "webhooks.rotated", { until: shownAt(until, await vendorTimeZone(ctx, request), t) }),
         secret: rotated.secret,
       };
     },
@@ -185,21 +196,21 @@ ${eventCheckboxes([], t)}
   app.post<IdParams>(`${WEBHOOKS}/:id/test`, post, async (request, reply) =>
     runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
       await sendTestEvent(ctx, vendorIdOf(request), request.params.id);
-      return { kind: "success", message: "Test event queued; it appears in the delivery log below." };
+      return { kind: "success", message: say(readerOf(request).t, "webhooks.testQueued") };
     }),
   );
 
   confirmedAction(app, deps, `${WEBHOOKS}/:id/delete`, {
     confirmation: async (request) => ({
       section: "webhooks",
-      title: `Delete the webhook ${await hookUrl(request)}?`,
-      consequence: "No more events are sent to it, and its delivery log is deleted with it.",
-      button: "Delete webhook",
+      title: say(readerOf(request).t, "webhooks.deleteTitle", { url: await hookUrl(request) }),
+      consequence: say(readerOf(request).t, "webhooks.deleteConsequence"),
+      button: say(readerOf(request).t, "webhooks.deleteButton"),
       back: detail(request),
     }),
     act: async (request) => {
       await deleteWebhook(ctx, vendorIdOf(request), request.params.id ?? "");
-      return { kind: "success", message: "Webhook deleted." };
+      return { kind: "success", message: say(readerOf(request).t, "webhooks.deleted") };
     },
     done: () => WEBHOOKS,
   });
@@ -210,20 +221,18 @@ ${eventCheckboxes([], t)}
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async () => {
         await redeliver(ctx, vendorIdOf(request), request.params.id, request.params.deliveryId);
-        return { kind: "success", message: "Delivery queued again as a new delivery." };
+        return { kind: "success", message: say(readerOf(request).t, "webhooks.redelivered") };
       }),
   );
 
   app.post<IdParams>(`${WEBHOOKS}/:id/recover`, post, async (request, reply) => {
     const timeZone = await vendorTimeZone(ctx, request);
+    const { t } = readerOf(request);
     return runAction(reply, { ctx, config }, { done: `${WEBHOOKS}/${request.params.id}` }, async (form) => {
       const { count } = await recoverDeliveries(ctx, vendorIdOf(request), request.params.id, {
-        since: parseSince(field(form, "since"), timeZone),
+        since: parseSince(field(form, "since"), timeZone, t),
       });
-      return {
-        kind: "success",
-        message: `${count} failed ${count === 1 ? "delivery" : "deliveries"} queued again.`,
-      };
+      return { kind: "success", message: say(t, "webhooks.recovered", { count }) };
     });
   });
 }
