@@ -102,7 +102,13 @@ ${twoStepSection}
 
   const key = twoStepKey(config.sessionSecret);
   app.get(`${BASE}/two-step`, { schema: { hide: true } }, async (request, reply) => {
-    const setup = await pendingTwoStepSetup(ctx, key, vendorIdOf(request), memberOf(request).id);
+    const setup = await pendingTwoStepSetup(
+      ctx,
+      key,
+      vendorIdOf(request),
+      memberOf(request).id,
+      config.productName,
+    );
     if (!setup) return reply.code(303).header("location", BASE).send();
     const page = await pageContext(ctx, request, reply);
     const body = html`${setupInstructions(await qrSvg(setup.uri), setup.secret)}

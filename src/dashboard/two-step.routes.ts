@@ -86,6 +86,7 @@ export async function twoStepRoutes(
   { ctx, config, throttle }: { ctx: ServiceContext; config: Config; throttle: SignInThrottle },
 ) {
   const key = twoStepKey(config.sessionSecret);
+  const issuer = config.productName;
   const returnToOf = (request: FastifyRequest) =>
     safeReturnTo((request.query as Record<string, unknown>).return_to);
   const backToSignIn = (reply: FastifyReply) => reply.code(303).header("location", "/login").send();
@@ -147,7 +148,7 @@ export async function twoStepRoutes(
   app.get(`${TWO_STEP_PATH}/setup`, { schema: { hide: true } }, async (request, reply) => {
     const pending = await pendingSignIn(ctx, request);
     if (pending?.secondStep !== "setup") return backToSignIn(reply);
-    const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);
+    const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id, issuer);
     if (!setup) return backToSignIn(reply);
     const page = setupPage({
       csrf: csrfToken(reply),
@@ -178,7 +179,7 @@ export async function twoStepRoutes(
         );
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);
+        const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id, issuer);
         if (!setup) {
           await endSession(ctx, config, request, reply);
           return backToSignIn(reply);
