@@ -3,8 +3,8 @@
 
 import type { FastifyInstance } from "fastify";
 import { fieldError } from "../errors.ts";
-import { pseudoLocale } from "../i18n/languages.ts";
-import { translator } from "../i18n/translator.ts";
+import { baseLanguage, pseudoLocale } from "../i18n/languages.ts";
+import { type Translator, translator } from "../i18n/translator.ts";
 import { changeMemberPassword, renameMember } from "../modules/members/members.service.ts";
 import {
   confirmTwoStepSetup,
@@ -22,11 +22,29 @@ import { readerOf, translatorFor } from "../web/reader.ts";
 import { languageOptions } from "./account-access.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
+import { refusalsIn, sayingRefusals } from "./message-markup.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
 import { withThrottledSecret } from "./throttled-check.ts";
 import { qrSvg, setupInstructions } from "./two-step.routes.ts";
 
 const BASE = "/dashboard/account";
+
+const english = translator(baseLanguage);
+
+/** The two-step refusals of the services and the sign-in throttle, in the reader's words. */
+function twoStepRefusals(t: Translator): (message: string) => string | undefined {
+  const keys = ["wrongCode", "noSetup", "alreadyOn", "wrongPassword", "shopRequires", "unavailable"];
+  const fixed = refusalsIn(
+    t,
+    keys.map((k) => `account.twoStep.errors.${k}`),
+  );
+  return (message) => {
+    const minutes = Number(/\d+/.exec(message)?.[0]);
+    const key = "account.twoStep.errors.tooManyPasswords";
+    if (Number.isInteger(minutes) && english.t(key, { minutes }) === message) return t.t(key, { minutes });
+    return fixed(message);
+  };
+}
 
 export async function accountPages(
   app: FastifyInstance,
@@ -102,17 +120,24 @@ ${twoStepSection}
 
   const key = twoStepKey(config.sessionSecret);
   app.get(`${BASE}/two-step`, { schema: { hide: true } }, async (request, reply) => {
-    const setup = await pendingTwoStepSetup(ctx, key, vendorIdOf(request), memberOf(request).id);
+    const setup = await pendingTwoStepSetup(
+      ctx,
+      key,
+      vendorIdOf(request),
+      memberOf(request).id,
+      config.productName,
+    );
     if (!setup) return reply.code(303).header("location", BASE).send();
     const page = await pageContext(ctx, request, reply);
-    const body = html`${setupInstructions(await qrSvg(setup.uri), setup.secret)}
+    const { t } = page;
+    const body = html`${setupInstructions(t, await qrSvg(setup.uri), setup.secret)}
 <form method="post" action="${BASE}/two-step">${csrfField(page.csrf)}
-<label for="code">Code from your authenticator app</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="6">
-<div class="actions"><button type="submit" class="primary">Turn on two-step sign-in</button><a class="button" href="${BASE}">Not now</a></div>
+<label for="code">${t.t("account.twoStep.codeLabel")}</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="6">
+<div class="actions"><button type="submit" class="primary">${t.t("account.twoStep.turnOn")}</button><a class="button" href="${BASE}">${t.t("account.twoStep.notNow")}</a></div>
 </form>`;
     return reply
       .type("text/html; charset=utf-8")
-      .send(dashboardPage(page, "account", "Set up two-step sign-in", body));
+      .send(dashboardPage(page, "account", t.t("account.twoStep.setupTitle"), body));
   });
 
   app.post(
@@ -120,18 +145,20 @@ ${twoStepSection}
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: BASE, back: `${BASE}/two-step` }, async (form) => {
-        const codes = await confirmTwoStepSetup(
-          ctx,
-          key,
-          vendorIdOf(request),
-          memberOf(request).id,
-          field(form, "code"),
-          request.dashboardSession?.sessionId,
+        const { t } = readerOf(request);
+        const codes = await sayingRefusals(twoStepRefusals(t), () =>
+          confirmTwoStepSetup(
+            ctx,
+            key,
+            vendorIdOf(request),
+            memberOf(request).id,
+            field(form, "code"),
+            request.dashboardSession?.sessionId,
+          ),
         );
         return {
           kind: "success",
-          message:
-            "Two-step sign-in is on, and your other browsers were signed out. Keep these recovery codes somewhere safe: each signs you in once without your phone.",
+          message: t.t("account.twoStep.onHere"),
           secret: codes.join("  "),
         };
       }),
@@ -143,10 +170,13 @@ ${twoStepSection}
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
         const me = memberOf(request);
-        await withThrottledSecret(throttle, { address: request.ip, account: me.email }, "password", () =>
-          turnOffTwoStep(ctx, vendorIdOf(request), me.id, field(form, "password")),
+        const { t } = readerOf(request);
+        await sayingRefusals(twoStepRefusals(t), () =>
+          withThrottledSecret(throttle, { address: request.ip, account: me.email }, "password", () =>
+            turnOffTwoStep(ctx, vendorIdOf(request), me.id, field(form, "password")),
+          ),
         );
-        return { kind: "success", message: "Two-step sign-in is off." };
+        return { kind: "success", message: t.t("account.twoStep.off") };
       }),
   );
 

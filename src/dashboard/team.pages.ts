@@ -2,7 +2,8 @@
 // roles, invitations by e-mail, role changes, removal and resetting a member's lost authenticator
 // (each a confirmation step; the member's sessions end at once). The last owner can be neither demoted nor removed (members.service.ts).
 import type { FastifyInstance } from "fastify";
-import { ROLES, roleLabels } from "../auth/member-policy.ts";
+import { ROLES } from "../auth/member-policy.ts";
+import type { Translator } from "../i18n/translator.ts";
 import { cancelInvitation, inviteMember, listInvitations } from "../modules/members/invitations.service.ts";
 import {
   changeMemberRole,
@@ -22,27 +23,39 @@ import { field } from "../web/form.ts";
 import { actionButton, runAction } from "../web/form-actions.ts";
 import { inputField, selectField } from "../web/form-fields.ts";
 import { html, SafeHtml } from "../web/html.ts";
+import { readerOf } from "../web/reader.ts";
 import { confirmedAction, confirmLink } from "./confirm-step.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage, time } from "./layout.ts";
+import { messageWith, refusalsIn, sayingRefusals } from "./message-markup.ts";
 import { memberOf, pageContext, vendorIdOf } from "./page-context.ts";
 
 export const TEAM = "/dashboard/settings/team";
 
 /** What a removal or demotion also did, told to the owner who did it (members.service.ts). */
-function leavingNote(effects: LeavingEffects): string {
+function leavingNote(t: Translator, effects: LeavingEffects): string {
   const revoked = effects.invitationsRevoked;
   return [
-    revoked > 0
-      ? ` ${revoked === 1 ? "The invitation they sent no longer works." : `The ${revoked} invitations they sent no longer work.`}`
-      : "",
+    revoked > 0 ? ` ${t.t("dashboard.team.leaving.invitationsRevoked", { count: revoked })}` : "",
     effects.notificationEmailMovedTo
-      ? ` The shop's notifications now go to ${effects.notificationEmailMovedTo} (Settings).`
+      ? ` ${t.t("dashboard.team.leaving.notificationsMoved", { email: effects.notificationEmailMovedTo })}`
       : "",
   ].join("");
 }
 
-const roleOptions = ROLES.map((r) => [r, roleLabels[r]] as const);
+const roleOptions = (t: Translator) => ROLES.map((r) => [r, t.t(`dashboard.team.role.${r}`)] as const);
+
+/** The services' refusals on this page (their English is the catalogue's), in the reader's words. */
+const refusalKeys = [
+  "emailInvalid",
+  "roleInvalid",
+  "alreadyMember",
+  "lastOwner",
+  "resetOwn",
+  "resetNone",
+].map((k) => `dashboard.team.errors.${k}`);
+const inReaderWords = <T>(t: Translator, action: () => Promise<T>) =>
+  sayingRefusals(refusalsIn(t, refusalKeys), action);
 
 export async function teamPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx, config } = deps;
@@ -56,45 +69,48 @@ export async function teamPages(app: FastifyInstance, deps: DashboardDeps): Prom
       listInvitations(ctx, vendorId),
       twoStepStatus(ctx, vendorId, me.id),
     ]);
+    const { t } = page;
+    const k = (key: string, values?: Record<string, string>) => t.t(`dashboard.team.${key}`, values);
+    const roles = roleOptions(t);
     const members = html`<div class="table-wrap"><table>
-<thead><tr><th>Name</th><th>Role</th><th class="optional">Member since</th><th></th></tr></thead>
+<thead><tr><th>${k("name")}</th><th>${k("roleLabel")}</th><th class="optional">${k("memberSince")}</th><th></th></tr></thead>
 <tbody>${team.map(
       (m) => html`<tr data-member-id="${m.id}">
-<td>${displayName(m)}${m.id === me.id ? html` <span class="badge">You</span>` : ""}${m.twoStep ? html` <span class="badge">Two-step on</span>` : ""}${m.name.trim() ? html`<div class="muted">${m.email}</div>` : ""}</td>
+<td>${displayName(m)}${m.id === me.id ? html` <span class="badge">${k("you")}</span>` : ""}${m.twoStep ? html` <span class="badge">${k("twoStepOn")}</span>` : ""}${m.name.trim() ? html`<div class="muted">${m.email}</div>` : ""}</td>
 <td><form class="inline" method="post" action="${TEAM}/${m.id}/role">${csrfField(page.csrf)}
-<select name="role" aria-label="Role of ${displayName(m)}">${roleOptions.map(([value, label]) => html`<option value="${value}"${value === m.role ? html` selected` : ""}>${label}</option>`)}</select>
-<button type="submit">Change role</button></form></td>
-<td class="optional">${time(m.createdAt, page.timeZone)}</td>
-<td>${m.twoStep && m.id !== me.id ? html`${confirmLink(`${TEAM}/${m.id}/two-step/reset`, "Reset two-step")} ` : ""}${confirmLink(`${TEAM}/${m.id}/remove`, "Remove")}</td>
+<select name="role" aria-label="${k("roleOf", { name: displayName(m) })}">${roles.map(([value, label]) => html`<option value="${value}"${value === m.role ? html` selected` : ""}>${label}</option>`)}</select>
+<button type="submit">${k("changeRole")}</button></form></td>
+<td class="optional">${time(m.createdAt, page.timeZone, t)}</td>
+<td>${m.twoStep && m.id !== me.id ? html`${confirmLink(`${TEAM}/${m.id}/two-step/reset`, k("resetTwoStep"))} ` : ""}${confirmLink(`${TEAM}/${m.id}/remove`, k("removeLink"))}</td>
 </tr>`,
     )}</tbody></table></div>`;
     const pending =
       invitations.length === 0
         ? html``
-        : html`<h2>Invitations</h2><ul class="plain">${invitations.map(
+        : html`<h2>${k("invitations")}</h2><ul class="plain">${invitations.map(
             (
               i,
-            ) => html`<li data-invitation-id="${i.id}">${i.email} <span class="badge">${roleLabels[i.role]}</span>
-${i.expired ? html`<span class="muted">expired ${time(i.expiresAt, page.timeZone)}</span>` : html`<span class="muted">valid until ${time(i.expiresAt, page.timeZone)}</span>`}
-${actionButton(page.csrf, `${TEAM}/invitations/${i.id}/cancel`, "Cancel invitation")}</li>`,
+            ) => html`<li data-invitation-id="${i.id}">${i.email} <span class="badge">${k(`role.${i.role}`)}</span>
+<span class="muted">${messageWith(t, `dashboard.team.${i.expired ? "expired" : "validUntil"}`, {}, { time: time(i.expiresAt, page.timeZone, t) })}</span>
+${actionButton(page.csrf, `${TEAM}/invitations/${i.id}/cancel`, k("cancelInvitation"))}</li>`,
           )}</ul>`;
-    const body = html`<p class="muted">Owners can do everything. Staff work with orders, customers, appointments and inquiries; they cannot see Integrations, Settings or the team, erase customers or export.</p>
+    const body = html`<p class="muted">${k("intro")}</p>
 ${members}
 ${pending}
-<h2>Two-step sign-in</h2>
+<h2>${k("twoStep")}</h2>
 <form method="post" action="${TEAM}/two-step">${csrfField(page.csrf)}
-<label class="check"><input type="checkbox" name="required" value="on"${status.shopRequires ? new SafeHtml(" checked") : ""}> Require two-step sign-in for every member</label>
-<p class="muted">Members without it are signed out and set it up (an authenticator app) the next time they sign in. A member who lost their authenticator: "Reset two-step" on their row.</p>
-<div class="actions"><button type="submit">Save</button></div>
+<label class="check"><input type="checkbox" name="required" value="on"${status.shopRequires ? new SafeHtml(" checked") : ""}> ${k("require")}</label>
+<p class="muted">${k("requireHint")}</p>
+<div class="actions"><button type="submit">${t.t("common.save")}</button></div>
 </form>
-<h2>Invite someone</h2>
+<h2>${k("invite")}</h2>
 <form method="post" action="${TEAM}/invitations" class="edit-form">${csrfField(page.csrf)}
-${inputField({ name: "email", label: "E-mail", type: "email", required: true, maxLength: 254 })}
-${selectField({ name: "role", label: "Role", value: "staff", required: true, options: roleOptions })}
-<p class="muted">They get a link by e-mail, valid for seven days, to choose their name and password.</p>
-<div class="actions"><button type="submit" class="primary">Send invitation</button></div>
+${inputField({ name: "email", label: t.t("common.email"), type: "email", required: true, maxLength: 254 })}
+${selectField({ name: "role", label: k("roleLabel"), value: "staff", required: true, options: roles })}
+<p class="muted">${k("inviteHint")}</p>
+<div class="actions"><button type="submit" class="primary">${k("send")}</button></div>
 </form>`;
-    return sendPage(reply, 200, dashboardPage(page, "team", "Team", body));
+    return sendPage(reply, 200, dashboardPage(page, "team", k("title"), body));
   });
 
   app.post(
@@ -103,13 +119,16 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: TEAM }, async (form) => {
         const me = memberOf(request);
-        const invitation = await inviteMember(
-          ctx,
-          vendorIdOf(request),
-          { id: me.id, name: me.name },
-          { email: field(form, "email"), role: field(form, "role") },
+        const { t } = readerOf(request);
+        const invitation = await inReaderWords(t, () =>
+          inviteMember(
+            ctx,
+            vendorIdOf(request),
+            { id: me.id, name: me.name },
+            { email: field(form, "email"), role: field(form, "role") },
+          ),
         );
-        return { kind: "success", message: `Invitation sent to ${invitation.email}.` };
+        return { kind: "success", message: t.t("dashboard.team.flash.invited", { email: invitation.email }) };
       }),
   );
 
@@ -120,11 +139,10 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
       runAction(reply, { ctx, config }, { done: TEAM }, async (form) => {
         const on = field(form, "required") === "on";
         await setShopRequiresTwoStep(ctx, vendorIdOf(request), on, request.dashboardSession?.sessionId);
+        const { t } = readerOf(request);
         return {
           kind: "success",
-          message: on
-            ? "Two-step sign-in is required: members without it were signed out and set it up at their next sign-in."
-            : "Two-step sign-in is no longer required.",
+          message: t.t(`dashboard.team.flash.${on ? "required" : "notRequired"}`),
         };
       }),
   );
@@ -135,7 +153,7 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: TEAM }, async () => {
         await cancelInvitation(ctx, vendorIdOf(request), request.params.invitationId);
-        return { kind: "success", message: "Invitation cancelled: its link no longer works." };
+        return { kind: "success", message: readerOf(request).t.t("dashboard.team.flash.cancelled") };
       }),
   );
 
@@ -144,15 +162,13 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: TEAM }, async (form) => {
-        const m = await changeMemberRole(
-          ctx,
-          vendorIdOf(request),
-          request.params.memberId,
-          field(form, "role"),
+        const { t } = readerOf(request);
+        const m = await inReaderWords(t, () =>
+          changeMemberRole(ctx, vendorIdOf(request), request.params.memberId, field(form, "role")),
         );
         return {
           kind: "success",
-          message: `${displayName(m)} is now ${roleLabels[m.role].toLowerCase()}.${leavingNote(m)}`,
+          message: `${t.t("dashboard.team.flash.roleChanged", { name: displayName(m), role: m.role })}${leavingNote(t, m)}`,
         };
       }),
   );
@@ -162,25 +178,22 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
   confirmedAction(app, deps, `${TEAM}/:memberId/two-step/reset`, {
     confirmation: async (request) => {
       const m = await getMember(ctx, vendorIdOf(request), request.params.memberId ?? "");
+      const { t } = readerOf(request);
+      const who = { name: displayName(m), email: m.email };
       return {
         section: "team",
-        title: `Reset the two-step sign-in of ${displayName(m)}?`,
-        consequence: `${displayName(m)} (${m.email}) is signed out at once, their authenticator and recovery codes stop working, and they set two-step sign-in up again the next time they sign in (when the shop requires it; otherwise they may). Do this only when you know it is them who lost it.`,
-        button: "Reset two-step sign-in",
+        title: t.t("dashboard.team.reset.title", who),
+        consequence: t.t("dashboard.team.reset.consequence", who),
+        button: t.t("dashboard.team.reset.button"),
         back: TEAM,
       };
     },
     act: async (request) => {
-      const m = await resetMemberTwoStep(
-        ctx,
-        vendorIdOf(request),
-        memberOf(request).id,
-        request.params.memberId ?? "",
+      const { t } = readerOf(request);
+      const m = await inReaderWords(t, () =>
+        resetMemberTwoStep(ctx, vendorIdOf(request), memberOf(request).id, request.params.memberId ?? ""),
       );
-      return {
-        kind: "success",
-        message: `The two-step sign-in of ${displayName(m)} was reset; they were signed out.`,
-      };
+      return { kind: "success", message: t.t("dashboard.team.reset.done", { name: displayName(m) }) };
     },
     done: () => TEAM,
   });
@@ -188,17 +201,25 @@ ${selectField({ name: "role", label: "Role", value: "staff", required: true, opt
   confirmedAction(app, deps, `${TEAM}/:memberId/remove`, {
     confirmation: async (request) => {
       const m = await getMember(ctx, vendorIdOf(request), request.params.memberId ?? "");
+      const { t } = readerOf(request);
+      const who = { name: displayName(m), email: m.email };
       return {
         section: "team",
-        title: `Remove ${displayName(m)} from the shop?`,
-        consequence: `${displayName(m)} (${m.email}) is signed out at once and can no longer sign in to this shop; the invitations they sent stop working, and if the shop's notifications go to their address they move to another owner. Invite them again to give them access back.`,
-        button: "Remove member",
+        title: t.t("dashboard.team.remove.title", who),
+        consequence: t.t("dashboard.team.remove.consequence", who),
+        button: t.t("dashboard.team.remove.button"),
         back: TEAM,
       };
     },
     act: async (request) => {
-      const m = await removeMember(ctx, vendorIdOf(request), request.params.memberId ?? "");
-      return { kind: "success", message: `${displayName(m)} was removed and signed out.${leavingNote(m)}` };
+      const { t } = readerOf(request);
+      const m = await inReaderWords(t, () =>
+        removeMember(ctx, vendorIdOf(request), request.params.memberId ?? ""),
+      );
+      return {
+        kind: "success",
+        message: `${t.t("dashboard.team.remove.done", { name: displayName(m) })}${leavingNote(t, m)}`,
+      };
     },
     done: () => TEAM,
   });

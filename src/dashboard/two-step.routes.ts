@@ -11,18 +11,20 @@ import QRCode from "qrcode";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { AppError } from "../errors.ts";
+import type { Translator } from "../i18n/translator.ts";
 import {
   confirmTwoStepSetup,
   pendingTwoStepSetup,
   twoStepKey,
   verifySecondStep,
 } from "../modules/members/two-step.service.ts";
+import type { PendingSignIn } from "../modules/sessions/sessions.service.ts";
 import { reserveSecondStepGuess } from "../modules/sessions/sessions.service.ts";
 import { CSRF_FIELD, csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { setFlash } from "../web/flash.ts";
 import { type Form, field } from "../web/form.ts";
 import { html, layout, SafeHtml } from "../web/html.ts";
-import { readerOf } from "../web/reader.ts";
+import { type Reader, readerOf, translatorFor } from "../web/reader.ts";
 import { safeReturnTo } from "../web/return-to.ts";
 import { endSession, pendingSignIn, startSession } from "../web/session.ts";
 import { signInPage } from "./sign-in.page.ts";
@@ -36,48 +38,63 @@ export async function qrSvg(uri: string): Promise<SafeHtml> {
 }
 
 /** What the authenticator needs: the QR code, and the key to type when the camera cannot be used. */
-export function setupInstructions(svg: SafeHtml, secret: string): SafeHtml {
-  return html`<p>Scan this code with an authenticator app (Google Authenticator, 1Password, Authy…), then type the 6-digit code it shows.</p>
+export function setupInstructions(t: Translator, svg: SafeHtml, secret: string): SafeHtml {
+  return html`<p>${t.t("account.twoStep.scan")}</p>
 <div class="qr" style="max-width:14rem">${svg}</div>
-<p class="muted">Cannot scan? Type this key into the app: <code class="secret-key">${secret.replace(/(.{4})/g, "$1 ").trim()}</code></p>`;
+<p class="muted">${t.t("account.twoStep.cannotScan")} <code class="secret-key">${secret.replace(/(.{4})/g, "$1 ").trim()}</code></p>`;
 }
 
-function codePage(input: { csrf: string; returnTo: string; error?: string }): string {
+/**
+ * Who reads the second step: the member the password named, in their dashboard language (their
+ * own, else the shop's), though the browser is not signed in yet.
+ */
+function readerOfPending(request: FastifyRequest, pending: PendingSignIn): Reader {
+  return { ...readerOf(request), t: translatorFor(request, pending.member.language).t };
+}
+
+function codePage(reader: Reader, input: { csrf: string; returnTo: string; error?: string }): string {
+  const { t } = reader;
   return layout(
-    "Two-step sign-in",
-    html`<h1>Two-step sign-in</h1>
+    t.t("account.twoStep.title"),
+    html`<h1>${t.t("account.twoStep.title")}</h1>
 ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
 <form method="post" action="${TWO_STEP_PATH}">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
 <input type="hidden" name="return_to" value="${input.returnTo}">
-<label for="code">Code from your authenticator app</label>
+<label for="code">${t.t("account.twoStep.codeLabel")}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="64">
-<p class="muted">Lost your phone? Type one of your recovery codes instead.</p>
-<button type="submit">Continue</button>
+<p class="muted">${t.t("account.twoStep.lostPhone")}</p>
+<button type="submit">${t.t("account.twoStep.continue")}</button>
 </form>`,
+    reader,
   );
 }
 
-function setupPage(input: {
-  csrf: string;
-  returnTo: string;
-  svg: SafeHtml;
-  secret: string;
-  error?: string;
-}): string {
+function setupPage(
+  reader: Reader,
+  input: {
+    csrf: string;
+    returnTo: string;
+    svg: SafeHtml;
+    secret: string;
+    error?: string;
+  },
+): string {
+  const { t } = reader;
   return layout(
-    "Set up two-step sign-in",
-    html`<h1>Set up two-step sign-in</h1>
-<p>Your shop asks every member to sign in with a second step.</p>
+    t.t("account.twoStep.setupTitle"),
+    html`<h1>${t.t("account.twoStep.setupTitle")}</h1>
+<p>${t.t("account.twoStep.shopAsks")}</p>
 ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
-${setupInstructions(input.svg, input.secret)}
+${setupInstructions(t, input.svg, input.secret)}
 <form method="post" action="${TWO_STEP_PATH}/setup">
 <input type="hidden" name="${CSRF_FIELD}" value="${input.csrf}">
 <input type="hidden" name="return_to" value="${input.returnTo}">
-<label for="code">Code from your authenticator app</label>
+<label for="code">${t.t("account.twoStep.codeLabel")}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="6">
-<button type="submit">Turn on and continue</button>
+<button type="submit">${t.t("account.twoStep.turnOnContinue")}</button>
 </form>`,
+    reader,
   );
 }
 
@@ -86,6 +103,7 @@ export async function twoStepRoutes(
   { ctx, config, throttle }: { ctx: ServiceContext; config: Config; throttle: SignInThrottle },
 ) {
   const key = twoStepKey(config.sessionSecret);
+  const issuer = config.productName;
   const returnToOf = (request: FastifyRequest) =>
     safeReturnTo((request.query as Record<string, unknown>).return_to);
   const backToSignIn = (reply: FastifyReply) => reply.code(303).header("location", "/login").send();
@@ -93,7 +111,11 @@ export async function twoStepRoutes(
   app.get(TWO_STEP_PATH, { schema: { hide: true } }, async (request, reply) => {
     const pending = await pendingSignIn(ctx, request);
     if (pending?.secondStep !== "code") return backToSignIn(reply);
-    return sendPage(reply, 200, codePage({ csrf: csrfToken(reply), returnTo: returnToOf(request) }));
+    const page = codePage(readerOfPending(request, pending), {
+      csrf: csrfToken(reply),
+      returnTo: returnToOf(request),
+    });
+    return sendPage(reply, 200, page);
   });
 
   app.post(
@@ -105,7 +127,8 @@ export async function twoStepRoutes(
       const form = (request.body ?? {}) as Form;
       const returnTo = safeReturnTo(field(form, "return_to"));
       const email = pending.member.email;
-      const { t } = readerOf(request);
+      const reader = readerOfPending(request, pending);
+      const { t } = reader;
       const reservation = await throttle.reserve(request.ip, email);
       if (!reservation.ok) {
         reply.header("retry-after", String(reservation.retryAfterS));
@@ -114,7 +137,7 @@ export async function twoStepRoutes(
             ? t.t("account.signIn.errors.tooManyCodes")
             : t.t("account.signIn.errors.unavailable");
         const status = reservation.reason === "throttled" ? 429 : 503;
-        return sendPage(reply, status, codePage({ csrf: csrfToken(reply), returnTo, error }));
+        return sendPage(reply, status, codePage(reader, { csrf: csrfToken(reply), returnTo, error }));
       }
       // The pending sign-in's own count: the guesses it has are spent, then it is void.
       const passwordAgain = async () => {
@@ -135,7 +158,7 @@ export async function twoStepRoutes(
         // Both reservations stay, counted as this failure.
         if (guess.left === 0) return passwordAgain();
         const error = t.t("account.signIn.errors.wrongCode");
-        return sendPage(reply, 401, codePage({ csrf: csrfToken(reply), returnTo, error }));
+        return sendPage(reply, 401, codePage(reader, { csrf: csrfToken(reply), returnTo, error }));
       }
       await reservation.attempt.succeeded();
       await startSession(ctx, config, request, reply, { id: pending.member.id, vendorId: pending.vendorId });
@@ -147,9 +170,9 @@ export async function twoStepRoutes(
   app.get(`${TWO_STEP_PATH}/setup`, { schema: { hide: true } }, async (request, reply) => {
     const pending = await pendingSignIn(ctx, request);
     if (pending?.secondStep !== "setup") return backToSignIn(reply);
-    const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);
+    const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id, issuer);
     if (!setup) return backToSignIn(reply);
-    const page = setupPage({
+    const page = setupPage(readerOfPending(request, pending), {
       csrf: csrfToken(reply),
       returnTo: returnToOf(request),
       svg: await qrSvg(setup.uri),
@@ -178,13 +201,14 @@ export async function twoStepRoutes(
         );
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id);
+        const setup = await pendingTwoStepSetup(ctx, key, pending.vendorId, pending.member.id, issuer);
         if (!setup) {
           await endSession(ctx, config, request, reply);
           return backToSignIn(reply);
         }
-        const error = "That code is not right. Type the code your app shows now.";
-        const page = setupPage({
+        const reader = readerOfPending(request, pending);
+        const error = reader.t.t("account.twoStep.setupWrong");
+        const page = setupPage(reader, {
           csrf: csrfToken(reply),
           returnTo,
           svg: await qrSvg(setup.uri),
@@ -207,8 +231,7 @@ export async function twoStepRoutes(
       rotateCsrfSecret(reply, config);
       setFlash(reply, config, {
         kind: "success",
-        message:
-          "Two-step sign-in is on. Keep these recovery codes somewhere safe: each signs you in once without your phone.",
+        message: readerOfPending(request, pending).t.t("account.twoStep.onAtSignIn"),
         secretKept: true,
       });
       return reply.code(303).header("location", "/dashboard/account").send();

@@ -104,12 +104,15 @@ export async function twoStepStatus(
 /**
  * The secret being set up and its otpauth URI (for the QR code), made on first call and kept
  * sealed until confirmed; undefined once two-step sign-in is on (the secret is never shown again).
+ * `issuer` names the account in the authenticator app: the product the member signs in to
+ * (PRODUCT_NAME), never this service's own name, which its people never see.
  */
 export async function pendingTwoStepSetup(
   ctx: ServiceContext,
   key: Buffer,
   vendorId: string,
   memberId: string,
+  issuer: string,
 ): Promise<{ secret: string; uri: string } | undefined> {
   const member = await memberOrThrow(ctx, vendorId, memberId);
   if (member.totpEnabledAt) return undefined;
@@ -118,7 +121,7 @@ export async function pendingTwoStepSetup(
     secret = generateTotpSecret();
     await setPendingTotpSecret(ctx.db, vendorId, memberId, seal(key, secret));
   }
-  return { secret, uri: generateURI({ issuer: "vendor-api", label: member.email, secret }) };
+  return { secret, uri: generateURI({ issuer, label: member.email, secret }) };
 }
 
 async function matchingStep(ctx: ServiceContext, secret: string, code: string, after: number | null) {
