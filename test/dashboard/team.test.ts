@@ -126,7 +126,7 @@ describe("inviting a member", () => {
     expect(short.text).toContain("10-1024 characters");
     const taken = await browser.submit(page, { name: "X", password: "long enough passphrase" });
     expect(taken.status).toBe(400);
-    expect(taken.text).toContain("already has a vendor-api account");
+    expect(taken.text).toContain("already has an account here");
     // The other shop's owner still signs in with their own password, to their own shop.
     await signedInBrowser(t, elsewhere.email);
   });

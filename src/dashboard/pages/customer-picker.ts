@@ -15,13 +15,12 @@ export function pickerLabel(c: PickableCustomer): string {
 }
 
 // `t` is the page's translator; English until the New order page passes its own (pageCtx.t).
-const english = translator("en");
 
 /** The search form, outside the order form (forms do not nest). */
 export function customerSearchForm(
   find: string | undefined,
   found: number | undefined,
-  t: Translator = english,
+  t: Translator,
 ): SafeHtml {
   const k = (key: string, values?: Record<string, number>) =>
     t.t(`dashboard.customers.picker.${key}`, values);
@@ -38,7 +37,7 @@ export function customerSelect(
   options: readonly PickableCustomer[],
   chosen: string | undefined,
   errors: readonly FieldError[],
-  t: Translator = english,
+  t: Translator,
 ): SafeHtml {
   const error = errors.find((e) => e.field === "customerId");
   return html`<label for="customerId">${t.t("dashboard.customers.picker.customer")}</label>

@@ -184,7 +184,7 @@ ${pager(t, "/dashboard/orders", page.nextCursor, params)}`;
         pageCtx,
         "orders",
         pageCtx.t.t("dashboard.orders.new"),
-        html`${customerSearchForm(find, find === undefined ? undefined : found.length)}${form}`,
+        html`${customerSearchForm(find, find === undefined ? undefined : found.length, pageCtx.t)}${form}`,
       ),
     );
   });
@@ -443,7 +443,7 @@ function newOrderForm(
 ${csrfField(csrf)}
 ${otherErrors(errors, newOrderFields)}
 <fieldset><legend>${k("list.customer")}</legend>
-${customerSelect(customers, form.customerId, errors)}
+${customerSelect(customers, form.customerId, errors, t)}
 <p class="muted">${k("form.orNewCustomer")}</p>
 ${inputField({ name: "customerName", label: t.t("common.name"), value: form.customerName, maxLength: 200, errors })}
 ${inputField({ name: "customerEmail", label: k("form.email"), type: "email", value: form.customerEmail, maxLength: 254, errors })}

@@ -156,7 +156,7 @@ export async function acceptInvitation(
     if (!invitation) throw new InvitationInvalid();
     if ((await findMemberByEmail(tx, invitation.email)) || (await findVendorByEmail(tx, invitation.email))) {
       throw new InvitationInvalid(
-        "This address already has a vendor-api account: sign in with it, or ask the shop to invite another address.",
+        "This address already has an account here: sign in with it, or ask the shop to invite another address.",
       );
     }
     return insertMember(tx, {
