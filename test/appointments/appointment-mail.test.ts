@@ -165,7 +165,8 @@ describe("telling the customer", () => {
           notes: "",
         }),
       );
-      expect(flashOf(moved)?.text).toContain("Appointment saved.");
+      // The member reads the shop's language (German) like the notice.
+      expect(flashOf(moved)?.text).toContain("Termin gespeichert.");
       expect(flashOf(moved)?.text).toContain(says);
       // A change the customer is not mailed about (the notes) says nothing of the kind.
       const noted = await follow(
@@ -177,7 +178,7 @@ describe("telling the customer", () => {
           notes: "Veil",
         }),
       );
-      expect(flashOf(noted)?.text).toBe("Appointment saved.");
+      expect(flashOf(noted)?.text).toBe("Termin gespeichert.");
     },
   );
 });

@@ -168,7 +168,16 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
       const trackingUrl = await page.getByLabel("Tracking link").inputValue();
       expect(await page.getByRole("button", { name: "Copy" }).isVisible()).toBe(true);
       await page.goto(trackingUrl);
-      expect(await page.locator("p.current time").textContent()).toMatch(/ GMT-3$/);
+      // The shop's wall clock in São Paulo, in the customer's language (English here).
+      const since = page.locator("p.current time");
+      const at = new Date((await since.getAttribute("datetime")) ?? "");
+      expect(await since.textContent()).toBe(
+        new Intl.DateTimeFormat("en", {
+          timeZone: "America/Sao_Paulo",
+          dateStyle: "medium",
+          timeStyle: "short",
+        }).format(at),
+      );
       await shot("tracking");
 
       // 4. Search and filter.

@@ -1353,6 +1353,302 @@ export interface components {
             createdAt: string;
         };
         /**
+         * Availability
+         * @description Free start times of one appointment type, from the shop's hours, closures, buffers and capacity
+         * @example {
+         *       "timeZone": "Europe/Lisbon",
+         *       "type": "CONSULTATION",
+         *       "duration": 90,
+         *       "slots": [
+         *         "2026-12-08T10:00:00.000Z",
+         *         "2026-12-08T10:30:00.000Z",
+         *         "2026-12-08T14:00:00.000Z"
+         *       ]
+         *     }
+         */
+        Availability: {
+            /** @description The shop's IANA time zone, which the days are read in */
+            timeZone: string;
+            /**
+             * @description Appointment type
+             * @enum {string}
+             */
+            type: "CONSULTATION" | "FITTING" | "PICKUP";
+            /** @description Minutes an appointment of this type lasts */
+            duration: number;
+            /** @description Free start times, UTC, ascending */
+            slots: string[];
+        };
+        /**
+         * Booked
+         * @description The appointment made
+         * @example {
+         *       "id": "b7k2m9p4q1r8s5t3v6w0x2y4",
+         *       "status": "PROPOSED",
+         *       "start": "2026-12-08T10:00:00.000Z"
+         *     }
+         */
+        Booked: {
+            /** @description The appointment's id */
+            id: string;
+            /**
+             * @description CONFIRMED when the shop confirms bookings at once, else PROPOSED
+             * @enum {string}
+             */
+            status: "PROPOSED" | "CONFIRMED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            start: string;
+        };
+        /**
+         * Booking
+         * @example {
+         *       "type": "CONSULTATION",
+         *       "start": "2026-12-08T10:00:00Z",
+         *       "name": "Lena Schmidt",
+         *       "email": "lena.schmidt@example.com",
+         *       "phone": "+49 30 1234567",
+         *       "weddingDate": "2027-08-14",
+         *       "language": "de",
+         *       "notes": "Looking for an A-line gown"
+         *     }
+         */
+        Booking: {
+            /**
+             * @description Appointment type
+             * @enum {string}
+             */
+            type: "CONSULTATION" | "FITTING" | "PICKUP";
+            /**
+             * Format: date-time
+             * @description One of the free start times the availability answered (any offset)
+             */
+            start: string;
+            /** @description The customer's name */
+            name: string;
+            /**
+             * Format: email
+             * @description The customer's e-mail; matches an existing customer
+             */
+            email: string;
+            /** @description The customer's phone */
+            phone?: string | null;
+            /** @description The wedding date */
+            weddingDate?: string | null;
+            /** @description The customer's language (en, de, fr, it, es, pt, nl, pl); default from Accept-Language */
+            language?: string;
+            /** @description A message for the shop */
+            notes?: string | null;
+        };
+        /**
+         * BookingSettings
+         * @description The shop's booking settings: when it opens, and how each appointment type is offered online
+         * @example {
+         *       "timeZone": "Europe/Lisbon",
+         *       "address": "Rua Garrett 12\n1200-203 Lisboa",
+         *       "openingHours": {
+         *         "mon": [],
+         *         "tue": [
+         *           {
+         *             "from": "10:00",
+         *             "to": "13:00"
+         *           },
+         *           {
+         *             "from": "14:00",
+         *             "to": "19:00"
+         *           }
+         *         ],
+         *         "wed": [
+         *           {
+         *             "from": "10:00",
+         *             "to": "13:00"
+         *           },
+         *           {
+         *             "from": "14:00",
+         *             "to": "19:00"
+         *           }
+         *         ],
+         *         "thu": [
+         *           {
+         *             "from": "10:00",
+         *             "to": "13:00"
+         *           },
+         *           {
+         *             "from": "14:00",
+         *             "to": "19:00"
+         *           }
+         *         ],
+         *         "fri": [
+         *           {
+         *             "from": "10:00",
+         *             "to": "13:00"
+         *           },
+         *           {
+         *             "from": "14:00",
+         *             "to": "19:00"
+         *           }
+         *         ],
+         *         "sat": [
+         *           {
+         *             "from": "10:00",
+         *             "to": "17:00"
+         *           }
+         *         ],
+         *         "sun": []
+         *       },
+         *       "closedDates": [
+         *         "2026-12-24",
+         *         "2026-12-25"
+         *       ],
+         *       "instantConfirmation": false,
+         *       "reminderMinutesBefore": 1440,
+         *       "rescheduleCutoffHours": 24,
+         *       "types": {
+         *         "CONSULTATION": {
+         *           "online": true,
+         *           "duration": 90,
+         *           "bufferAfter": 15,
+         *           "minNoticeMinutes": 1440,
+         *           "maxDaysAhead": 90,
+         *           "capacity": 2
+         *         },
+         *         "FITTING": {
+         *           "online": true,
+         *           "duration": 60,
+         *           "bufferAfter": 15,
+         *           "minNoticeMinutes": 1440,
+         *           "maxDaysAhead": 120,
+         *           "capacity": 2
+         *         },
+         *         "PICKUP": {
+         *           "online": false,
+         *           "duration": 30,
+         *           "bufferAfter": 0,
+         *           "minNoticeMinutes": 240,
+         *           "maxDaysAhead": 60,
+         *           "capacity": 1
+         *         }
+         *       }
+         *     }
+         */
+        BookingSettings: {
+            /**
+             * @description The shop's IANA time zone (the same as in Settings)
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+            /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
+            address: string | null;
+            /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+            openingHours: {
+                /** @description Monday's opening intervals, not overlapping; [] when closed */
+                mon: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                tue: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                wed: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                thu: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Friday's opening intervals, not overlapping; [] when closed */
+                fri: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                sat: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                sun: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+            };
+            /** @description Dates the shop is closed, ascending */
+            closedDates: string[];
+            /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
+            instantConfirmation: boolean;
+            /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+            reminderMinutesBefore: number;
+            /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+            rescheduleCutoffHours: number;
+            /** @description How each appointment type is offered */
+            types: {
+                CONSULTATION: {
+                    /** @description Whether customers may book this type themselves (public availability and booking) */
+                    online: boolean;
+                    /** @description Minutes an appointment of this type lasts */
+                    duration: number;
+                    /** @description Minutes kept free after it */
+                    bufferAfter: number;
+                    /** @description How long before its start a slot can still be booked, in minutes */
+                    minNoticeMinutes: number;
+                    /** @description How many days ahead slots are offered */
+                    maxDaysAhead: number;
+                    /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                    capacity: number;
+                };
+                FITTING: {
+                    /** @description Whether customers may book this type themselves (public availability and booking) */
+                    online: boolean;
+                    /** @description Minutes an appointment of this type lasts */
+                    duration: number;
+                    /** @description Minutes kept free after it */
+                    bufferAfter: number;
+                    /** @description How long before its start a slot can still be booked, in minutes */
+                    minNoticeMinutes: number;
+                    /** @description How many days ahead slots are offered */
+                    maxDaysAhead: number;
+                    /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                    capacity: number;
+                };
+                PICKUP: {
+                    /** @description Whether customers may book this type themselves (public availability and booking) */
+                    online: boolean;
+                    /** @description Minutes an appointment of this type lasts */
+                    duration: number;
+                    /** @description Minutes kept free after it */
+                    bufferAfter: number;
+                    /** @description How long before its start a slot can still be booked, in minutes */
+                    minNoticeMinutes: number;
+                    /** @description How many days ahead slots are offered */
+                    maxDaysAhead: number;
+                    /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                    capacity: number;
+                };
+            };
+        };
+        /**
          * CreateAppointment
          * @example {
          *       "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
@@ -3067,6 +3363,135 @@ export interface components {
              */
             metadata?: {
                 [key: string]: string;
+            };
+        };
+        /**
+         * UpdateBookingSettings
+         * @description Partial: fields left out are unchanged; a weekday left out of openingHours keeps its hours
+         * @example {
+         *       "openingHours": {
+         *         "sat": [
+         *           {
+         *             "from": "09:00",
+         *             "to": "16:00"
+         *           }
+         *         ]
+         *       },
+         *       "types": {
+         *         "CONSULTATION": {
+         *           "capacity": 3
+         *         }
+         *       }
+         *     }
+         */
+        UpdateBookingSettings: {
+            /** @description IANA time zone */
+            timeZone?: string;
+            /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION); null clears it */
+            address?: string | null;
+            /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
+            openingHours?: {
+                /** @description Monday's opening intervals, not overlapping; [] when closed */
+                mon?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Tuesday's opening intervals, not overlapping; [] when closed */
+                tue?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Wednesday's opening intervals, not overlapping; [] when closed */
+                wed?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Thursday's opening intervals, not overlapping; [] when closed */
+                thu?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Friday's opening intervals, not overlapping; [] when closed */
+                fri?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Saturday's opening intervals, not overlapping; [] when closed */
+                sat?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+                /** @description Sunday's opening intervals, not overlapping; [] when closed */
+                sun?: {
+                    /** @description Opening time, HH:MM on the shop's wall clock */
+                    from: string;
+                    /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
+                    to: string;
+                }[];
+            };
+            /** @description Replaces the list of closed dates */
+            closedDates?: string[];
+            instantConfirmation?: boolean;
+            /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
+            reminderMinutesBefore?: number;
+            /** @description Hours before the start after which the customer can no longer move or cancel it herself */
+            rescheduleCutoffHours?: number;
+            /** @description Per type, the fields given; the others unchanged */
+            types?: {
+                CONSULTATION?: {
+                    /** @description Whether customers may book this type themselves (public availability and booking) */
+                    online?: boolean;
+                    /** @description Minutes an appointment of this type lasts */
+                    duration?: number;
+                    /** @description Minutes kept free after it */
+                    bufferAfter?: number;
+                    /** @description How long before its start a slot can still be booked, in minutes */
+                    minNoticeMinutes?: number;
+                    /** @description How many days ahead slots are offered */
+                    maxDaysAhead?: number;
+                    /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                    capacity?: number;
+                };
+                FITTING?: {
+                    /** @description Whether customers may book this type themselves (public availability and booking) */
+                    online?: boolean;
+                    /** @description Minutes an appointment of this type lasts */
+                    duration?: number;
+                    /** @description Minutes kept free after it */
+                    bufferAfter?: number;
+                    /** @description How long before its start a slot can still be booked, in minutes */
+                    minNoticeMinutes?: number;
+                    /** @description How many days ahead slots are offered */
+                    maxDaysAhead?: number;
+                    /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                    capacity?: number;
+                };
+                PICKUP?: {
+                    /** @description Whether customers may book this type themselves (public availability and booking) */
+                    online?: boolean;
+                    /** @description Minutes an appointment of this type lasts */
+                    duration?: number;
+                    /** @description Minutes kept free after it */
+                    bufferAfter?: number;
+                    /** @description How long before its start a slot can still be booked, in minutes */
+                    minNoticeMinutes?: number;
+                    /** @description How many days ahead slots are offered */
+                    maxDaysAhead?: number;
+                    /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
+                    capacity?: number;
+                };
             };
         };
         /**
@@ -7334,7 +7759,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The shop's booking settings (CONTRACT 12) */
+            /** @description The shop's booking settings: when it opens, and how each appointment type is offered online */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7347,120 +7772,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The shop's IANA time zone (the same as in Settings)
-                         * @example Europe/Berlin
-                         */
-                        timeZone: string;
-                        /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
-                        address: string | null;
-                        /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
-                        openingHours: {
-                            /** @description Monday's opening intervals, not overlapping; [] when closed */
-                            mon: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Tuesday's opening intervals, not overlapping; [] when closed */
-                            tue: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Wednesday's opening intervals, not overlapping; [] when closed */
-                            wed: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Thursday's opening intervals, not overlapping; [] when closed */
-                            thu: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Friday's opening intervals, not overlapping; [] when closed */
-                            fri: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Saturday's opening intervals, not overlapping; [] when closed */
-                            sat: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Sunday's opening intervals, not overlapping; [] when closed */
-                            sun: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                        };
-                        /** @description Dates the shop is closed, ascending */
-                        closedDates: string[];
-                        /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
-                        instantConfirmation: boolean;
-                        /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
-                        reminderMinutesBefore: number;
-                        /** @description Hours before the start after which the customer can no longer move or cancel it herself */
-                        rescheduleCutoffHours: number;
-                        /** @description How each appointment type is offered */
-                        types: {
-                            CONSULTATION: {
-                                /** @description Whether customers may book this type themselves (public availability and booking) */
-                                online: boolean;
-                                /** @description Minutes an appointment of this type lasts */
-                                duration: number;
-                                /** @description Minutes kept free after it */
-                                bufferAfter: number;
-                                /** @description How long before its start a slot can still be booked, in minutes */
-                                minNoticeMinutes: number;
-                                /** @description How many days ahead slots are offered */
-                                maxDaysAhead: number;
-                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                                capacity: number;
-                            };
-                            FITTING: {
-                                /** @description Whether customers may book this type themselves (public availability and booking) */
-                                online: boolean;
-                                /** @description Minutes an appointment of this type lasts */
-                                duration: number;
-                                /** @description Minutes kept free after it */
-                                bufferAfter: number;
-                                /** @description How long before its start a slot can still be booked, in minutes */
-                                minNoticeMinutes: number;
-                                /** @description How many days ahead slots are offered */
-                                maxDaysAhead: number;
-                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                                capacity: number;
-                            };
-                            PICKUP: {
-                                /** @description Whether customers may book this type themselves (public availability and booking) */
-                                online: boolean;
-                                /** @description Minutes an appointment of this type lasts */
-                                duration: number;
-                                /** @description Minutes kept free after it */
-                                bufferAfter: number;
-                                /** @description How long before its start a slot can still be booked, in minutes */
-                                minNoticeMinutes: number;
-                                /** @description How many days ahead slots are offered */
-                                maxDaysAhead: number;
-                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                                capacity: number;
-                            };
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "timeZone": "Europe/Lisbon",
+                     *       "address": "Rua Garrett 12\n1200-203 Lisboa",
+                     *       "openingHours": {
+                     *         "mon": [],
+                     *         "tue": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "wed": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "thu": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "fri": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "sat": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "17:00"
+                     *           }
+                     *         ],
+                     *         "sun": []
+                     *       },
+                     *       "closedDates": [
+                     *         "2026-12-24",
+                     *         "2026-12-25"
+                     *       ],
+                     *       "instantConfirmation": false,
+                     *       "reminderMinutesBefore": 1440,
+                     *       "rescheduleCutoffHours": 24,
+                     *       "types": {
+                     *         "CONSULTATION": {
+                     *           "online": true,
+                     *           "duration": 90,
+                     *           "bufferAfter": 15,
+                     *           "minNoticeMinutes": 1440,
+                     *           "maxDaysAhead": 90,
+                     *           "capacity": 2
+                     *         },
+                     *         "FITTING": {
+                     *           "online": true,
+                     *           "duration": 60,
+                     *           "bufferAfter": 15,
+                     *           "minNoticeMinutes": 1440,
+                     *           "maxDaysAhead": 120,
+                     *           "capacity": 2
+                     *         },
+                     *         "PICKUP": {
+                     *           "online": false,
+                     *           "duration": 30,
+                     *           "bufferAfter": 0,
+                     *           "minNoticeMinutes": 240,
+                     *           "maxDaysAhead": 60,
+                     *           "capacity": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingSettings"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag (no body) */
@@ -7563,123 +7964,31 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Partial (CONTRACT 1): fields left out are unchanged; a weekday left out of openingHours keeps its hours */
+        /** @description Partial: fields left out are unchanged; a weekday left out of openingHours keeps its hours */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description IANA time zone */
-                    timeZone?: string;
-                    /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION); null clears it */
-                    address?: string | null;
-                    /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
-                    openingHours?: {
-                        /** @description Monday's opening intervals, not overlapping; [] when closed */
-                        mon?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                        /** @description Tuesday's opening intervals, not overlapping; [] when closed */
-                        tue?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                        /** @description Wednesday's opening intervals, not overlapping; [] when closed */
-                        wed?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                        /** @description Thursday's opening intervals, not overlapping; [] when closed */
-                        thu?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                        /** @description Friday's opening intervals, not overlapping; [] when closed */
-                        fri?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                        /** @description Saturday's opening intervals, not overlapping; [] when closed */
-                        sat?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                        /** @description Sunday's opening intervals, not overlapping; [] when closed */
-                        sun?: {
-                            /** @description Opening time, HH:MM on the shop's wall clock */
-                            from: string;
-                            /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                            to: string;
-                        }[];
-                    };
-                    /** @description Replaces the list of closed dates */
-                    closedDates?: string[];
-                    instantConfirmation?: boolean;
-                    /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
-                    reminderMinutesBefore?: number;
-                    /** @description Hours before the start after which the customer can no longer move or cancel it herself */
-                    rescheduleCutoffHours?: number;
-                    /** @description Per type, the fields given; the others unchanged */
-                    types?: {
-                        CONSULTATION?: {
-                            /** @description Whether customers may book this type themselves (public availability and booking) */
-                            online?: boolean;
-                            /** @description Minutes an appointment of this type lasts */
-                            duration?: number;
-                            /** @description Minutes kept free after it */
-                            bufferAfter?: number;
-                            /** @description How long before its start a slot can still be booked, in minutes */
-                            minNoticeMinutes?: number;
-                            /** @description How many days ahead slots are offered */
-                            maxDaysAhead?: number;
-                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                            capacity?: number;
-                        };
-                        FITTING?: {
-                            /** @description Whether customers may book this type themselves (public availability and booking) */
-                            online?: boolean;
-                            /** @description Minutes an appointment of this type lasts */
-                            duration?: number;
-                            /** @description Minutes kept free after it */
-                            bufferAfter?: number;
-                            /** @description How long before its start a slot can still be booked, in minutes */
-                            minNoticeMinutes?: number;
-                            /** @description How many days ahead slots are offered */
-                            maxDaysAhead?: number;
-                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                            capacity?: number;
-                        };
-                        PICKUP?: {
-                            /** @description Whether customers may book this type themselves (public availability and booking) */
-                            online?: boolean;
-                            /** @description Minutes an appointment of this type lasts */
-                            duration?: number;
-                            /** @description Minutes kept free after it */
-                            bufferAfter?: number;
-                            /** @description How long before its start a slot can still be booked, in minutes */
-                            minNoticeMinutes?: number;
-                            /** @description How many days ahead slots are offered */
-                            maxDaysAhead?: number;
-                            /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                            capacity?: number;
-                        };
-                    };
-                };
+                /**
+                 * @example {
+                 *       "openingHours": {
+                 *         "sat": [
+                 *           {
+                 *             "from": "09:00",
+                 *             "to": "16:00"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "types": {
+                 *         "CONSULTATION": {
+                 *           "capacity": 3
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateBookingSettings"];
             };
         };
         responses: {
-            /** @description The shop's booking settings (CONTRACT 12) */
+            /** @description The shop's booking settings: when it opens, and how each appointment type is offered online */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7691,120 +8000,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The shop's IANA time zone (the same as in Settings)
-                         * @example Europe/Berlin
-                         */
-                        timeZone: string;
-                        /** @description The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION) */
-                        address: string | null;
-                        /** @description Opening hours per weekday, wall-clock times in the shop's time zone */
-                        openingHours: {
-                            /** @description Monday's opening intervals, not overlapping; [] when closed */
-                            mon: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Tuesday's opening intervals, not overlapping; [] when closed */
-                            tue: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Wednesday's opening intervals, not overlapping; [] when closed */
-                            wed: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Thursday's opening intervals, not overlapping; [] when closed */
-                            thu: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Friday's opening intervals, not overlapping; [] when closed */
-                            fri: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Saturday's opening intervals, not overlapping; [] when closed */
-                            sat: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                            /** @description Sunday's opening intervals, not overlapping; [] when closed */
-                            sun: {
-                                /** @description Opening time, HH:MM on the shop's wall clock */
-                                from: string;
-                                /** @description Closing time, HH:MM on the shop's wall clock (24:00 is midnight at the day's end); after `from` */
-                                to: string;
-                            }[];
-                        };
-                        /** @description Dates the shop is closed, ascending */
-                        closedDates: string[];
-                        /** @description Whether a booking made by a customer is CONFIRMED at once (else PROPOSED) */
-                        instantConfirmation: boolean;
-                        /** @description Minutes before a CONFIRMED appointment its reminder is mailed; 0 = none, else 15-10080 */
-                        reminderMinutesBefore: number;
-                        /** @description Hours before the start after which the customer can no longer move or cancel it herself */
-                        rescheduleCutoffHours: number;
-                        /** @description How each appointment type is offered */
-                        types: {
-                            CONSULTATION: {
-                                /** @description Whether customers may book this type themselves (public availability and booking) */
-                                online: boolean;
-                                /** @description Minutes an appointment of this type lasts */
-                                duration: number;
-                                /** @description Minutes kept free after it */
-                                bufferAfter: number;
-                                /** @description How long before its start a slot can still be booked, in minutes */
-                                minNoticeMinutes: number;
-                                /** @description How many days ahead slots are offered */
-                                maxDaysAhead: number;
-                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                                capacity: number;
-                            };
-                            FITTING: {
-                                /** @description Whether customers may book this type themselves (public availability and booking) */
-                                online: boolean;
-                                /** @description Minutes an appointment of this type lasts */
-                                duration: number;
-                                /** @description Minutes kept free after it */
-                                bufferAfter: number;
-                                /** @description How long before its start a slot can still be booked, in minutes */
-                                minNoticeMinutes: number;
-                                /** @description How many days ahead slots are offered */
-                                maxDaysAhead: number;
-                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                                capacity: number;
-                            };
-                            PICKUP: {
-                                /** @description Whether customers may book this type themselves (public availability and booking) */
-                                online: boolean;
-                                /** @description Minutes an appointment of this type lasts */
-                                duration: number;
-                                /** @description Minutes kept free after it */
-                                bufferAfter: number;
-                                /** @description How long before its start a slot can still be booked, in minutes */
-                                minNoticeMinutes: number;
-                                /** @description How many days ahead slots are offered */
-                                maxDaysAhead: number;
-                                /** @description How many appointments (of any type) may overlap it: fitting rooms or stylists */
-                                capacity: number;
-                            };
-                        };
-                    };
+                    /**
+                     * @example {
+                     *       "timeZone": "Europe/Lisbon",
+                     *       "address": "Rua Garrett 12\n1200-203 Lisboa",
+                     *       "openingHours": {
+                     *         "mon": [],
+                     *         "tue": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "wed": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "thu": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "fri": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "13:00"
+                     *           },
+                     *           {
+                     *             "from": "14:00",
+                     *             "to": "19:00"
+                     *           }
+                     *         ],
+                     *         "sat": [
+                     *           {
+                     *             "from": "10:00",
+                     *             "to": "17:00"
+                     *           }
+                     *         ],
+                     *         "sun": []
+                     *       },
+                     *       "closedDates": [
+                     *         "2026-12-24",
+                     *         "2026-12-25"
+                     *       ],
+                     *       "instantConfirmation": false,
+                     *       "reminderMinutesBefore": 1440,
+                     *       "rescheduleCutoffHours": 24,
+                     *       "types": {
+                     *         "CONSULTATION": {
+                     *           "online": true,
+                     *           "duration": 90,
+                     *           "bufferAfter": 15,
+                     *           "minNoticeMinutes": 1440,
+                     *           "maxDaysAhead": 90,
+                     *           "capacity": 2
+                     *         },
+                     *         "FITTING": {
+                     *           "online": true,
+                     *           "duration": 60,
+                     *           "bufferAfter": 15,
+                     *           "minNoticeMinutes": 1440,
+                     *           "maxDaysAhead": 120,
+                     *           "capacity": 2
+                     *         },
+                     *         "PICKUP": {
+                     *           "online": false,
+                     *           "duration": 30,
+                     *           "bufferAfter": 0,
+                     *           "minNoticeMinutes": 240,
+                     *           "maxDaysAhead": 60,
+                     *           "capacity": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BookingSettings"];
                 };
             };
             /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed; `ambiguous_credentials`: Ambiguous credentials */
@@ -7942,7 +8227,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Free start times (CONTRACT 12, Availability) */
+            /** @description Free start times of one appointment type, from the shop's hours, closures, buffers and capacity */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7955,19 +8240,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The shop's IANA time zone, which the days are read in */
-                        timeZone: string;
-                        /**
-                         * @description Appointment type
-                         * @enum {string}
-                         */
-                        type: "CONSULTATION" | "FITTING" | "PICKUP";
-                        /** @description Minutes an appointment of this type lasts */
-                        duration: number;
-                        /** @description Free start times, UTC, ascending */
-                        slots: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "timeZone": "Europe/Lisbon",
+                     *       "type": "CONSULTATION",
+                     *       "duration": 90,
+                     *       "slots": [
+                     *         "2026-12-08T10:00:00.000Z",
+                     *         "2026-12-08T10:30:00.000Z",
+                     *         "2026-12-08T14:00:00.000Z"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Availability"];
                 };
             };
             /** @description Not Modified: If-None-Match names the current ETag (no body) */
@@ -11498,7 +11783,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Free start times (CONTRACT 12, Availability) */
+            /** @description Free start times of one appointment type, from the shop's hours, closures, buffers and capacity */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11510,19 +11795,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The shop's IANA time zone, which the days are read in */
-                        timeZone: string;
-                        /**
-                         * @description Appointment type
-                         * @enum {string}
-                         */
-                        type: "CONSULTATION" | "FITTING" | "PICKUP";
-                        /** @description Minutes an appointment of this type lasts */
-                        duration: number;
-                        /** @description Free start times, UTC, ascending */
-                        slots: string[];
-                    };
+                    /**
+                     * @example {
+                     *       "timeZone": "Europe/Lisbon",
+                     *       "type": "CONSULTATION",
+                     *       "duration": 90,
+                     *       "slots": [
+                     *         "2026-12-08T10:00:00.000Z",
+                     *         "2026-12-08T10:30:00.000Z",
+                     *         "2026-12-08T14:00:00.000Z"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Availability"];
                 };
             };
             /** @description `validation_failed`: Request validation failed */
@@ -11606,33 +11891,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Appointment type
-                     * @enum {string}
-                     */
-                    type: "CONSULTATION" | "FITTING" | "PICKUP";
-                    /**
-                     * Format: date-time
-                     * @description One of the free start times the availability answered (any offset)
-                     */
-                    start: string;
-                    /** @description The customer's name */
-                    name: string;
-                    /**
-                     * Format: email
-                     * @description The customer's e-mail; matches an existing customer
-                     */
-                    email: string;
-                    /** @description The customer's phone */
-                    phone?: string | null;
-                    /** @description The wedding date */
-                    weddingDate?: string | null;
-                    /** @description The customer's language (en, de, fr, it, es, pt, nl, pl); default from Accept-Language */
-                    language?: string;
-                    /** @description A message for the shop */
-                    notes?: string | null;
-                };
+                /**
+                 * @example {
+                 *       "type": "CONSULTATION",
+                 *       "start": "2026-12-08T10:00:00Z",
+                 *       "name": "Lena Schmidt",
+                 *       "email": "lena.schmidt@example.com",
+                 *       "phone": "+49 30 1234567",
+                 *       "weddingDate": "2027-08-14",
+                 *       "language": "de",
+                 *       "notes": "Looking for an A-line gown"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Booking"];
             };
         };
         responses: {
@@ -11648,21 +11919,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The appointment's id */
-                        id: string;
-                        /**
-                         * @description CONFIRMED when the shop confirms bookings at once, else PROPOSED
-                         * @enum {string}
-                         */
-                        status: "PROPOSED" | "CONFIRMED";
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-22T09:30:00.000Z
-                         * @example 2026-11-22T09:30:00.000Z
-                         */
-                        start: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "b7k2m9p4q1r8s5t3v6w0x2y4",
+                     *       "status": "PROPOSED",
+                     *       "start": "2026-12-08T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Booked"];
                 };
             };
             /** @description `invalid_json`: Malformed JSON body; `validation_failed`: Request validation failed */

@@ -14,7 +14,7 @@ import { sendPage } from "../../web/browser-scope.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { publicPage as frame, type PageBrand } from "../../web/public-page.ts";
 import type { DashboardDeps } from "../deps.ts";
-import { shownDateTime } from "../layout.ts";
+import { richMessage } from "../rich-message.ts";
 import { isWebUrl } from "./common.ts";
 import { codeText, customerReader, pageBrand } from "./customer-page.ts";
 import { calendarDay } from "./today.page.ts";
@@ -102,7 +102,7 @@ function trackedBody(t: Translator, order: TrackedOrder): SafeHtml {
   const updates = [...order.updates].reverse();
   return html`<h1>${t.t("customer.tracking.heading", { orderNumber: String(order.number), item })}</h1>
 <p>${type}</p>
-<p class="current">${t.t("customer.tracking.current")} ${badge(t, order.status)} <span class="muted"><time datetime="${new Date(order.updatedAt).toISOString()}">${t.t("customer.tracking.since", { time: t.dateTime(new Date(order.updatedAt), order.timeZone, shownDateTime) })}</time></span></p>
+<p class="current">${t.t("customer.tracking.current")} ${badge(t, order.status)} <span class="muted">${richMessage(t, "customer.tracking.since", {}, { time: html`<time datetime="${new Date(order.updatedAt).toISOString()}">${t.dateTime(new Date(order.updatedAt), order.timeZone, { dateStyle: "medium", timeStyle: "short" })}</time>` })}</span></p>
 ${expectedReady(t, order)}
 <h2>${t.t("customer.tracking.progress")}</h2>
 ${order.customerErased ? html`<p class="muted" id="messages-withheld">${t.t("customer.tracking.withheld")}</p>` : ""}
