@@ -2686,6 +2686,59 @@ export interface components {
          * @example {
          *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
          *       "event": "order.at_risk",
+         *       "data": {
+         *         "order": {
+         *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *           "number": 1042,
+         *           "type": "BRIDAL_DRESS",
+         *           "status": "IN_PRODUCTION",
+         *           "model": "Aurora",
+         *           "size": "38",
+         *           "color": "Ivory",
+         *           "description": "A-line gown with a chapel train",
+         *           "specialRequests": "Add lace sleeves",
+         *           "dueDate": "2027-04-17",
+         *           "pickupDate": null,
+         *           "dueBackDate": null,
+         *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *           "customer": {
+         *             "name": "Maria Silva",
+         *             "email": "maria.silva@example.com"
+         *           },
+         *           "externalId": "pos-4711",
+         *           "metadata": {
+         *             "till": "2"
+         *           },
+         *           "updates": [
+         *             {
+         *               "status": "ORDERED",
+         *               "message": "Order created",
+         *               "imageUrl": null,
+         *               "photos": [],
+         *               "createdAt": "2026-11-02T10:15:00.000Z"
+         *             },
+         *             {
+         *               "status": "IN_PRODUCTION",
+         *               "message": "Your gown is being cut from the lace you chose",
+         *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *               "photos": [
+         *                 {
+         *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *                 }
+         *               ],
+         *               "createdAt": "2026-11-09T14:30:00.000Z"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "updatedAt": "2026-11-09T14:30:00.000Z"
+         *         },
+         *         "rule": {
+         *           "status": "FITTING_READY",
+         *           "daysBefore": 56
+         *         }
+         *       },
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
@@ -2832,6 +2885,55 @@ export interface components {
          * @example {
          *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
          *       "event": "order.overdue",
+         *       "data": {
+         *         "order": {
+         *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+         *           "number": 1042,
+         *           "type": "RENTAL",
+         *           "status": "PICKED_UP",
+         *           "model": "Aurora",
+         *           "size": "38",
+         *           "color": "Ivory",
+         *           "description": "A-line gown with a chapel train",
+         *           "specialRequests": "Add lace sleeves",
+         *           "dueDate": "2027-04-17",
+         *           "pickupDate": "2026-11-20",
+         *           "dueBackDate": "2026-11-30",
+         *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+         *           "customer": {
+         *             "name": "Maria Silva",
+         *             "email": "maria.silva@example.com"
+         *           },
+         *           "externalId": "pos-4711",
+         *           "metadata": {
+         *             "till": "2"
+         *           },
+         *           "updates": [
+         *             {
+         *               "status": "ORDERED",
+         *               "message": "Order created",
+         *               "imageUrl": null,
+         *               "photos": [],
+         *               "createdAt": "2026-11-02T10:15:00.000Z"
+         *             },
+         *             {
+         *               "status": "IN_PRODUCTION",
+         *               "message": "Your gown is being cut from the lace you chose",
+         *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+         *               "photos": [
+         *                 {
+         *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+         *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+         *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+         *                 }
+         *               ],
+         *               "createdAt": "2026-11-09T14:30:00.000Z"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-02T10:15:00.000Z",
+         *           "updatedAt": "2026-11-09T14:30:00.000Z"
+         *         }
+         *       },
          *       "createdAt": "2026-11-09T14:30:00.000Z"
          *     }
          */
@@ -3161,6 +3263,7 @@ export interface components {
          *       "email": "owner@bellabridal.example",
          *       "createdAt": "2026-11-02T10:15:00.000Z",
          *       "timeZone": "Europe/Lisbon",
+         *       "language": "pt",
          *       "contactEmail": "hello@bellabridal.example",
          *       "livemode": true
          *     }
@@ -8812,6 +8915,7 @@ export interface operations {
                      *       "email": "owner@bellabridal.example",
                      *       "createdAt": "2026-11-02T10:15:00.000Z",
                      *       "timeZone": "Europe/Lisbon",
+                     *       "language": "pt",
                      *       "contactEmail": "hello@bellabridal.example",
                      *       "livemode": true
                      *     }
@@ -12945,6 +13049,59 @@ export interface operations {
                  * @example {
                  *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
                  *       "event": "order.at_risk",
+                 *       "data": {
+                 *         "order": {
+                 *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *           "number": 1042,
+                 *           "type": "BRIDAL_DRESS",
+                 *           "status": "IN_PRODUCTION",
+                 *           "model": "Aurora",
+                 *           "size": "38",
+                 *           "color": "Ivory",
+                 *           "description": "A-line gown with a chapel train",
+                 *           "specialRequests": "Add lace sleeves",
+                 *           "dueDate": "2027-04-17",
+                 *           "pickupDate": null,
+                 *           "dueBackDate": null,
+                 *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *           "customer": {
+                 *             "name": "Maria Silva",
+                 *             "email": "maria.silva@example.com"
+                 *           },
+                 *           "externalId": "pos-4711",
+                 *           "metadata": {
+                 *             "till": "2"
+                 *           },
+                 *           "updates": [
+                 *             {
+                 *               "status": "ORDERED",
+                 *               "message": "Order created",
+                 *               "imageUrl": null,
+                 *               "photos": [],
+                 *               "createdAt": "2026-11-02T10:15:00.000Z"
+                 *             },
+                 *             {
+                 *               "status": "IN_PRODUCTION",
+                 *               "message": "Your gown is being cut from the lace you chose",
+                 *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                 *               "photos": [
+                 *                 {
+                 *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                 *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                 *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                 *                 }
+                 *               ],
+                 *               "createdAt": "2026-11-09T14:30:00.000Z"
+                 *             }
+                 *           ],
+                 *           "createdAt": "2026-11-02T10:15:00.000Z",
+                 *           "updatedAt": "2026-11-09T14:30:00.000Z"
+                 *         },
+                 *         "rule": {
+                 *           "status": "FITTING_READY",
+                 *           "daysBefore": 56
+                 *         }
+                 *       },
                  *       "timestamp": "2026-11-09T14:30:00.000Z"
                  *     }
                  */
@@ -13029,6 +13186,55 @@ export interface operations {
                  * @example {
                  *       "id": "e8r1t4y7u0i3o6p9a2s5d8f1",
                  *       "event": "order.overdue",
+                 *       "data": {
+                 *         "order": {
+                 *           "id": "o3n8b5v2c9x6z1m4l7k0j2h5",
+                 *           "number": 1042,
+                 *           "type": "RENTAL",
+                 *           "status": "PICKED_UP",
+                 *           "model": "Aurora",
+                 *           "size": "38",
+                 *           "color": "Ivory",
+                 *           "description": "A-line gown with a chapel train",
+                 *           "specialRequests": "Add lace sleeves",
+                 *           "dueDate": "2027-04-17",
+                 *           "pickupDate": "2026-11-20",
+                 *           "dueBackDate": "2026-11-30",
+                 *           "customerId": "c7k2m9p4x1z8q3w6e5r0t2y4",
+                 *           "customer": {
+                 *             "name": "Maria Silva",
+                 *             "email": "maria.silva@example.com"
+                 *           },
+                 *           "externalId": "pos-4711",
+                 *           "metadata": {
+                 *             "till": "2"
+                 *           },
+                 *           "updates": [
+                 *             {
+                 *               "status": "ORDERED",
+                 *               "message": "Order created",
+                 *               "imageUrl": null,
+                 *               "photos": [],
+                 *               "createdAt": "2026-11-02T10:15:00.000Z"
+                 *             },
+                 *             {
+                 *               "status": "IN_PRODUCTION",
+                 *               "message": "Your gown is being cut from the lace you chose",
+                 *               "imageUrl": "https://photos.bellabridal.example/orders/aurora-cutting.jpg",
+                 *               "photos": [
+                 *                 {
+                 *                   "id": "q2v7mwt1bz0k8c4xh5n3e9pd",
+                 *                   "url": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/full.jpg",
+                 *                   "thumbnailUrl": "https://vendor-api.example/photos/Zk3xQ9vTq0b5nW2mR7yJc8LhA4sE1fUo6dKpGiVtXwN/thumb.jpg"
+                 *                 }
+                 *               ],
+                 *               "createdAt": "2026-11-09T14:30:00.000Z"
+                 *             }
+                 *           ],
+                 *           "createdAt": "2026-11-02T10:15:00.000Z",
+                 *           "updatedAt": "2026-11-09T14:30:00.000Z"
+                 *         }
+                 *       },
                  *       "timestamp": "2026-11-09T14:30:00.000Z"
                  *     }
                  */
