@@ -54,30 +54,40 @@ export async function startPrivatePostgres(prefix: string): Promise<PrivatePostg
     await asOwner(`${BIN}/pg_ctl`, ["-D", data, "-m", mode, "-w", "stop"]);
   };
 
-  /** The postmaster of the cluster and its children. */
-  const clusterPids = (): number[] => {
-    const postmaster = Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-    const children = fs
+  const postmasterPid = () =>
+    Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  /** The field after the command name in /proc/<pid>/stat: 0 is the state, 1 the parent's pid. */
+  const statField = (pid: number | string, field: number): string | undefined => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[field];
+    } catch {
+      return undefined;
+    }
+  };
+  const childrenOf = (parent: number): number[] =>
+    fs
       .readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
-        } catch {
-          return false;
-        }
-      })
+      .filter((p) => /^\d+$/.test(p) && Number(statField(p, 1)) === parent)
       .map(Number);
-    return [postmaster, ...children];
+  const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  const kill = (pid: number, sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {}
   };
   const signal = (sig: NodeJS.Signals) => {
     if (!fs.existsSync(path.join(data, "postmaster.pid"))) return;
-    for (const pid of clusterPids()) {
-      try {
-        process.kill(pid, sig);
-      } catch {}
+    const postmaster = postmasterPid();
+    if (sig !== "SIGSTOP") {
+      for (const pid of [postmaster, ...childrenOf(postmaster)]) kill(pid, sig);
+      return;
     }
+    // The postmaster first, and only once it has stopped its children: listed before, a backend
+    // it forked for a new connection in between ran on unfrozen and answered (a CI run saw a 201).
+    kill(postmaster, sig);
+    for (let i = 0; i < 200 && statField(postmaster, 0) !== "T"; i++) pause(5);
+    for (const pid of childrenOf(postmaster)) kill(pid, sig);
   };
 
   await start();
