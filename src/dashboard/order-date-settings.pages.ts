@@ -1,5 +1,5 @@
 // Settings, owners only (the "settings" hook of its page group): Order dates and risk
-// (/dashboard/settings/order-dates, issue 47). The lead time of each order type, in days or
+// (/dashboard/settings/order-dates, CONTRACT 12). The lead time of each order type, in days or
 // weeks, and the wedding-date risk rules as sentences, "At risk when not <status> <n> days before
 // the wedding": the saved rules with a remove box each, and a few blank rows to add one (no
 // script). Refused input is the form again (400) with each field's problem beside it in the

@@ -1,8 +1,9 @@
-// What a shop may word itself in its customer mail (issue 46, item 5): per kind of mail, the
-// subject and the opening paragraph, in each of its languages. The shop's text is plain text with
-// a fixed set of placeholders per kind (`{customerName}`, …); anything else in braces is refused
-// by name when saved, nothing the shop types is ever HTML (the templates escape it and keep its
-// line breaks), and the filled-in values are the same ones the default messages get.
+// What a shop may word itself in its customer mail (CONTRACT 12, "The shop's brand and wording"):
+// per kind of mail, the subject and the opening paragraph, in each of its languages. The shop's
+// text is plain text with a fixed set of placeholders per kind (`{customerName}`, …); anything else
+// in braces is refused by name when saved, nothing the shop types is ever HTML (the templates
+// escape it and keep its line breaks), and the filled-in values are the same ones the default
+// messages get.
 import { catalogueOf } from "../i18n/catalogue.ts";
 import { isLanguage } from "../i18n/languages.ts";
 

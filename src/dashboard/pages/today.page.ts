@@ -1,4 +1,4 @@
-// Today (issue 47): the landing page after sign-in for owners and staff, phone first. What the
+// Today: the landing page after sign-in for owners and staff, phone first. What the
 // shop has to do today, each line one tap from its action: the order, the appointment, the
 // inquiry, booking the fitting, the failing webhook. One statement answers it all
 // (src/modules/today/today.repository.ts); every text goes through src/i18n (`today` section).

@@ -1,4 +1,4 @@
-// A shop's order-date settings (CONTRACT 12, Dates of an order; issue 47 "Wedding-date risk"): the
+// A shop's order-date settings (CONTRACT 12, Dates of an order): the
 // lead time of each order type (days before the wedding an order is due when it has no due date
 // of its own) and the risk rules. Rules it keeps:
 //  - Unset is the default (order-dates.ts); a value equal to its default is stored as unset, so

@@ -1,4 +1,4 @@
-// Today (issue 47): the shop's working day in ONE statement, whatever the number of orders,
+// Today: the shop's working day in ONE statement, whatever the number of orders,
 // appointments or inquiries: each section is a bounded subquery over the shop's rows, and
 // PostgreSQL builds the whole answer as one JSON text (test/query-count/today.test.ts counts it).
 import { type SQL, sql } from "drizzle-orm";

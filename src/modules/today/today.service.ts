@@ -1,4 +1,4 @@
-// Today (issue 47): what the shop has to do today, for the dashboard's landing page. One statement
+// Today: what the shop has to do today, for the dashboard's landing page. One statement
 // (today.repository.ts); the page renders what it answers.
 import type { ServiceContext } from "../../context.ts";
 import type { OrderStatus, OrderType } from "../orders/orders.workflow.ts";

@@ -1,8 +1,9 @@
-// The owner's wording of the shop's customer mail (issue 46, item 5; src/mail/wording.ts): per
-// kind and language, a subject and an opening paragraph in plain text with the kind's
-// placeholders. Saving refuses an unknown placeholder by its name (validation_failed, the field
-// named); a part left empty, or equal to the default, keeps the default; reset removes the row.
-// New mail reads the row when its cause commits (src/mail/outbox.repository.ts, customerMailRow).
+// The owner's wording of the shop's customer mail (CONTRACT 12, "The shop's brand and wording";
+// src/mail/wording.ts): per kind and language, a subject and an opening paragraph in plain text
+// with the kind's placeholders. Saving refuses an unknown placeholder by its name
+// (validation_failed, the field named); a part left empty, or equal to the default, keeps the
+// default; reset removes the row. New mail reads the row when its cause commits
+// (src/mail/outbox.repository.ts, customerMailRow).
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError, notFound } from "../../errors.ts";
 import { isLanguage } from "../../i18n/languages.ts";

@@ -1,7 +1,8 @@
-// The shop's language and brand (issue 46): the language its customers' pages and mail default
-// to (and its members' dashboard), and what those pages and mails show of it besides its name: a
-// logo (an https URL, or none), an accent colour (#rrggbb), its postal address, phone, and the
-// signature that ends every customer mail. Plain text all: pages and mails escape it.
+// The shop's language and brand (CONTRACT 12, Languages and "The shop's brand and wording"): the
+// language its customers' pages and mail default to (and its members' dashboard), and what those
+// pages and mails show of it besides its name: a logo (an https URL, or none), an accent colour
+// (#rrggbb), its postal address, phone, and the signature that ends every customer mail. Plain text
+// all: pages and mails escape it.
 import type { ServiceContext } from "../../context.ts";
 import { AppError, type FieldError, notFound } from "../../errors.ts";
 import { isLanguage, languages } from "../../i18n/languages.ts";
