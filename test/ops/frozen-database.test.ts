@@ -13,7 +13,7 @@ import {
   startPrivatePostgres,
 } from "../helpers/private-postgres.ts";
 import { childEnv, type ServerProcess, startService, vendorWithKeyByCli } from "../helpers/processes.ts";
-import { sleep } from "../helpers/webhook-receiver.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
 
 let cluster: PrivatePostgres | undefined;
 let service: ServerProcess | undefined;
@@ -90,17 +90,11 @@ describe.skipIf(!hasPostgres)("a frozen PostgreSQL (private cluster, SIGSTOP)", 
     }
 
     // The same process (no restart) serves again once the database answers.
-    const until = Date.now() + 30_000;
-    let created = 0;
-    while (Date.now() < until) {
-      const res = await api.post("/api/vendor/orders", order, { key });
-      if (res.status === 201) {
-        created = res.status;
-        break;
-      }
-      await sleep(250);
-    }
-    expect(created).toBe(201);
+    const created = await eventually(
+      async () => (await api.post("/api/vendor/orders", order, { key })).status === 201,
+      30_000,
+    );
+    expect(created).toBe(true);
     expect((await api.get("/ready")).status).toBe(200);
     expect(service.child.exitCode).toBeNull();
     service.child.kill("SIGTERM");
