@@ -4,6 +4,7 @@
 // laptop without Chromium or PostgreSQL never reads as the whole suite.
 import fs from "node:fs";
 import type { Reporter, TestModule } from "vitest/node";
+import { onPath } from "./machine.ts";
 
 interface Group {
   name: string;
@@ -26,6 +27,11 @@ const GROUPS: Group[] = [
     name: "private-cluster fault tests",
     missing: () => !fs.existsSync("/usr/lib/postgresql/15/bin/initdb"),
     why: "no initdb (PostgreSQL 15's server binaries)",
+  },
+  {
+    name: "Redis tests",
+    missing: () => onPath("redis-server") === undefined,
+    why: "no redis-server on PATH (apt-get install redis-server)",
   },
   {
     name: "PgBouncer tests",

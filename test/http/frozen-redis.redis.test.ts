@@ -2,53 +2,38 @@
 // A rate-limited request waits for it at most a bounded time, then is counted in the process's
 // memory with its RateLimit headers; /ready says degraded; one "unreachable" log line, and one
 // "back" line once SIGCONT lets Redis answer again, after which Redis counts again.
-import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitStoreReady } from "../../src/http/rate-limit.ts";
 import { DEFAULT_SHARED_WAIT_MS as SHARED_WAIT_MS } from "../../src/http/rate-limit-store.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
-import { freePort } from "../helpers/ports.ts";
-import { tempDir } from "../helpers/temp-dir.ts";
+import {
+  hasRedisServer,
+  type PrivateRedis,
+  redisServerMissing,
+  startPrivateRedis,
+} from "../helpers/private-redis.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
 const LIMIT = 50;
-let dir: string;
-let server: ChildProcess;
-let redis: Redis;
+let redis: PrivateRedis;
 let t: TestApp;
 const lines: string[] = [];
 const logged = (text: string) => lines.filter((line) => line.includes(text));
 
 beforeAll(async () => {
-  dir = tempDir("frozen-redis");
-  const port = await freePort();
-  const out = fs.openSync(path.join(dir, "redis.log"), "w");
-  server = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
-    { stdio: ["ignore", out, out] },
-  );
-  redis = new Redis({ port, host: "127.0.0.1", retryStrategy: () => 50 });
-  redis.on("error", () => {}); // refused until the server listens
-  await eventually(async () => (await redis.ping().catch(() => undefined)) === "PONG");
+  if (!hasRedisServer) return;
+  redis = await startPrivateRedis("frozen-redis");
   t = await startTestApp({
-    env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info" },
+    env: { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info" },
     logStream: { write: (line) => lines.push(line) },
   });
   await rateLimitStoreReady(t.app.rateLimitStore);
 });
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGCONT");
-    server.kill("SIGKILL");
-  }
-  redis?.disconnect();
+  // Redis first: a service closing against a frozen Redis would wait for it.
+  await redis?.destroy();
   await t?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A request with a 5 s client timeout (a frozen Redis held requests for the whole freeze). */
@@ -61,9 +46,11 @@ async function timed(key: string) {
   return { res, ms: performance.now() - started };
 }
 
-const countersInRedis = async () => (await redis.keys("vendor-api:rl:credential*")).length;
+const countersInRedis = async () => (await redis.client.keys("vendor-api:rl:credential*")).length;
 
-describe("a frozen Redis", { timeout: 60_000 }, () => {
+if (!hasRedisServer) console.warn(redisServerMissing);
+
+describe.skipIf(!hasRedisServer)("a frozen Redis", { timeout: 60_000 }, () => {
   it("costs a request a bounded wait, then memory counts with headers; /ready degraded; one line each way", async () => {
     const { key } = await createVendorWithKey(t.ctx);
     const before = await timed(key);
@@ -76,7 +63,7 @@ describe("a frozen Redis", { timeout: 60_000 }, () => {
     const unreachableBefore = logged("Redis unreachable").length;
     const backBefore = logged("Redis back").length;
 
-    server.kill("SIGSTOP");
+    redis.freeze();
     const frozen = [];
     for (let i = 0; i < 5; i++) frozen.push(await timed(key));
     for (const { res } of frozen) {
@@ -101,7 +88,7 @@ describe("a frozen Redis", { timeout: 60_000 }, () => {
     });
     expect(logged("Redis unreachable")).toHaveLength(unreachableBefore + 1);
 
-    server.kill("SIGCONT");
+    redis.thaw();
     await eventually(async () => (await (await fetch(`${t.url}/ready`)).json()).status === "ok");
     expect(logged("Redis back")).toHaveLength(backBefore + 1);
     expect(logged("Redis unreachable")).toHaveLength(unreachableBefore + 1);
