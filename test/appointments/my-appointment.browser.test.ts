@@ -4,29 +4,21 @@
 // shop and mails her; the cancelled appointment's link then leads nowhere (404), and a link that
 // was never issued is the same 404.
 import { sql } from "drizzle-orm";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
-import { chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED my-appointment.browser.test.ts: no Chromium at /usr/bin/chromium");
-
 const t = useTestApp({ ownDatabase: true });
 const mail = useMailSender(() => t);
-let chromium: Browser;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-});
+const chromium = useChromium();
+beforeAll(async () => {});
+afterAll(async () => {});
 
-it.skipIf(!available)(
+it.skipIf(!chromium.available)(
   "moves and cancels through the link in her mail, at 390 px without script",
   async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx, "Sposa Bella");
@@ -58,7 +50,7 @@ it.skipIf(!available)(
     )?.[0];
     expect(link).toBeTruthy();
 
-    const context = await chromium.newContext({
+    const context = await chromium.browser.newContext({
       viewport: { width: 390, height: 844 },
       javaScriptEnabled: false,
     });

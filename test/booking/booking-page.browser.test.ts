@@ -1,31 +1,18 @@
 // The hosted booking page (/book/<shop>) in Debian's Chromium at 390 px, as a bride on her phone
 // in another time zone than the shop's: type, day, time, details, booked; the mails reach her (in
 // her language) and the shop over real SMTP; a time taken meanwhile shows the day again.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { fromLocalInput } from "../../src/lib/time-zone.ts";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED booking-page.browser.test.ts: no Chromium at /usr/bin/chromium");
-
 const t = useTestApp({ ownDatabase: true });
 const mail = useMailSender(() => t);
-let chromium: Browser;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-});
+const chromium = useChromium();
+beforeAll(async () => {});
+afterAll(async () => {});
 
 /** A Tuesday to Saturday at least three days from now (the default hours and 24 h notice). */
 function openDay(): string {
@@ -36,7 +23,7 @@ function openDay(): string {
   throw new Error("no open day");
 }
 
-it.skipIf(!available)(
+it.skipIf(!chromium.available)(
   "a bride books a consultation through the hosted page on a phone",
   { timeout: 120_000 },
   async () => {
@@ -47,7 +34,7 @@ it.skipIf(!available)(
       { key },
     );
     const day = openDay();
-    const context = await chromium.newContext({
+    const context = await chromium.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: "de-DE",
       timezoneId: "America/New_York",

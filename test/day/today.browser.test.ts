@@ -1,35 +1,29 @@
 // Today on a phone (390 px) in Chromium: signing in lands there, and it lists the test shop's
 // appointment, pickup, overdue rental, inquiry and at-risk order, each a tap from its page, with
 // nothing scrolling sideways.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { pathOf, shot, signedInPage } from "../helpers/chromium-dashboard.ts";
 import { createKey, createVendor } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { seedDay } from "./seed.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED today.browser.test.ts: no Chromium at /usr/bin/chromium");
-
 let t: TestApp;
-let chromium: Browser;
+const chromium = useChromium();
 beforeAll(async () => {
-  if (!available) return;
+  if (!chromium.available) return;
   t = await startTestApp();
-  chromium = await launchChromium();
 });
 afterAll(async () => {
-  await chromium?.close();
   await t?.close();
 });
 
-describe.skipIf(!available)("Today in the browser", { timeout: 120_000 }, () => {
+describe.skipIf(!chromium.available)("Today in the browser", { timeout: 120_000 }, () => {
   it("at 390 px lists the appointment, pickup, overdue rental, inquiry and at-risk order, one tap each", async () => {
     const vendor = await createVendor(t.ctx, "Phone Bridal");
     const key = await createKey(t.ctx, vendor.id);
     const seeded = await seedDay(t, key, vendor.id);
-    const { context, page, dialogs } = await signedInPage(chromium, t.url, vendor.email, 390);
+    const { context, page, dialogs } = await signedInPage(chromium.browser, t.url, vendor.email, 390);
     try {
       expect(pathOf(page)).toBe("/dashboard/today");
       await shot(page, "today", 390);

@@ -2,31 +2,18 @@
 // every request the page makes goes to the service itself (no CDN, no fonts, no analytics), the
 // page breaks no Content-Security-Policy rule, Redoc actually renders the document, and nothing
 // scrolls sideways. With SCREENSHOTS=1, screenshots land in test-artifacts/screenshots/docs-*.png.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDES } from "../../src/docs/page-frame.ts";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) {
-  console.warn("SKIPPED docs.browser.test.ts: no Chromium at /usr/bin/chromium (apt-get install chromium)");
-}
-
 let t: TestApp;
-let chromium: Browser;
+const chromium = useChromium();
 beforeAll(async () => {
-  if (!available) return;
+  if (!chromium.available) return;
   t = await startTestApp();
-  chromium = await launchChromium();
 });
 afterAll(async () => {
-  await chromium?.close();
   await t?.close();
 });
 
@@ -37,7 +24,7 @@ const widths = [
 
 /** Opens a page recording every request it makes and every CSP violation it reports. */
 async function visit(width: number, height: number, path: string) {
-  const context = await chromium.newContext({ viewport: { width, height } });
+  const context = await chromium.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   const requests: string[] = [];
   const violations: string[] = [];
@@ -54,7 +41,7 @@ function foreign(requests: string[], origin: string): string[] {
   return requests.filter((url) => !url.startsWith(`${origin}/`) && !/^(blob|data):/.test(url));
 }
 
-describe.skipIf(!available).each(widths)(
+describe.skipIf(!chromium.available).each(widths)(
   "docs in Chromium, $label ($width px)",
   ({ label, width, height }) => {
     it("the reference renders the document from our own origin, within its CSP and the screen", async () => {

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { repoRoot } from "./processes.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -27,6 +27,36 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** Chromium for the tests of one file (or one describe block): `browser` once its tests run. */
+export interface FileChromium {
+  /** False without Debian's Chromium: the tests `skipIf(!chromium.available)`. */
+  readonly available: boolean;
+  readonly browser: Browser;
+}
+
+/**
+ * Launches Chromium before the tests of the file (or describe block) that calls it and closes it
+ * after them. Without Chromium nothing is launched; npm test's last line names the skipped group.
+ */
+export function useChromium(): FileChromium {
+  const available = chromiumAvailable();
+  let launched: Browser | undefined;
+  beforeAll(async () => {
+    if (available) launched = await launchChromium();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  return {
+    available,
+    get browser(): Browser {
+      if (!launched)
+        throw new Error("no Chromium: read chromium.browser in a test that skips unless available");
+      return launched;
+    },
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateShopBrand } from "../../src/modules/vendors/shop-brand.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { Browser, hiddenFields, type PageResponse } from "../helpers/browser.ts";
-import { chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { createMember, createVendorWithKey } from "../helpers/factories.ts";
 import { signedInBrowser } from "../helpers/oauth.ts";
 import { type ReceivedMail, useMailSender } from "../helpers/smtp.ts";
@@ -17,15 +17,9 @@ import { useTestApp } from "../helpers/test-app.ts";
 
 const t = useTestApp({ ownDatabase: true });
 const mail = useMailSender(() => t);
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED the 390 px check of customer-language.test.ts: no Chromium");
-let chromium: Chromium | undefined;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-});
+const chromium = useChromium();
+beforeAll(async () => {});
+afterAll(async () => {});
 
 let seq = 0;
 const BRAND = {
@@ -302,7 +296,7 @@ describe("customer pages", () => {
     expect(none).toContain("Schreiben Sie Atelier Lumière");
   });
 
-  it.skipIf(!available)(
+  it.skipIf(!chromium.available)(
     "the tracking page in the pseudo-locale at 390 px does not scroll sideways",
     async () => {
       const { key } = await germanShop();
@@ -311,7 +305,7 @@ describe("customer pages", () => {
       await moveWithMessage(key, o.id, "IN_PRODUCTION", "Der Stoff ist da und wird zugeschnitten.");
       const [m] = await mail.sink.waitFor(c.email);
       const path = new URL(/Ihre Bestellung verfolgen: (\S+)/.exec(m?.parsed.text ?? "")?.[1] ?? "").pathname;
-      const context = await (chromium as Chromium).newContext({ viewport: { width: 390, height: 844 } });
+      const context = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
       try {
         const page = await context.newPage();
         const res = await page.goto(`${t.url}${path}?lang=en-XA`);

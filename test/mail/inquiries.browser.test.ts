@@ -4,27 +4,22 @@
 // form and lands on the thank-you page. Both reach the shop by mail.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { embedSnippet } from "../../src/dashboard/inquiry-embed.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
-import { chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED inquiries.browser.test.ts: no Chromium at /usr/bin/chromium");
-
 const t = useTestApp({ ownDatabase: true });
 const mail = useMailSender(() => t);
-let chromium: Browser;
+const chromium = useChromium();
 let site: http.Server;
 let siteUrl: string;
 let html = "";
 beforeAll(async () => {
-  if (!available) return;
-  chromium = await launchChromium();
+  if (!chromium.available) return;
   site = http.createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(html);
@@ -34,14 +29,13 @@ beforeAll(async () => {
   siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await chromium?.close();
   await new Promise((resolve) => site?.close(resolve));
 });
 
-it.skipIf(!available)("fetch from the shop's website reads the 201 across origins", async () => {
+it.skipIf(!chromium.available)("fetch from the shop's website reads the 201 across origins", async () => {
   const { vendor, key } = await createVendorWithKey(t.ctx, "Bella Bridal");
   html = "<!doctype html><title>Bella</title><p>Our shop</p>";
-  const page = await chromium.newPage();
+  const page = await chromium.browser.newPage();
   try {
     await page.goto(siteUrl);
     const answer = await page.evaluate(
@@ -65,7 +59,7 @@ it.skipIf(!available)("fetch from the shop's website reads the 201 across origin
   }
 });
 
-it.skipIf(!available)(
+it.skipIf(!chromium.available)(
   "the Settings snippet posts as a plain form and returns to the shop's website",
   async () => {
     const { vendor } = await createVendorWithKey(t.ctx, "Noiva");
@@ -76,7 +70,7 @@ it.skipIf(!available)(
       website: siteUrl,
     });
     html = `<!doctype html><title>Contact</title>${embedSnippet(vendor.id, t.url, siteUrl)}`;
-    const page = await chromium.newPage();
+    const page = await chromium.browser.newPage();
     try {
       await page.goto(`${siteUrl}/contact`);
       await page.getByLabel("Name").fill("Rita");

@@ -1,27 +1,20 @@
 // The forgotten password end to end in a real browser (Debian's Chromium): "Forgot password?" on
 // the sign-in page, the mail read back from a real SMTP server, its link opened, a new password
 // chosen, and a sign-in with it that reaches the dashboard.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED password-reset.browser.test.ts: no Chromium at /usr/bin/chromium");
-
 const t = useTestApp({ ownDatabase: true });
 const mail = useMailSender(() => t);
-let chromium: Browser;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(() => chromium?.close());
+const chromium = useChromium();
+beforeAll(async () => {});
 
-it.skipIf(!available)("a shop owner resets a forgotten password from the sign-in page", async () => {
+it.skipIf(!chromium.available)("a shop owner resets a forgotten password from the sign-in page", async () => {
   const vendor = await createVendor(t.ctx, "Noiva Linda");
-  const page = await chromium.newPage();
+  const page = await chromium.browser.newPage();
   try {
     await page.goto(`${t.url}/login`);
     await page.getByRole("link", { name: "Forgot password?" }).click();

@@ -1,30 +1,17 @@
 // Sign-up's last step (CONTRACT 12, issue 44 item 7): the new shop's time zone is the browser's,
 // shown and changeable on the page where the owner chooses a password; not UTC by default.
 import { sql } from "drizzle-orm";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED signup-time-zone.browser.test.ts: no Chromium at /usr/bin/chromium");
-
 const t = useTestApp();
 const mail = useMailSender(() => t);
-let chromium: Browser;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-});
+const chromium = useChromium();
+beforeAll(async () => {});
+afterAll(async () => {});
 
 const zoneOf = async (email: string) =>
   (
@@ -34,14 +21,14 @@ const zoneOf = async (email: string) =>
     )
   )[0]?.time_zone;
 
-it.skipIf(!available)(
+it.skipIf(!chromium.available)(
   "a browser in Lisbon signs up a shop in Lisbon; another changes the zone it was offered",
   async () => {
     for (const [browserZone, chosen, expected] of [
       ["Europe/Lisbon", undefined, "Europe/Lisbon"],
       ["America/Sao_Paulo", "Europe/Madrid", "Europe/Madrid"],
     ] as const) {
-      const context = await chromium.newContext({
+      const context = await chromium.browser.newContext({
         timezoneId: browserZone,
         locale: "pt-PT",
         viewport: { width: 390, height: 844 },
