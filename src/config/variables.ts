@@ -87,7 +87,7 @@ export const variables = {
     rule: url(["http:", "https:"], (given) => given.replace(/\/+$/, "")),
     derived: "`http://HOST:PORT`",
     example: "http://127.0.0.1:3000",
-    help: "External base URL: problem `type` links, the OAuth issuer, links in mail, and the webhooks' `User-Agent`",
+    help: "External base URL: problem `type` links, the OAuth issuer, links in mail; webhooks' `User-Agent` names it",
   },
   TRUST_PROXY: {
     group: "Where it runs",
@@ -120,7 +120,7 @@ export const variables = {
     rule: text("text, ≥ 32 characters in production"),
     secret: true,
     help:
-      "Signs the dashboard's session cookies; required in production (≥ 32 characters). Also seals members' two-step (TOTP) secrets: " +
+      "Signs the dashboard's cookies and CSRF tokens; required in production (≥ 32 characters). Also seals members' two-step (TOTP) secrets: " +
       "changing it makes them unreadable, and members then sign in with a recovery code and set two-step sign-in up again",
   },
   SHUTDOWN_GRACE_MS: {
