@@ -38,9 +38,10 @@ export function withReadmeTable(readme: string): string {
 const ENV_HEADER = `# vendor-api settings. Copy to .env, edit, and start with Node's own loader:
 #   node --env-file=.env dist/main.js            (after npm run build)
 #   node --env-file=.env --import tsx src/main.ts (from the sources)
-# Every line below shows the default (or an example, for a server of your own); uncomment to change
-# it. Invalid values are all reported at start and the process exits 1. Secrets are never quoted
-# back in an error. Generated from src/config/variables.ts by npm run config:docs: edit there.`;
+# Each line below shows its default (empty when the comment above it says the default, an example
+# when the value names a server of your own); uncomment to change it. Invalid values are all
+# reported at start and the process exits 1; a secret is never quoted back.
+# Generated from src/config/variables.ts by npm run config:docs: edit there, not here.`;
 
 const WIDTH = 100;
 
