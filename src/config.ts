@@ -1,6 +1,8 @@
-// The only module that reads process.env: every setting is parsed here, every invalid variable
-// is reported at once, and the result is a frozen object passed down explicitly.
-import path from "node:path";
+// The only module that reads process.env: every setting is declared in src/config/variables.ts
+// (rule, default, help), read here, every invalid variable reported at once, and the result is a
+// frozen object passed down explicitly.
+import type { LogLevel } from "./config/defaults.ts";
+import { readVariable, readVariables, type Values, type VariableName } from "./config/variables.ts";
 
 export type Role = "all" | "api" | "worker";
 export type DatabasePoolMode = "session" | "transaction";
@@ -140,28 +142,13 @@ export interface Config {
   readonly photoQuotaBytes: number;
 }
 
-/**
- * The worker's probe port unless WORKER_PORT says otherwise. A worker finding it taken (another
- * worker on this host) serves its probes on any free port and logs which; any other port taken
- * is an operator's error.
- */
-export const DEFAULT_WORKER_PORT = 3001;
-
-/**
- * The default webhook retry schedule (CONTRACT 12, "as Stripe's"): 9 retries after 1 min, 5 min,
- * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 20 h, so a delivery's last attempt comes about three
- * days (71.6 h, up to 10% jitter more) after its first, and a receiver down over a weekend still
- * gets it. docs/guides/webhooks.md prints this table.
- */
-export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
-  60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 72_000_000,
-];
-
-/** The product's name when PRODUCT_NAME is unset: neutral, no shop's and not the service's own. */
-export const DEFAULT_PRODUCT_NAME = "Atelier Desk";
-
-export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof logLevels)[number];
+export {
+  DEFAULT_PRODUCT_NAME,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  DEFAULT_WORKER_PORT,
+  type LogLevel,
+  logLevels,
+} from "./config/defaults.ts";
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -172,238 +159,113 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The Config from the environment: every variable read by its declaration (src/config/variables.ts),
+ * then the defaults computed from other settings and the rules between variables. Every problem is
+ * reported at once, in one ConfigError.
+ */
 export function loadConfig(
   env: Env = process.env,
   overrides: Partial<Config> = {},
   terminal: { stdoutIsTTY: boolean } = { stdoutIsTTY: process.stdout.isTTY === true },
 ): Config {
-  const problems: string[] = [];
-
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return n;
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    if (raw === "true" || raw === "1") return true;
-    if (raw === "false" || raw === "0") return false;
-    problems.push(`${name} must be true or false (got "${raw}")`);
-    return fallback;
-  };
-  const url = (name: string, protocols: string[]): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) throw new Error("protocol");
-      return raw;
-    } catch {
-      problems.push(`${name} must be a ${protocols.join(" or ")} URL`);
-      return undefined;
-    }
-  };
-
-  const nodeEnv = env.NODE_ENV ?? "development";
-  if (!["development", "production", "test"].includes(nodeEnv)) {
-    problems.push(`NODE_ENV must be development, production or test (got "${nodeEnv}")`);
-  }
-  const port = int("PORT", 3000, 0, 65535);
-  const host = env.HOST || "127.0.0.1";
-  const givenPublicUrl = url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, "");
-  const publicUrl = givenPublicUrl ?? `http://${hostForUrl(host)}:${port}`;
-  const sessionSecret = env.SESSION_SECRET || undefined;
-  if (nodeEnv === "production" && (!sessionSecret || sessionSecret.length < 32)) {
-    problems.push("SESSION_SECRET must be set (at least 32 characters) when NODE_ENV=production");
-  }
-
-  const rateLimitPerMinute = int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000);
-  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
-
-  const delaysRaw = env.WEBHOOK_RETRY_DELAYS_MS || DEFAULT_WEBHOOK_RETRY_DELAYS_MS.join(",");
-  const webhookRetryDelaysMs = delaysRaw.split(",").map((s) => Number(s.trim()));
-  if (webhookRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
-    problems.push("WEBHOOK_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
-  }
-
-  const mailDelaysRaw = env.MAIL_RETRY_DELAYS_MS || "10000,60000,300000,1800000,3600000";
-  const mailRetryDelaysMs = mailDelaysRaw.split(",").map((s) => Number(s.trim()));
-  if (mailRetryDelaysMs.some((n) => !Number.isInteger(n) || n < 0)) {
-    problems.push("MAIL_RETRY_DELAYS_MS must be a comma-separated list of non-negative integers");
-  }
-  const productName = env.PRODUCT_NAME?.trim() || DEFAULT_PRODUCT_NAME;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
-  if (productName.length > 60 || /[<>"\u0000-\u001f\u007f]/.test(productName)) {
-    problems.push("PRODUCT_NAME must be at most 60 characters, without <, >, quotes or control characters");
-  }
-  const mailFrom = env.MAIL_FROM?.trim() || `${productName} <no-reply@${mailDomain(publicUrl)}>`;
-  if (!/^[^<>@\s]+@[^<>@\s]+$|^[^<>]*<[^<>@\s]+@[^<>@\s]+>$/.test(mailFrom) || /[\r\n]/.test(mailFrom)) {
-    problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`);
-  }
-
-  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as T;
-    problems.push(`${name} must be one of ${allowed.join(", ")} (got "${raw}")`);
-    return fallback;
-  };
-  const logLevel = oneOf("LOG_LEVEL", logLevels, nodeEnv === "test" ? "silent" : "info");
-  const logFormat = oneOf(
-    "LOG_FORMAT",
-    ["json", "pretty"] as const,
-    nodeEnv === "development" && terminal.stdoutIsTTY ? "pretty" : "json",
-  );
-  const databaseUrl = url("DATABASE_URL", ["postgres:", "postgresql:"]);
-  const databaseDirectUrl = url("DATABASE_DIRECT_URL", ["postgres:", "postgresql:"]);
-  const databasePoolMode = oneOf("DATABASE_POOL_MODE", ["session", "transaction"] as const, "session");
-  if (databaseDirectUrl && !env.DATABASE_URL) problems.push("DATABASE_DIRECT_URL needs DATABASE_URL");
-  if (databasePoolMode === "transaction" && !env.DATABASE_URL) {
-    problems.push("DATABASE_POOL_MODE=transaction needs DATABASE_URL (PGlite has no pooler)");
-  } else if (databasePoolMode === "transaction" && !env.DATABASE_DIRECT_URL) {
-    // Defaulting to DATABASE_URL here would LISTEN through the pooler, which hears nothing once
-    // its transaction ends: revoked API keys would be trusted for API_KEY_CACHE_SECONDS.
-    problems.push(
-      "DATABASE_POOL_MODE=transaction needs DATABASE_DIRECT_URL: PostgreSQL itself, for LISTEN and migrations",
-    );
-  }
-  const metricsToken = env.METRICS_TOKEN || undefined;
-  if (metricsToken !== undefined && metricsToken.length < 16) {
-    problems.push("METRICS_TOKEN must be at least 16 characters");
-  }
-
+  const { values: v, problems } = readVariables(env);
+  problems.push(...relationProblems(v, (name) => Boolean(env[name])));
+  const publicUrl = v.PUBLIC_URL ?? `http://${hostForUrl(v.HOST)}:${v.PORT}`;
   const config: Config = {
-    env: nodeEnv as Config["env"],
-    port,
-    host,
+    env: v.NODE_ENV,
+    port: v.PORT,
+    host: v.HOST,
     publicUrl,
-    webhookUserAgent: `vendor-api-webhooks/1.0${givenPublicUrl ? ` (+${givenPublicUrl})` : ""}`,
-    databaseUrl,
-    databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
-    databasePoolMode,
-    dataDir: path.resolve(env.DATA_DIR || "./data"),
-    logLevel,
-    logFormat,
-    sessionSecret,
-    signInFailuresPerAddress: int("SIGN_IN_FAILURES_PER_ADDRESS", 20, 1, 1_000_000),
-    signInFailuresPerAccount: int("SIGN_IN_FAILURES_PER_ACCOUNT", 5, 1, 1_000_000),
-    signInRateLimitPerMinute: int("SIGN_IN_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
-    dashboardRequestsPerMinute: int("DASHBOARD_REQUESTS_PER_MINUTE", 600, 1, 1_000_000),
-    rateLimitPerMinute,
-    redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
-    redisKeyPrefix: env.REDIS_KEY_PREFIX || "vendor-api:",
-    redisWaitMs: int("REDIS_WAIT_MS", 100, 1, 60_000),
-    webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 10_000, 1, 120_000),
-    webhookRetryDelaysMs,
-    webhookAllowPrivateUrls: bool("WEBHOOK_ALLOW_PRIVATE_URLS", false),
-    webhookEndpointConcurrency: int("WEBHOOK_ENDPOINT_CONCURRENCY", 16, 1, 1_000),
-    webhookBreakerFailures: int("WEBHOOK_BREAKER_FAILURES", 5, 1, 1_000),
-    webhookBreakerCooldownMs: int("WEBHOOK_BREAKER_COOLDOWN_MS", 10_000, 1, 3_600_000),
-    eventStreamHeartbeatMs: int("EVENT_STREAM_HEARTBEAT_MS", 15_000, 10, 300_000),
-    eventStreamPollMs: int("EVENT_STREAM_POLL_MS", 1_000, 10, 60_000),
-    eventStreamIdlePollMs: int("EVENT_STREAM_IDLE_POLL_MS", 10_000, 10, 600_000),
-    eventStreamMaxPerShop: int("EVENT_STREAM_MAX_PER_SHOP", 5, 1, 1_000),
-    shutdownGraceMs: int("SHUTDOWN_GRACE_MS", 10_000, 0, 120_000),
-    orderSweepMs: int("ORDER_SWEEP_INTERVAL_MS", 300_000, 100, 86_400_000),
-    shutdownIdleCloseMs: int("SHUTDOWN_IDLE_CLOSE_MS", 1_000, 0, 60_000),
-    apiKeyCacheMs: int("API_KEY_CACHE_SECONDS", 60, 0, 3_600) * 1_000,
-    trustProxy,
-    authFailuresPerMinute: int("AUTH_FAILURES_PER_MINUTE", Math.min(30, rateLimitPerMinute), 1, 1_000_000),
-    oauthRateLimitPerMinute: int("OAUTH_RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000),
-    signupEnabled: bool("SIGNUP_ENABLED", true),
-    metricsToken,
-    workerPort: int("WORKER_PORT", DEFAULT_WORKER_PORT, 0, 65535),
-    databaseStartTimeoutMs: int("DATABASE_START_TIMEOUT_SECONDS", 60, 0, 3_600) * 1_000,
-    apiProcesses: int("API_PROCESSES", 1, 1, 64),
-    dbConnectTimeoutMs: int("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 600_000),
-    dbQueryTimeoutMs: int("DB_QUERY_TIMEOUT_MS", 4_000, 100, 3_600_000),
-    // Checked without echoing it: the URL carries the SMTP password.
-    smtpUrl: secretUrl(env.SMTP_URL, "SMTP_URL", ["smtp:", "smtps:"], problems),
-    mailFrom,
-    productName,
-    mailRetryDelaysMs,
+    webhookUserAgent: `vendor-api-webhooks/1.0${v.PUBLIC_URL ? ` (+${v.PUBLIC_URL})` : ""}`,
+    databaseUrl: v.DATABASE_URL,
+    databaseDirectUrl: v.DATABASE_DIRECT_URL ?? v.DATABASE_URL,
+    databasePoolMode: v.DATABASE_POOL_MODE,
+    dataDir: v.DATA_DIR,
+    logLevel: v.LOG_LEVEL ?? (v.NODE_ENV === "test" ? "silent" : "info"),
+    logFormat: v.LOG_FORMAT ?? (v.NODE_ENV === "development" && terminal.stdoutIsTTY ? "pretty" : "json"),
+    sessionSecret: v.SESSION_SECRET,
+    signInFailuresPerAddress: v.SIGN_IN_FAILURES_PER_ADDRESS,
+    signInFailuresPerAccount: v.SIGN_IN_FAILURES_PER_ACCOUNT,
+    signInRateLimitPerMinute: v.SIGN_IN_RATE_LIMIT_PER_MINUTE,
+    dashboardRequestsPerMinute: v.DASHBOARD_REQUESTS_PER_MINUTE,
+    rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+    redisUrl: v.REDIS_URL,
+    redisKeyPrefix: v.REDIS_KEY_PREFIX,
+    redisWaitMs: v.REDIS_WAIT_MS,
+    webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS_MS,
+    webhookAllowPrivateUrls: v.WEBHOOK_ALLOW_PRIVATE_URLS,
+    webhookEndpointConcurrency: v.WEBHOOK_ENDPOINT_CONCURRENCY,
+    webhookBreakerFailures: v.WEBHOOK_BREAKER_FAILURES,
+    webhookBreakerCooldownMs: v.WEBHOOK_BREAKER_COOLDOWN_MS,
+    eventStreamHeartbeatMs: v.EVENT_STREAM_HEARTBEAT_MS,
+    eventStreamPollMs: v.EVENT_STREAM_POLL_MS,
+    eventStreamIdlePollMs: v.EVENT_STREAM_IDLE_POLL_MS,
+    eventStreamMaxPerShop: v.EVENT_STREAM_MAX_PER_SHOP,
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    orderSweepMs: v.ORDER_SWEEP_INTERVAL_MS,
+    shutdownIdleCloseMs: v.SHUTDOWN_IDLE_CLOSE_MS,
+    apiKeyCacheMs: v.API_KEY_CACHE_SECONDS * 1_000,
+    trustProxy: v.TRUST_PROXY,
+    authFailuresPerMinute: v.AUTH_FAILURES_PER_MINUTE ?? Math.min(30, v.RATE_LIMIT_PER_MINUTE),
+    oauthRateLimitPerMinute: v.OAUTH_RATE_LIMIT_PER_MINUTE,
+    signupEnabled: v.SIGNUP_ENABLED,
+    metricsToken: v.METRICS_TOKEN,
+    workerPort: v.WORKER_PORT,
+    databaseStartTimeoutMs: v.DATABASE_START_TIMEOUT_SECONDS * 1_000,
+    apiProcesses: v.API_PROCESSES,
+    dbConnectTimeoutMs: v.DB_CONNECT_TIMEOUT_MS,
+    dbQueryTimeoutMs: v.DB_QUERY_TIMEOUT_MS,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM ?? `${v.PRODUCT_NAME} <no-reply@${mailDomain(publicUrl)}>`,
+    productName: v.PRODUCT_NAME,
+    mailRetryDelaysMs: v.MAIL_RETRY_DELAYS_MS,
     mailBudget: {
-      hour: int("MAIL_BUDGET_HOUR", 100, 0, 1_000_000),
-      day: int("MAIL_BUDGET_DAY", 1_000, 0, 10_000_000),
-      newHour: int("MAIL_BUDGET_NEW_SHOP_HOUR", 10, 0, 1_000_000),
-      newDay: int("MAIL_BUDGET_NEW_SHOP_DAY", 50, 0, 10_000_000),
-      newShopDays: int("MAIL_BUDGET_NEW_SHOP_DAYS", 7, 0, 365),
-      heldMaxHours: int("MAIL_HELD_MAX_HOURS", 72, 1, 24 * 365),
+      hour: v.MAIL_BUDGET_HOUR,
+      day: v.MAIL_BUDGET_DAY,
+      newHour: v.MAIL_BUDGET_NEW_SHOP_HOUR,
+      newDay: v.MAIL_BUDGET_NEW_SHOP_DAY,
+      newShopDays: v.MAIL_BUDGET_NEW_SHOP_DAYS,
+      heldMaxHours: v.MAIL_HELD_MAX_HOURS,
     },
-    signupMailsPerAddress: int("SIGNUP_MAILS_PER_ADDRESS", 3, 0, 1_000_000),
-    signupMailsPerClient: int("SIGNUP_MAILS_PER_CLIENT", 10, 0, 1_000_000),
-    databasePoolSize: int("DATABASE_POOL_SIZE", 10, 1, 1_000),
-    diskMinFreeBytes: int("DISK_MIN_FREE_MB", 128, 0, 1_000_000) * 1024 * 1024,
-    storageUrl: storageUrl(env.STORAGE_URL, problems),
-    s3Credentials: s3Credentials(env, problems),
-    photoQuotaBytes: int("PHOTO_QUOTA_MB", 1024, 1, 100_000_000) * 1024 * 1024,
+    signupMailsPerAddress: v.SIGNUP_MAILS_PER_ADDRESS,
+    signupMailsPerClient: v.SIGNUP_MAILS_PER_CLIENT,
+    databasePoolSize: v.DATABASE_POOL_SIZE,
+    diskMinFreeBytes: v.DISK_MIN_FREE_MB * 1024 * 1024,
+    storageUrl: v.STORAGE_URL,
+    s3Credentials:
+      v.AWS_ACCESS_KEY_ID && v.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: v.AWS_ACCESS_KEY_ID, secretAccessKey: v.AWS_SECRET_ACCESS_KEY }
+        : undefined,
+    photoQuotaBytes: v.PHOTO_QUOTA_MB * 1024 * 1024,
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
 
-/** TRUST_PROXY: unset/false, true, a hop count, or a comma list of proxy addresses or CIDRs. */
-function parseTrustProxy(raw: string | undefined, problems: string[]): boolean | number | string[] {
-  if (raw === undefined || raw === "" || raw === "false") return false;
-  if (raw === "true") return true;
-  if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  const list = raw.split(",").map((s) => s.trim());
-  if (list.some((s) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(s))) {
+/** The rules between variables, each a problem when broken, in the order they are reported. */
+function relationProblems(v: Values, given: (name: VariableName) => boolean): string[] {
+  const problems: string[] = [];
+  if (v.NODE_ENV === "production" && (v.SESSION_SECRET ?? "").length < 32) {
+    problems.push("SESSION_SECRET must be set (at least 32 characters) when NODE_ENV=production");
+  }
+  if (v.DATABASE_DIRECT_URL && !given("DATABASE_URL"))
+    problems.push("DATABASE_DIRECT_URL needs DATABASE_URL");
+  if (v.DATABASE_POOL_MODE === "transaction" && !given("DATABASE_URL")) {
+    problems.push("DATABASE_POOL_MODE=transaction needs DATABASE_URL (PGlite has no pooler)");
+  } else if (v.DATABASE_POOL_MODE === "transaction" && !given("DATABASE_DIRECT_URL")) {
+    // Defaulting to DATABASE_URL here would LISTEN through the pooler, which hears nothing once
+    // its transaction ends: revoked API keys would be trusted for API_KEY_CACHE_SECONDS.
     problems.push(
-      `TRUST_PROXY must be true, false, a hop count or a comma list of addresses/CIDRs (got "${raw}")`,
+      "DATABASE_POOL_MODE=transaction needs DATABASE_DIRECT_URL: PostgreSQL itself, for LISTEN and migrations",
     );
-    return false;
   }
-  return list;
-}
-
-/**
- * STORAGE_URL (CONTRACT 12): `file:` (DATA_DIR/blobs, the default) or
- * `s3://<bucket>?endpoint=<url>&region=<r>&forcePathStyle=true`. Its text holds no secret (the S3
- * keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), so it may be echoed.
- */
-function storageUrl(raw: string | undefined, problems: string[]): string {
-  if (raw === undefined || raw === "" || raw === "file:") return "file:";
-  try {
-    const parsed = new URL(raw);
-    if (parsed.protocol === "s3:" && parsed.hostname !== "") {
-      const endpoint = parsed.searchParams.get("endpoint");
-      if (endpoint !== null && !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error("endpoint");
-      return raw;
-    }
-  } catch {}
-  problems.push(
-    `STORAGE_URL must be file: or s3://<bucket>?endpoint=<url>&region=<region>&forcePathStyle=true (got "${raw}")`,
-  );
-  return "file:";
-}
-
-function s3Credentials(env: Env, problems: string[]): Config["s3Credentials"] {
-  const accessKeyId = env.AWS_ACCESS_KEY_ID || undefined;
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || undefined;
-  if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
-  if (accessKeyId === undefined || secretAccessKey === undefined) {
+  if ((v.AWS_ACCESS_KEY_ID === undefined) !== (v.AWS_SECRET_ACCESS_KEY === undefined)) {
     problems.push("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set together or not at all");
-    return undefined;
   }
-  return { accessKeyId, secretAccessKey };
-}
-
-/** A URL whose text must never reach a message (it holds credentials). */
-function secretUrl(raw: string | undefined, name: string, protocols: string[], problems: string[]) {
-  if (raw === undefined || raw === "") return undefined;
-  try {
-    if (protocols.includes(new URL(raw).protocol)) return raw;
-  } catch {}
-  problems.push(`${name} must be a ${protocols.join(" or ")} URL`);
-  return undefined;
+  return problems;
 }
 
 /** The default sender's domain: PUBLIC_URL's host name, or localhost for a bare address. */
@@ -423,6 +285,5 @@ function hostForUrl(host: string): string {
  * of the machine. listen reads no other setting: it is an HTTP client, with no configuration.
  */
 export function listenKeyFromEnvironment(env: Env = process.env): string | undefined {
-  const key = env.VENDOR_API_KEY?.trim();
-  return key ? key : undefined;
+  return readVariable(env, "VENDOR_API_KEY");
 }

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
+import { variables } from "../../src/config/variables.ts";
 import { loadConfig } from "../../src/config.ts";
 import { repoRoot } from "../helpers/processes.ts";
 
@@ -19,10 +20,18 @@ const uncommented = example
 
 describe(".env.example", () => {
   it("names every variable that src/config.ts reads", () => {
-    const source = fs.readFileSync(path.join(repoRoot, "src/config.ts"), "utf8");
-    const read = new Set(
-      [...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(\s*"([A-Z][A-Z0-9_]+)"/g)].map((m) => m[1] ?? m[2]),
-    );
+    // The declared variables, and any name the configuration's sources read past the declaration.
+    const sources = [
+      "config.ts",
+      ...fs.readdirSync(path.join(repoRoot, "src/config")).map((f) => `config/${f}`),
+    ];
+    const source = sources
+      .map((file) => fs.readFileSync(path.join(repoRoot, "src", file), "utf8"))
+      .join("\n");
+    const read = new Set([
+      ...Object.keys(variables),
+      ...[...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(\s*"([A-Z][A-Z0-9_]+)"/g)].map((m) => m[1] ?? m[2]),
+    ]);
     const listed = new Set(Object.keys(parseEnv(uncommented)));
     expect([...read].filter((name) => !listed.has(name as string))).toEqual([]);
   });
