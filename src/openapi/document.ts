@@ -3,138 +3,15 @@
 // answer, response headers, OAuth form bodies, `security: []` on public operations, and a
 // bridal-shop example on every request and response. Routes stay the single source of shapes;
 // this module adds what a route schema cannot say.
-import type { TSchema } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog, errorCodes } from "../errors.ts";
-import { Problem, TombstoneSchema } from "../http/common-schemas.ts";
-import {
-  AppointmentListResponse,
-  AppointmentSchema,
-  AppointmentStatusSchema,
-  AppointmentTypeSchema,
-  CreateAppointmentBody,
-  UpdateAppointmentBody,
-} from "../modules/appointments/appointments.schemas.ts";
+import { Problem } from "../http/common-schemas.ts";
+import { isComponentName } from "../http/schema-names.ts";
 import { appointmentTransitions } from "../modules/appointments/appointments.workflow.ts";
-import {
-  AvailabilitySchema,
-  BookedSchema,
-  BookingBody,
-  BookingSettingsSchema,
-  UpdateBookingSettingsBody,
-} from "../modules/booking/booking.schemas.ts";
-import {
-  CreateCustomerBody,
-  CustomerDetailSchema,
-  CustomerListResponse,
-  CustomerSchema,
-  MergeCustomersBody,
-  UpdateCustomerBody,
-} from "../modules/customers/customers.schemas.ts";
-import { eventCatalog, eventTypes, WebhookTestPayloadSchema } from "../modules/events/catalog.ts";
-import { EventListResponse, EventSchema } from "../modules/events/events.schemas.ts";
-import {
-  CreateInquiryBody,
-  InquiryCreatedResponse,
-  InquiryListResponse,
-  InquirySchema,
-} from "../modules/inquiries/inquiries.schemas.ts";
-import {
-  CreateOrderBody,
-  EntryPhotoSchema,
-  OrderListResponse,
-  OrderSchema,
-  OrderStatusChangedSchema,
-  OrderStatusResponse,
-  OrderStatusSchema,
-  OrderTypeSchema,
-  OrderUpdateSchema,
-  UpdateOrderBody,
-  UpdateOrderStatusBody,
-} from "../modules/orders/orders.schemas.ts";
+import { eventCatalog, eventTypes } from "../modules/events/catalog.ts";
 import { orderTransitions } from "../modules/orders/orders.workflow.ts";
-import { PhotoSchema } from "../modules/photos/photos.schemas.ts";
-import { ChecksumResponse } from "../modules/sync/sync.schemas.ts";
-import { ProfileSchema } from "../modules/vendors/vendors.schemas.ts";
-import {
-  AttemptSchema,
-  CreateWebhookBody,
-  DeliveryListResponse,
-  DeliverySchema,
-  QueuedDelivery,
-  RecoverBody,
-  RecoverResponse,
-  RotateSecretBody,
-  RotateSecretResponse,
-  UpdateWebhookBody,
-  WebhookListResponse,
-  WebhookSchema,
-  WebhookWithSecret,
-} from "../modules/webhooks/webhooks.schemas.ts";
 import { eventDataExamples, exampleIds, schemaExamples } from "./examples.ts";
 
 type Json = Record<string, any>;
-
-/**
- * The document's named schemas. Each TypeBox schema gets its name as `title` here, once, when the
- * document module loads (before any route registers): the finished document hoists every titled
- * schema into components.schemas and refers to it by $ref. `title` changes neither validation nor
- * serialization.
- */
-const named: Record<string, TSchema> = {
-  Order: OrderSchema,
-  OrderUpdate: OrderUpdateSchema,
-  OrderType: OrderTypeSchema,
-  OrderStatus: OrderStatusSchema,
-  OrderStatusChange: OrderStatusChangedSchema,
-  OrderList: OrderListResponse,
-  CreateOrder: CreateOrderBody,
-  UpdateOrder: UpdateOrderBody,
-  UpdateOrderStatus: UpdateOrderStatusBody,
-  OrderStatusResult: OrderStatusResponse,
-  Photo: PhotoSchema,
-  EntryPhoto: EntryPhotoSchema,
-  Customer: CustomerSchema,
-  CustomerWithCounts: CustomerDetailSchema,
-  CustomerList: CustomerListResponse,
-  CreateCustomer: CreateCustomerBody,
-  UpdateCustomer: UpdateCustomerBody,
-  MergeCustomers: MergeCustomersBody,
-  Appointment: AppointmentSchema,
-  AppointmentType: AppointmentTypeSchema,
-  AppointmentStatus: AppointmentStatusSchema,
-  AppointmentList: AppointmentListResponse,
-  CreateAppointment: CreateAppointmentBody,
-  UpdateAppointment: UpdateAppointmentBody,
-  Inquiry: InquirySchema,
-  InquiryList: InquiryListResponse,
-  CreateInquiry: CreateInquiryBody,
-  InquiryReceipt: InquiryCreatedResponse,
-  Webhook: WebhookSchema,
-  WebhookWithSecret,
-  WebhookList: WebhookListResponse,
-  CreateWebhook: CreateWebhookBody,
-  UpdateWebhook: UpdateWebhookBody,
-  RotateSecret: RotateSecretBody,
-  RotatedSecret: RotateSecretResponse,
-  Delivery: DeliverySchema,
-  DeliveryAttempt: AttemptSchema,
-  DeliveryList: DeliveryListResponse,
-  QueuedDelivery,
-  Recover: RecoverBody,
-  RecoverResult: RecoverResponse,
-  Event: EventSchema,
-  EventList: EventListResponse,
-  Profile: ProfileSchema,
-  WebhookTestPayload: WebhookTestPayloadSchema,
-  Tombstone: TombstoneSchema,
-  SyncChecksum: ChecksumResponse,
-  BookingSettings: BookingSettingsSchema,
-  UpdateBookingSettings: UpdateBookingSettingsBody,
-  Availability: AvailabilitySchema,
-  Booking: BookingBody,
-  Booked: BookedSchema,
-};
-for (const [name, schema] of Object.entries(named)) (schema as Json).title = name;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -149,7 +26,7 @@ function hoist(node: unknown, components: Json): unknown {
   for (const [k, v] of Object.entries(node))
     out[k] = k === "examples" || k === "example" ? v : hoist(v, components);
   const title = out.title;
-  if (typeof title === "string" && title in named) {
+  if (typeof title === "string" && isComponentName(title)) {
     if (!components[title]) {
       const example = schemaExamples[title];
       components[title] = example === undefined ? out : { ...out, examples: [example] };

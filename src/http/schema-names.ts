@@ -1,0 +1,27 @@
+// Component names for the OpenAPI document, given where each schema is declared. A named schema
+// carries its name as `title`, which changes neither validation nor serialization; the document
+// lists each named schema once under components.schemas and refers to it by $ref wherever a route
+// or an event uses it (src/openapi/document.ts). A new resource names its schemas here and edits
+// nothing in src/openapi/.
+import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
+
+const schemas = new Map<string, TSchema>();
+
+/** Gives `schema` its component name (as its `title`) and returns it. Names are unique. */
+export function named<T extends TSchema>(name: string, schema: T): T {
+  const taken = schemas.get(name);
+  if (taken !== undefined && taken !== schema) throw new Error(`Two schemas are named ${name}`);
+  (schema as { title?: string }).title = name;
+  schemas.set(name, schema);
+  return schema;
+}
+
+/** `Type.Object(properties, options)`, named. */
+export const namedObject = <T extends TProperties>(
+  name: string,
+  properties: T,
+  options?: ObjectOptions,
+): TObject<T> => named(name, Type.Object(properties, options));
+
+/** Whether `name` is a component name given by `named`. */
+export const isComponentName = (name: string): boolean => schemas.has(name);
