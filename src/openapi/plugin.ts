@@ -6,6 +6,8 @@ import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
 import type { ErrorCode } from "../errors.ts";
 import { finishDocument } from "./document.ts";
+import { eventUnion } from "./event-union.ts";
+import { tagDescriptions } from "./tags.ts";
 import { webhooksDocument } from "./webhooks.ts";
 
 export const API_VERSION = "1.0.0";
@@ -52,7 +54,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         }
       }
       // Named schemas, problem+json errors, headers and examples (see document.ts).
-      return finishDocument(openapiObject as Record<string, unknown>, declaredErrors) as never;
+      return finishDocument(openapiObject as Record<string, unknown>, declaredErrors, (components) => ({
+        Event: eventUnion(components),
+      })) as never;
     },
     openapi: {
       openapi: "3.1.0",
@@ -93,9 +97,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
       tags: [
-        { name: "Orders", description: "Orders and their status workflow" },
+        { name: "Orders", description: tagDescriptions.Orders },
         { name: "Customers", description: "Customers, with measurements and preferences" },
-        { name: "Appointments", description: "Appointments with customers and their status workflow" },
+        { name: "Appointments", description: tagDescriptions.Appointments },
         { name: "Booking", description: "Booking settings, free slots and bookings made by customers" },
         {
           name: "Sync",
