@@ -9,18 +9,19 @@ import { hoist } from "./components.ts";
 import { eventDataExamples, exampleIds, schemaExamples } from "./examples.ts";
 import { headers, successHeaders } from "./headers.ts";
 import { headerRef, type Json } from "./json.ts";
-import { errorResponses, type OperationFacts, problemExampleComponents } from "./problems.ts";
+import { errorResponses, problemExampleComponents } from "./problems.ts";
 import { formBodies, oauthProtocolErrors, operationExamples, responseOverrides } from "./protocol-answers.ts";
 
 const methods = ["get", "put", "post", "delete", "patch", "head", "options"];
 
 /**
- * `declaredErrors`: per operation (`<method> <path>`, as in the document), the error codes its
- * route declares it can answer beyond those every operation of its kind can (`config.errors`).
+ * `errorCodes`: per operation (`<method> <path>`, as in the document), the error codes its route
+ * can answer (src/http/route-errors.ts); `moreComponents` adds schemas no route names (the
+ * events' union).
  */
 export function finishDocument(
   doc: Json,
-  declaredErrors: ReadonlyMap<string, readonly ErrorCode[]>,
+  errorCodes: ReadonlyMap<string, readonly ErrorCode[]>,
   moreComponents: (components: Json) => Json,
 ): Json {
   const components: Json = {};
@@ -32,8 +33,8 @@ export function finishDocument(
         finished[method] = operation;
         continue;
       }
-      const declared = declaredErrors.get(`${method} ${path}`) ?? [];
-      finished[method] = finishOperation(path, method, hoist(operation, components) as Json, declared);
+      const codes = errorCodes.get(`${method} ${path}`) ?? [];
+      finished[method] = finishOperation(path, method, hoist(operation, components) as Json, codes);
     }
     out.paths[path] = finished;
   }
@@ -60,12 +61,7 @@ export function finishDocument(
   return out;
 }
 
-function finishOperation(
-  path: string,
-  method: string,
-  operation: Json,
-  declared: readonly ErrorCode[],
-): Json {
+function finishOperation(path: string, method: string, operation: Json, codes: readonly ErrorCode[]): Json {
   const op: Json = { ...operation };
   const operationId =
     op.operationId ??
@@ -84,14 +80,6 @@ function finishOperation(
     const form = op.requestBody?.content?.["application/x-www-form-urlencoded"];
     if (form && form.example === undefined && body.example !== undefined) form.example = body.example;
   }
-  const facts: OperationFacts = {
-    path,
-    method,
-    operationId,
-    authenticated,
-    hasBody: Boolean(op.requestBody),
-    declared,
-  };
   const isOAuthProtocol = path.startsWith("/api/oauth/") || path.startsWith("/.well-known/");
   const responses: Json = {};
   for (const [status, original] of Object.entries<Json>(op.responses ?? {})) {
@@ -115,7 +103,7 @@ function finishOperation(
   }
   if (path.startsWith("/api/") && !isOAuthProtocol) {
     const common: Json = { "X-Request-Id": headerRef("X-Request-Id") };
-    Object.assign(responses, errorResponses(facts, common));
+    Object.assign(responses, errorResponses(codes, common));
   }
   if (isOAuthProtocol) {
     for (const [status, response] of Object.entries(oauthProtocolErrors(operationId)))

@@ -76,44 +76,10 @@ export function problemExample(code: ErrorCode): Json {
   };
 }
 
-export interface OperationFacts {
-  path: string;
-  method: string;
-  operationId: string;
-  authenticated: boolean;
-  hasBody: boolean;
-  /** The codes its route declares beyond its kind's (the route's `config.errors`). */
-  declared: readonly ErrorCode[];
-}
-
-function errorCodesFor(op: OperationFacts): ErrorCode[] {
-  const codes = new Set<ErrorCode>(["validation_failed", "rate_limited", "internal_error", "unavailable"]);
-  if (op.authenticated) {
-    for (const c of [
-      "ambiguous_credentials",
-      "unauthenticated",
-      "invalid_credentials",
-      "insufficient_scope",
-    ] as const)
-      codes.add(c);
-  }
-  if (op.hasBody) codes.add("invalid_json");
-  // A body where the operation takes none (a DELETE with one) is refused, not ignored: 400 when
-  // it is JSON, and like any body 415 in another type and 413 over the limit (json-body.ts).
-  if (op.hasBody || op.method !== "get")
-    for (const c of ["payload_too_large", "unsupported_media_type"] as const) codes.add(c);
-  if (op.method === "post" && op.path.startsWith("/api/vendor/")) {
-    codes.add("idempotency_key_in_use");
-    codes.add("idempotency_key_reused");
-  }
-  if (op.path.includes("{")) codes.add("not_found");
-  for (const c of op.declared) codes.add(c);
-  return errorCodes.filter((c) => codes.has(c));
-}
-
-export function errorResponses(op: OperationFacts, commonHeaders: Json): Json {
+/** The problem answers of an operation that can answer `codes`, one per status. */
+export function errorResponses(codes: readonly ErrorCode[], commonHeaders: Json): Json {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesFor(op)) {
+  for (const code of codes) {
     const status = errorCatalog[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
