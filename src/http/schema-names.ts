@@ -6,14 +6,18 @@
 import { type ObjectOptions, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 
 const names = new Set<string>();
+const examples = new Map<string, unknown>();
 
 /**
- * Gives `schema` its component name (as its `title`) and returns it. Each name is given once
- * (test/unit/schema-names.test.ts): two schemas of one name would be one component.
+ * Gives `schema` its component name (as its `title`) and returns it, with the example the
+ * document shows for it, if given here (else src/openapi/examples.ts, the bridal shop's story,
+ * has it). Each name is given once (test/unit/schema-names.test.ts): two schemas of one name
+ * would be one component.
  */
-export function named<T extends TSchema>(name: string, schema: T): T {
+export function named<T extends TSchema>(name: string, schema: T, example?: unknown): T {
   (schema as { title?: string }).title = name;
   names.add(name);
+  if (example !== undefined) examples.set(name, example);
   return schema;
 }
 
@@ -22,7 +26,11 @@ export const namedObject = <T extends TProperties>(
   name: string,
   properties: T,
   options?: ObjectOptions,
-): TObject<T> => named(name, Type.Object(properties, options));
+  example?: unknown,
+): TObject<T> => named(name, Type.Object(properties, options), example);
 
 /** Whether `name` is a component name given by `named`. */
 export const isComponentName = (name: string): boolean => names.has(name);
+
+/** The example given with the name, if one was. */
+export const declaredExample = (name: string): unknown => examples.get(name);

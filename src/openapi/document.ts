@@ -5,8 +5,8 @@
 // adds what a route schema cannot say, and imports no module: a new resource edits nothing here.
 import type { ErrorCode } from "../errors.ts";
 import { Problem } from "../http/common-schemas.ts";
-import { hoist } from "./components.ts";
-import { eventDataExamples, exampleIds, schemaExamples } from "./examples.ts";
+import { componentExample, hoist } from "./components.ts";
+import { eventDataExamples, exampleIds } from "./examples.ts";
 import { headers, successHeaders } from "./headers.ts";
 import { headerRef, type Json } from "./json.ts";
 import { errorResponses, problemExampleComponents } from "./problems.ts";
@@ -73,7 +73,7 @@ function finishOperation(path: string, method: string, operation: Json, codes: r
   const body = op.requestBody?.content?.["application/json"];
   if (body) {
     const name = body.schema?.$ref?.split("/").pop();
-    if (name && schemaExamples[name] !== undefined) body.example = schemaExamples[name];
+    if (name && componentExample(name) !== undefined) body.example = componentExample(name);
     else if (operationExamples[`${operationId} req`] !== undefined)
       body.example = operationExamples[`${operationId} req`];
     // The same body as a plain HTML form post (the public inquiry form), shown with the same example.
@@ -90,7 +90,7 @@ function finishOperation(path: string, method: string, operation: Json, codes: r
       finished.headers = { ...successHeaders(path, method, status), ...response.headers };
     const media = finished.content?.["application/json"];
     const name = media?.schema?.$ref?.split("/").pop();
-    if (media && name && schemaExamples[name] !== undefined) media.example = schemaExamples[name];
+    if (media && name && componentExample(name) !== undefined) media.example = componentExample(name);
     else if (media && operationExamples[`${operationId} ${status}`] !== undefined)
       media.example = operationExamples[`${operationId} ${status}`];
     responses[status] = finished;

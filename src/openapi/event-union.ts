@@ -1,11 +1,11 @@
 // The events API's `Event` component: one variant per event type of the catalog.
 import { eventCatalog, eventTypes } from "../modules/events/catalog.ts";
-import { hoist } from "./components.ts";
-import { eventDataExamples, exampleIds, schemaExamples } from "./examples.ts";
+import { componentExample, hoist } from "./components.ts";
+import { eventDataExamples, exampleIds } from "./examples.ts";
 import { type Json, ref } from "./json.ts";
 
-export /** The events API's Event: one shape per event type, told apart by its `event` member. */
-function eventUnion(components: Json): Json {
+/** The events API's Event: one shape per event type, told apart by its `event` member. */
+export function eventUnion(components: Json): Json {
   const variants: Json[] = [];
   const mapping: Record<string, string> = {};
   for (const type of eventTypes) {
@@ -34,6 +34,6 @@ function eventUnion(components: Json): Json {
     description: "An event as its webhook deliveries carry it; `event` tells which payload `data` is",
     oneOf: variants,
     discriminator: { propertyName: "event", mapping },
-    examples: [schemaExamples.Event],
+    examples: [componentExample("Event")],
   };
 }

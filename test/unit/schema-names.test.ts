@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { isComponentName, named, namedObject } from "../../src/http/schema-names.ts";
+import { componentExample, hoist } from "../../src/openapi/components.ts";
+import { schemaExamples } from "../../src/openapi/examples.ts";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -35,5 +37,22 @@ describe("schema names", () => {
     expect(counts.size).toBeGreaterThan(40);
     const twice = [...counts].filter(([, files]) => files.length > 1);
     expect(twice).toEqual([]);
+  });
+});
+
+describe("a named schema's example", () => {
+  it("is the one given at its declaration, else the bridal shop's story", () => {
+    const components: Record<string, unknown> = {};
+    const probe = namedObject("SchemaNamesExample", { id: Type.String() }, undefined, { id: "p1" });
+    expect(hoist({ type: "array", items: probe }, components)).toEqual({
+      type: "array",
+      items: { $ref: "#/components/schemas/SchemaNamesExample" },
+    });
+    expect(components.SchemaNamesExample).toMatchObject({
+      title: "SchemaNamesExample",
+      examples: [{ id: "p1" }],
+    });
+    expect(componentExample("SchemaNamesExample")).toEqual({ id: "p1" });
+    expect(componentExample("Order")).toEqual(schemaExamples.Order);
   });
 });
