@@ -1,7 +1,9 @@
 // Schemas shared by every route: ids, timestamps, pagination and the problem-details body.
+
 import { type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog } from "../errors.ts";
 import { DISPLAY_NAME_PATTERN } from "../lib/display-name.ts";
+import { namedObject } from "./schema-names.ts";
 
 /** A string enum as `{ type: "string", enum }`: one clear validation error, unlike anyOf. */
 export function StringEnum<const T extends readonly string[]>(
@@ -181,7 +183,8 @@ export const IncludeDeleted = Type.Boolean({
 });
 
 /** What a sync list with includeDeleted shows of a record that is gone. */
-export const TombstoneSchema = Type.Object(
+export const TombstoneSchema = namedObject(
+  "Tombstone",
   {
     id: Id,
     deleted: Type.Literal(true),

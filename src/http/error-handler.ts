@@ -15,8 +15,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /**
      * The error codes this route can answer beyond those every operation of its kind can
-     * (validation, credentials, scope, not_found on a path with an id, …): declared here, once,
-     * and read by the OpenAPI document (src/openapi/plugin.ts).
+     * (validation, credentials, scope, not_found on a path with an id, …; route-errors.ts): the
+     * route's list, which the OpenAPI document renders as its problem answers.
      */
     errors?: readonly ErrorCode[];
   }

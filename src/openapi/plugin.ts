@@ -5,7 +5,10 @@ import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
 import type { ErrorCode } from "../errors.ts";
+import { routeErrorCodes } from "../http/route-errors.ts";
 import { finishDocument } from "./document.ts";
+import { eventUnion } from "./event-union.ts";
+import { tagDescriptions } from "./tags.ts";
 import { webhooksDocument } from "./webhooks.ts";
 
 export const API_VERSION = "1.0.0";
@@ -14,19 +17,16 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   // What routes say in their config that the document must carry, by `<method> <path>` as the
   // document names operations: bodies that may be left out (config.optionalBody,
   // src/http/json-body.ts; @fastify/swagger marks every declared body required), and the error
-  // codes each declares beyond its kind's (config.errors; an update that honours If-Match can
-  // answer precondition_failed).
+  // codes each can answer (src/http/route-errors.ts).
   const optionalBodies = new Set<string>();
-  const declaredErrors = new Map<string, readonly ErrorCode[]>();
+  const errorCodes = new Map<string, readonly ErrorCode[]>();
   app.addHook("onRoute", (route) => {
-    const errors = [...(route.config?.errors ?? [])];
-    if (route.config?.ifMatch) errors.push("precondition_failed");
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
     for (const method of methods) {
       const operation = `${method.toLowerCase()} ${path}`;
       if (route.config?.optionalBody) optionalBodies.add(operation);
-      if (errors.length > 0) declaredErrors.set(operation, errors);
+      errorCodes.set(operation, routeErrorCodes(route, method));
     }
   });
   // Every scoped route documents both credentials and the scope it needs.
@@ -52,7 +52,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         }
       }
       // Named schemas, problem+json errors, headers and examples (see document.ts).
-      return finishDocument(openapiObject as Record<string, unknown>, declaredErrors) as never;
+      return finishDocument(openapiObject as Record<string, unknown>, errorCodes, (components) => ({
+        Event: eventUnion(components),
+      })) as never;
     },
     openapi: {
       openapi: "3.1.0",
@@ -93,9 +95,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         },
       },
       tags: [
-        { name: "Orders", description: "Orders and their status workflow" },
+        { name: "Orders", description: tagDescriptions.Orders },
         { name: "Customers", description: "Customers, with measurements and preferences" },
-        { name: "Appointments", description: "Appointments with customers and their status workflow" },
+        { name: "Appointments", description: tagDescriptions.Appointments },
         { name: "Booking", description: "Booking settings, free slots and bookings made by customers" },
         {
           name: "Sync",

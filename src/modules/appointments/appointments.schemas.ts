@@ -13,14 +13,21 @@ import {
   Timestamp,
   TombstoneSchema,
 } from "../../http/common-schemas.ts";
+import { named, namedObject } from "../../http/schema-names.ts";
 import { appointmentStatuses, appointmentTypes } from "./appointments.workflow.ts";
 
-export const AppointmentTypeSchema = StringEnum(appointmentTypes, { description: "Kind of appointment" });
-export const AppointmentStatusSchema = StringEnum(appointmentStatuses, {
+// Unnamed, for the optional fields and the list's filter below, which the document shows inline
+// (a query parameter's schema loses its description to the parameter, so it cannot be the
+// component itself).
+const appointmentType = StringEnum(appointmentTypes, { description: "Kind of appointment" });
+const appointmentStatus = StringEnum(appointmentStatuses, {
   description: "Appointment status: PROPOSED → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED",
 });
+export const AppointmentTypeSchema = named("AppointmentType", { ...appointmentType });
+export const AppointmentStatusSchema = named("AppointmentStatus", { ...appointmentStatus });
 
-export const AppointmentSchema = Type.Object(
+export const AppointmentSchema = namedObject(
+  "Appointment",
   {
     id: Id,
     customerId: Id,
@@ -55,7 +62,8 @@ const OrderRef = Type.Unsafe<string | null>({
   description: "An order of the same vendor and the same customer",
 });
 
-export const CreateAppointmentBody = Type.Object(
+export const CreateAppointmentBody = namedObject(
+  "CreateAppointment",
   {
     customerId: Type.String({ maxLength: 64, description: "An existing customer of the vendor" }),
     type: AppointmentTypeSchema,
@@ -70,13 +78,14 @@ export const CreateAppointmentBody = Type.Object(
 );
 export type CreateAppointmentBody = Static<typeof CreateAppointmentBody>;
 
-export const UpdateAppointmentBody = Type.Object(
+export const UpdateAppointmentBody = namedObject(
+  "UpdateAppointment",
   {
     customerId: Type.Optional(
       Type.String({ maxLength: 64, description: "An existing customer of the vendor" }),
     ),
-    type: Type.Optional(AppointmentTypeSchema),
-    status: Type.Optional(AppointmentStatusSchema),
+    type: Type.Optional(appointmentType),
+    status: Type.Optional(appointmentStatus),
     date: Type.Optional(DateWithOffset),
     duration: Type.Optional(Duration),
     notes: Type.Optional(Notes),
@@ -102,7 +111,7 @@ export const ListAppointmentsQuery = Type.Object({
   ...PageQuery,
   from: Type.Optional(DateOrDateTime("Earliest start, inclusive")),
   to: Type.Optional(DateOrDateTime("Latest start, inclusive; a bare date covers that whole UTC day")),
-  status: Type.Optional(AppointmentStatusSchema),
+  status: Type.Optional(appointmentStatus),
   customerId: Type.Optional(Type.String({ maxLength: 64, description: "Only this customer's appointments" })),
   updatedSince: Type.Optional(SyncSince("appointments updated", "updatedAt")),
   externalId: Type.Optional(ExternalIdFilter),
@@ -110,7 +119,7 @@ export const ListAppointmentsQuery = Type.Object({
 });
 export type ListAppointmentsQuery = Static<typeof ListAppointmentsQuery>;
 
-export const AppointmentListResponse = Type.Object({
+export const AppointmentListResponse = namedObject("AppointmentList", {
   appointments: Type.Array(Type.Union([AppointmentSchema, TombstoneSchema]), {
     description:
       "Sorted by date, earliest first; with includeDeleted, by updatedAt newest first with tombstones of deleted appointments",

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { DateOnly, DisplayName, NullableString, StringEnum, Timestamp } from "../../http/common-schemas.ts";
+import { namedObject } from "../../http/schema-names.ts";
 
 const HHMM = "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$";
 
@@ -79,7 +80,8 @@ const cutoff = {
 };
 const address = "The shop's postal address, lines separated by newlines (the calendar invitation's LOCATION)";
 
-export const BookingSettingsSchema = Type.Object(
+export const BookingSettingsSchema = namedObject(
+  "BookingSettings",
   {
     timeZone: Type.String({
       description: "The shop's IANA time zone (the same as in Settings)",
@@ -104,7 +106,8 @@ export const BookingSettingsSchema = Type.Object(
   },
 );
 
-export const UpdateBookingSettingsBody = Type.Object(
+export const UpdateBookingSettingsBody = namedObject(
+  "UpdateBookingSettings",
   {
     timeZone: Type.Optional(Type.String({ maxLength: 100, description: "IANA time zone" })),
     address: Type.Optional(NullableString({ maxLength: 500, description: `${address}; null clears it` })),
@@ -154,7 +157,8 @@ export const AvailabilityQuery = Type.Object(
 );
 export type AvailabilityQuery = Static<typeof AvailabilityQuery>;
 
-export const AvailabilitySchema = Type.Object(
+export const AvailabilitySchema = namedObject(
+  "Availability",
   {
     timeZone: Type.String({ description: "The shop's IANA time zone, which the days are read in" }),
     type: TypeParam,
@@ -169,7 +173,8 @@ export const AvailabilitySchema = Type.Object(
 
 export const VendorIdParams = Type.Object({ vendorId: Type.String({ description: "The shop's id" }) });
 
-export const BookingBody = Type.Object(
+export const BookingBody = namedObject(
+  "Booking",
   {
     type: TypeParam,
     start: Type.String({
@@ -195,7 +200,8 @@ export const BookingBody = Type.Object(
 );
 export type BookingBody = Static<typeof BookingBody>;
 
-export const BookedSchema = Type.Object(
+export const BookedSchema = namedObject(
+  "Booked",
   {
     id: Type.String({ description: "The appointment's id" }),
     status: StringEnum(["PROPOSED", "CONFIRMED"] as const, {

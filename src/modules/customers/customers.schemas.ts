@@ -14,6 +14,7 @@ import {
   TombstoneSchema,
 } from "../../http/common-schemas.ts";
 import { NullableLanguage } from "../../http/language.ts";
+import { namedObject } from "../../http/schema-names.ts";
 
 /** Free-form JSON objects (spec 2.2); their size and depth are bounded by the service. */
 const FreeForm = (description: string) =>
@@ -23,7 +24,8 @@ const FreeForm = (description: string) =>
     description: `${description}; inner keys free-form, at most 16 KiB serialized and 5 levels deep`,
   });
 
-export const CustomerSchema = Type.Object(
+export const CustomerSchema = namedObject(
+  "Customer",
   {
     id: Id,
     name: Type.String(),
@@ -48,7 +50,8 @@ export const CustomerSchema = Type.Object(
   { description: "A customer of the vendor" },
 );
 
-export const CustomerDetailSchema = Type.Object(
+export const CustomerDetailSchema = namedObject(
+  "CustomerWithCounts",
   {
     ...CustomerSchema.properties,
     counts: Type.Object(
@@ -74,10 +77,15 @@ const fields = {
 };
 const Name = DisplayName("Customer name");
 
-export const CreateCustomerBody = Type.Object({ name: Name, ...fields }, { additionalProperties: false });
+export const CreateCustomerBody = namedObject(
+  "CreateCustomer",
+  { name: Name, ...fields },
+  { additionalProperties: false },
+);
 export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
 
-export const UpdateCustomerBody = Type.Object(
+export const UpdateCustomerBody = namedObject(
+  "UpdateCustomer",
   { name: Type.Optional(Name), ...fields },
   {
     additionalProperties: false,
@@ -97,7 +105,7 @@ export const ListCustomersQuery = Type.Object({
 });
 export type ListCustomersQuery = Static<typeof ListCustomersQuery>;
 
-export const CustomerListResponse = Type.Object({
+export const CustomerListResponse = namedObject("CustomerList", {
   customers: Type.Array(Type.Union([CustomerSchema, TombstoneSchema]), {
     description:
       "Newest first (by creation); with includeDeleted, by updatedAt with tombstones of deleted customers",
@@ -105,7 +113,8 @@ export const CustomerListResponse = Type.Object({
   nextCursor: NextCursor,
 });
 
-export const MergeCustomersBody = Type.Object(
+export const MergeCustomersBody = namedObject(
+  "MergeCustomers",
   {
     from: Type.String({
       maxLength: 64,

@@ -2,16 +2,19 @@
 // needs, a description and the TypeBox schema of its payload. Everything else derives from it: the
 // payload types enqueueEvent accepts (a wrong payload does not compile), the names a webhook may
 // subscribe to, the events API's filter and the OpenAPI `webhooks` section.
+
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import type { Scope } from "../../auth/scopes.ts";
 import { Id } from "../../http/common-schemas.ts";
+import { namedObject } from "../../http/schema-names.ts";
 import { AppointmentSchema } from "../appointments/appointments.schemas.ts";
 import { CustomerSchema } from "../customers/customers.schemas.ts";
 import { InquirySchema } from "../inquiries/inquiries.schemas.ts";
 import { OrderSchema, OrderStatusChangedSchema, OrderStatusSchema } from "../orders/orders.schemas.ts";
 
 /** The payload of `webhook.test`, which belongs to no resource. */
-export const WebhookTestPayloadSchema = Type.Object(
+export const WebhookTestPayloadSchema = namedObject(
+  "WebhookTestPayload",
   {
     webhookId: Id,
     message: Type.String({ examples: ["A test delivery from vendor-api"] }),

@@ -1,8 +1,10 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Id, NextCursor, PageQuery, StringEnum, SyncSince, Timestamp } from "../../http/common-schemas.ts";
+import { namedObject } from "../../http/schema-names.ts";
 import { eventTypes } from "./catalog.ts";
 
-export const EventSchema = Type.Object(
+export const EventSchema = namedObject(
+  "Event",
   {
     id: Id,
     event: Type.String({ description: "The event name" }),
@@ -19,7 +21,7 @@ export const ListEventsQuery = Type.Object({
 });
 export type ListEventsQuery = Static<typeof ListEventsQuery>;
 
-export const EventListResponse = Type.Object({
+export const EventListResponse = namedObject("EventList", {
   events: Type.Array(EventSchema, { description: "Newest first, at most 30 days old" }),
   nextCursor: NextCursor,
 });

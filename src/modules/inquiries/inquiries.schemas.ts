@@ -8,8 +8,10 @@ import {
   Timestamp,
 } from "../../http/common-schemas.ts";
 import { LanguageSchema } from "../../http/language.ts";
+import { namedObject } from "../../http/schema-names.ts";
 
-export const InquirySchema = Type.Object(
+export const InquirySchema = namedObject(
+  "Inquiry",
   {
     id: Id,
     name: Type.String(),
@@ -22,7 +24,8 @@ export const InquirySchema = Type.Object(
   { description: "A message sent to the vendor through the public inquiry form" },
 );
 
-export const CreateInquiryBody = Type.Object(
+export const CreateInquiryBody = namedObject(
+  "CreateInquiry",
   {
     name: DisplayName("Sender's name"),
     email: Type.String({ format: "email", maxLength: 254, description: "Sender's e-mail address" }),
@@ -35,13 +38,13 @@ export const CreateInquiryBody = Type.Object(
 );
 export type CreateInquiryBody = Static<typeof CreateInquiryBody>;
 
-export const InquiryCreatedResponse = Type.Object({ id: Id });
+export const InquiryCreatedResponse = namedObject("InquiryReceipt", { id: Id });
 export const VendorIdParams = Type.Object({ vendorId: Id });
 
 export const ListInquiriesQuery = Type.Object({ ...PageQuery });
 export type ListInquiriesQuery = Static<typeof ListInquiriesQuery>;
 
-export const InquiryListResponse = Type.Object({
+export const InquiryListResponse = namedObject("InquiryList", {
   inquiries: Type.Array(InquirySchema, { description: "Newest first" }),
   nextCursor: NextCursor,
 });

@@ -13,16 +13,21 @@ import {
   Timestamp,
   TombstoneSchema,
 } from "../../http/common-schemas.ts";
+import { named, namedObject } from "../../http/schema-names.ts";
 import { orderStatuses, orderTypes } from "./orders.workflow.ts";
 
 const Nullable = <T extends object>(schema: T) => ({ ...schema, type: ["string", "null"] });
 
-export const OrderTypeSchema = StringEnum(orderTypes, { description: "Kind of order" });
-export const OrderStatusSchema = StringEnum(orderStatuses, {
-  description: "Order status; the moves allowed are in the table under Orders",
-});
+export const OrderTypeSchema = named("OrderType", StringEnum(orderTypes, { description: "Kind of order" }));
+export const OrderStatusSchema = named(
+  "OrderStatus",
+  StringEnum(orderStatuses, {
+    description: "Order status; the moves allowed are in the table under Orders",
+  }),
+);
 
-export const EntryPhotoSchema = Type.Object(
+export const EntryPhotoSchema = namedObject(
+  "EntryPhoto",
   {
     id: Id,
     url: Type.String({
@@ -38,7 +43,7 @@ const EntryPhotos = Type.Array(EntryPhotoSchema, {
   description: "Photos uploaded for this order and named in photoIds, in the order they were uploaded",
 });
 
-export const OrderUpdateSchema = Type.Object({
+export const OrderUpdateSchema = namedObject("OrderUpdate", {
   status: OrderStatusSchema,
   message: Type.Unsafe<string | null>(Nullable({ description: "Message shown to the customer" })),
   imageUrl: Type.Unsafe<string | null>(Nullable({ description: "Progress photo URL" })),
@@ -46,7 +51,8 @@ export const OrderUpdateSchema = Type.Object({
   createdAt: Timestamp,
 });
 
-export const OrderSchema = Type.Object(
+export const OrderSchema = namedObject(
+  "Order",
   {
     id: Id,
     number: Type.Integer({
@@ -85,7 +91,8 @@ export type OrderSchema = Static<typeof OrderSchema>;
 const text = (maxLength: number, description: string) =>
   Type.Optional(NullableString({ maxLength, description }));
 
-export const CreateOrderBody = Type.Object(
+export const CreateOrderBody = namedObject(
+  "CreateOrder",
   {
     customerId: Type.Optional(
       Type.String({
@@ -143,7 +150,8 @@ export const CreateOrderBody = Type.Object(
 );
 export type CreateOrderBody = Static<typeof CreateOrderBody>;
 
-export const UpdateOrderStatusBody = Type.Object(
+export const UpdateOrderStatusBody = namedObject(
+  "UpdateOrderStatus",
   {
     status: OrderStatusSchema,
     message: Type.Optional(
@@ -170,7 +178,8 @@ export const UpdateOrderStatusBody = Type.Object(
 );
 export type UpdateOrderStatusBody = Static<typeof UpdateOrderStatusBody>;
 
-export const UpdateOrderBody = Type.Object(
+export const UpdateOrderBody = namedObject(
+  "UpdateOrder",
   {
     model: text(200, "Model name"),
     size: text(50, "Size"),
@@ -212,7 +221,8 @@ export const UpdateOrderBody = Type.Object(
 );
 export type UpdateOrderBody = Static<typeof UpdateOrderBody>;
 
-export const OrderStatusChangedSchema = Type.Object(
+export const OrderStatusChangedSchema = namedObject(
+  "OrderStatusChange",
   {
     id: Id,
     number: Type.Integer({ description: "The shop's order number" }),
@@ -232,7 +242,7 @@ export const OrderStatusChangedSchema = Type.Object(
 );
 export type OrderStatusChangedSchema = Static<typeof OrderStatusChangedSchema>;
 
-export const OrderStatusResponse = Type.Object({ id: Id, status: OrderStatusSchema });
+export const OrderStatusResponse = namedObject("OrderStatusResult", { id: Id, status: OrderStatusSchema });
 
 export const ListOrdersQuery = Type.Object({
   ...PageQuery,
@@ -255,7 +265,7 @@ export const ListOrdersQuery = Type.Object({
 });
 export type ListOrdersQuery = Static<typeof ListOrdersQuery>;
 
-export const OrderListResponse = Type.Object({
+export const OrderListResponse = namedObject("OrderList", {
   orders: Type.Array(Type.Union([OrderSchema, TombstoneSchema]), {
     description: "Most recently updated first; with includeDeleted, tombstones of deleted orders among them",
   }),

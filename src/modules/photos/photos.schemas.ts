@@ -1,7 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Id } from "../../http/common-schemas.ts";
+import { namedObject } from "../../http/schema-names.ts";
 
-export const PhotoSchema = Type.Object(
+export const PhotoSchema = namedObject(
+  "Photo",
   {
     id: Id,
     url: Type.String({

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { StringEnum } from "../../http/common-schemas.ts";
+import { namedObject } from "../../http/schema-names.ts";
 
 export const syncedResources = ["orders", "customers", "appointments"] as const;
 
@@ -15,7 +16,8 @@ export const ChecksumQuery = Type.Object({
 });
 export type ChecksumQuery = Static<typeof ChecksumQuery>;
 
-export const ChecksumResponse = Type.Object(
+export const ChecksumResponse = namedObject(
+  "SyncChecksum",
   {
     resource: StringEnum(syncedResources),
     until: Type.String({

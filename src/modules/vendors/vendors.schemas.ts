@@ -1,8 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Timestamp } from "../../http/common-schemas.ts";
 import { LanguageSchema } from "../../http/language.ts";
+import { namedObject } from "../../http/schema-names.ts";
 
-export const ProfileSchema = Type.Object(
+export const ProfileSchema = namedObject(
+  "Profile",
   {
     id: Id,
     name: Type.String(),

@@ -7,6 +7,7 @@ import {
   StringEnum,
   Timestamp,
 } from "../../http/common-schemas.ts";
+import { namedObject } from "../../http/schema-names.ts";
 import { eventTypes } from "../events/catalog.ts";
 
 export const MAX_WEBHOOKS_PER_VENDOR = 5;
@@ -35,7 +36,8 @@ const Status = StringEnum(webhookStatuses, {
   description: "ACTIVE receives deliveries; DISABLED receives none",
 });
 
-export const WebhookSchema = Type.Object(
+export const WebhookSchema = namedObject(
+  "Webhook",
   {
     id: Id,
     url: Type.String(),
@@ -50,7 +52,8 @@ export const WebhookSchema = Type.Object(
   { description: "A webhook endpoint (its secret is never shown after registration)" },
 );
 
-export const WebhookWithSecret = Type.Object(
+export const WebhookWithSecret = namedObject(
+  "WebhookWithSecret",
   {
     ...WebhookSchema.properties,
     secret: Type.String({ description: "The signing secret: shown only in this response" }),
@@ -58,23 +61,29 @@ export const WebhookWithSecret = Type.Object(
   { description: "The registered webhook with its signing secret, shown this once" },
 );
 
-export const CreateWebhookBody = Type.Object({ url: Url, events: Events }, { additionalProperties: false });
+export const CreateWebhookBody = namedObject(
+  "CreateWebhook",
+  { url: Url, events: Events },
+  { additionalProperties: false },
+);
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
-export const UpdateWebhookBody = Type.Object(
+export const UpdateWebhookBody = namedObject(
+  "UpdateWebhook",
   { url: Type.Optional(Url), events: Type.Optional(Events), status: Type.Optional(Status) },
   { additionalProperties: false, description: "Fields left out are unchanged (PATCH and PUT alike)" },
 );
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
 
-export const WebhookListResponse = Type.Object({
+export const WebhookListResponse = namedObject("WebhookList", {
   webhooks: Type.Array(WebhookSchema, { description: "Oldest first" }),
   nextCursor: NextCursor,
 });
 export const ListWebhooksQuery = Type.Object({ ...PageQuery });
 export type ListWebhooksQuery = Static<typeof ListWebhooksQuery>;
 
-export const RotateSecretBody = Type.Object(
+export const RotateSecretBody = namedObject(
+  "RotateSecret",
   {
     overlapSeconds: Type.Optional(
       Type.Integer({
@@ -89,7 +98,7 @@ export const RotateSecretBody = Type.Object(
 );
 export type RotateSecretBody = Static<typeof RotateSecretBody>;
 
-export const RotateSecretResponse = Type.Object({
+export const RotateSecretResponse = namedObject("RotatedSecret", {
   id: Id,
   secret: Type.String({ description: "The new signing secret: shown only in this response" }),
   previousSecretExpiresAt: Type.Union([Timestamp, Type.Null()], {
@@ -100,7 +109,7 @@ export const RotateSecretResponse = Type.Object({
 export const deliveryStatuses = ["PENDING", "SUCCEEDED", "FAILED", "SKIPPED"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
-export const AttemptSchema = Type.Object({
+export const AttemptSchema = namedObject("DeliveryAttempt", {
   attempt: Type.Integer({ description: "1 for the first attempt" }),
   createdAt: Timestamp,
   statusCode: Type.Union([Type.Integer(), Type.Null()], {
@@ -111,7 +120,7 @@ export const AttemptSchema = Type.Object({
   responseBody: NullableString({ description: "The first 1 KiB of the answer" }),
 });
 
-export const DeliverySchema = Type.Object({
+export const DeliverySchema = namedObject("Delivery", {
   id: Id,
   webhookId: Id,
   eventId: Id,
@@ -128,7 +137,7 @@ export const DeliverySchema = Type.Object({
   attempts: Type.Array(AttemptSchema, { description: "Every attempt, oldest first" }),
 });
 
-export const DeliveryListResponse = Type.Object({
+export const DeliveryListResponse = namedObject("DeliveryList", {
   deliveries: Type.Array(DeliverySchema),
   nextCursor: NextCursor,
 });
@@ -150,7 +159,8 @@ export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>;
 
 export const DeliveryParams = Type.Object({ id: Id, deliveryId: Id });
 
-export const RecoverBody = Type.Object(
+export const RecoverBody = namedObject(
+  "Recover",
   {
     since: Type.String({
       format: "date-time",
@@ -164,5 +174,7 @@ export const RecoverBody = Type.Object(
 );
 export type RecoverBody = Static<typeof RecoverBody>;
 
-export const QueuedDelivery = Type.Object({ deliveryId: Id, eventId: Id });
-export const RecoverResponse = Type.Object({ count: Type.Integer({ description: "Deliveries re-queued" }) });
+export const QueuedDelivery = namedObject("QueuedDelivery", { deliveryId: Id, eventId: Id });
+export const RecoverResponse = namedObject("RecoverResult", {
+  count: Type.Integer({ description: "Deliveries re-queued" }),
+});
