@@ -11,7 +11,7 @@ import {
   deleteApplication,
   listApplications,
 } from "../modules/applications/applications.service.ts";
-import { createPasswordResetLink } from "../modules/vendors/password-reset.service.ts";
+import { createPasswordResetLink } from "../modules/members/password-reset.service.ts";
 import {
   createVendor,
   findVendor,
