@@ -12,12 +12,8 @@ import {
   listApplications,
 } from "../modules/applications/applications.service.ts";
 import { createPasswordResetLink } from "../modules/members/password-reset.service.ts";
-import {
-  createVendor,
-  findVendor,
-  listVendors,
-  updateVendorLocale,
-} from "../modules/vendors/vendors.service.ts";
+import { createVendor, findVendor } from "../modules/use-cases/vendor-accounts.service.ts";
+import { listVendors, updateVendorLocale } from "../modules/vendors/vendors.service.ts";
 import { listWebhooks } from "../modules/webhooks/webhooks.service.ts";
 import { type CliRequest, checkRequest } from "./requests.ts";
 

@@ -20,7 +20,7 @@ import {
   insertSignupRequest,
 } from "../vendors/signup-requests.repository.ts";
 import { findVendorByEmail } from "../vendors/vendors.repository.ts";
-import { createVendor } from "../vendors/vendors.service.ts";
+import { createVendor } from "./vendor-accounts.service.ts";
 
 export const SIGNUP_TOKEN_PREFIX = "vsu_";
 export const SIGNUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
