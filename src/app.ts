@@ -60,6 +60,7 @@ import { orderRoutes } from "./modules/orders/orders.routes.ts";
 import { photoFileRoutes } from "./modules/photos/photo-files.routes.ts";
 import { photoRoutes } from "./modules/photos/photos.routes.ts";
 import { syncRoutes } from "./modules/sync/sync.routes.ts";
+import { customerWriteRoutes } from "./modules/use-cases/customer-writes.routes.ts";
 import { profileRoutes } from "./modules/vendors/vendors.routes.ts";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { authorizeRoutes } from "./oauth/authorize.routes.ts";
@@ -203,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(orderRoutes, { ctx });
       await api.register(photoRoutes, { ctx, config });
       await api.register(customerRoutes, { ctx });
+      await api.register(customerWriteRoutes, { ctx });
       await api.register(appointmentRoutes, { ctx });
       await api.register(bookingRoutes, { ctx });
       await api.register(syncRoutes, { ctx });
