@@ -10,7 +10,10 @@
 //                  metrics/ (the registry the dispatcher reports to), context.ts
 //   3 http kit     http/ (plugins and shared schemas), observability/ (GET /metrics, the worker's
 //                  probe server)
-//   4 modules      modules/<name>/ (routes, schemas, services, repositories, presenters)
+//   4 modules      modules/<name>/ (routes, schemas, services, repositories, presenters), whose
+//                  folders import one way (no folder circle); modules/use-cases/ above them all holds
+//                  the use cases spanning modules (booking, sign-up, erasure, sandbox reset, inquiry
+//                  handling) and the routes that call them
 //   5 API document openapi/ (gathers the modules' schemas, examples and the webhooks section)
 //   6 page kit     web/ (browser scope, html, flash, forms, sessions' cookie, return-to)
 //   7 surfaces     dashboard/, oauth/, docs/
@@ -107,6 +110,26 @@ module.exports = {
       comment: "An import circle (type-only imports included).",
       from: {},
       to: { circular: true },
+    },
+    {
+      name: "no-module-folder-circle",
+      severity: "error",
+      comment:
+        "Modules import one way: no circle of folders in src/modules (customers -> orders -> customers), " +
+        "even when no file circle closes it. Move the code to its home, or a use case spanning modules " +
+        "to src/modules/use-cases/.",
+      scope: "folder",
+      from: { path: "^src/modules/[^/]+$" },
+      to: { path: "^src/modules/[^/]+$", circular: true },
+    },
+    {
+      name: "use-cases-on-top",
+      severity: "error",
+      comment:
+        "src/modules/use-cases/ holds the use cases spanning modules (and the routes calling them); " +
+        "no module imports it, so it sits above them all.",
+      from: { path: "^src/modules/", pathNot: "^src/modules/use-cases/" },
+      to: { path: "^src/modules/use-cases/" },
     },
     {
       name: "src-not-tests",

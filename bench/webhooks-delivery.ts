@@ -35,7 +35,7 @@ import { runMigrations } from "../src/db/migrate.ts";
 import { newId } from "../src/lib/ids.ts";
 import { createApiKey } from "../src/modules/api-keys/api-keys.service.ts";
 import type { OrderSchema } from "../src/modules/orders/orders.schemas.ts";
-import { createVendor } from "../src/modules/vendors/vendors.service.ts";
+import { createVendor } from "../src/modules/use-cases/vendor-accounts.service.ts";
 import { registerWebhook } from "../src/modules/webhooks/webhooks.service.ts";
 import { EVENTS_CHANNEL } from "../src/outbox/event-types.ts";
 import { eventCtes, notifyWhenQueued } from "../src/outbox/outbox-write.repository.ts";

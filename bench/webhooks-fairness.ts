@@ -9,7 +9,7 @@ import { allScopes } from "../src/auth/scopes.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { runMigrations } from "../src/db/migrate.ts";
-import { createVendor } from "../src/modules/vendors/vendors.service.ts";
+import { createVendor } from "../src/modules/use-cases/vendor-accounts.service.ts";
 import { registerWebhook } from "../src/modules/webhooks/webhooks.service.ts";
 import { enqueueEvent } from "../src/outbox/enqueue.ts";
 import { startDispatcher } from "../src/webhook-delivery/dispatcher.ts";

@@ -11,13 +11,9 @@ import {
   deleteApplication,
   listApplications,
 } from "../modules/applications/applications.service.ts";
-import { createPasswordResetLink } from "../modules/vendors/password-reset.service.ts";
-import {
-  createVendor,
-  findVendor,
-  listVendors,
-  updateVendorLocale,
-} from "../modules/vendors/vendors.service.ts";
+import { createPasswordResetLink } from "../modules/members/password-reset.service.ts";
+import { createVendor, findVendor } from "../modules/use-cases/vendor-accounts.service.ts";
+import { listVendors, updateVendorLocale } from "../modules/vendors/vendors.service.ts";
 import { listWebhooks } from "../modules/webhooks/webhooks.service.ts";
 import { type CliRequest, checkRequest } from "./requests.ts";
 

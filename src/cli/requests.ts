@@ -40,7 +40,7 @@ export const requestSchemas = {
     name: Name,
     email: Type.String({
       maxLength: 320,
-      // The account rule of vendors.service.ts (createVendor), not Ajv's stricter "email" format.
+      // The account rule of use-cases/vendor-accounts.service.ts (createVendor), not Ajv's stricter "email" format.
       pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$",
       flag: "--email",
       rule: "must be a valid e-mail address",

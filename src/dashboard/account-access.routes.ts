@@ -14,14 +14,14 @@ import {
   isPasswordResetLive,
   ResetLinkInvalid,
   resetPasswordWithLink,
-} from "../modules/vendors/password-reset.service.ts";
+} from "../modules/members/password-reset.service.ts";
 import {
   checkSignupInput,
   confirmSignup,
   findPendingSignup,
   requestSignup,
   SignupLinkInvalid,
-} from "../modules/vendors/signup.service.ts";
+} from "../modules/use-cases/signup.service.ts";
 import { allowOwnScripts, csrfToken, rotateCsrfSecret, sendPage } from "../web/browser-scope.ts";
 import { field, formOf } from "../web/form.ts";
 import { type Reader, readerOf, visitorLanguage } from "../web/reader.ts";

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../context.ts";
 import { addressKey, consume } from "../http/rate-limit.ts";
 import { hashSecret } from "../lib/crypto.ts";
-import { requestPasswordReset } from "../modules/vendors/forgot-password.service.ts";
+import { requestPasswordReset } from "../modules/members/forgot-password.service.ts";
 import { csrfToken, sendPage } from "../web/browser-scope.ts";
 import { type Form, field } from "../web/form.ts";
 import { readerOf } from "../web/reader.ts";

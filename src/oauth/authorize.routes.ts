@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { mayAuthorize } from "../modules/applications/applications.service.ts";
 import { alreadyGranted } from "../modules/connections/connections.service.ts";
-import { findVendor } from "../modules/vendors/vendors.service.ts";
+import { findVendor } from "../modules/use-cases/vendor-accounts.service.ts";
 import { csrfToken, sendPage } from "../web/browser-scope.ts";
 import { errorPage } from "../web/html.ts";
 import { currentSession } from "../web/session.ts";

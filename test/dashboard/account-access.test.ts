@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createPasswordResetLink,
   RESET_LINK_TTL_MS,
-} from "../../src/modules/vendors/password-reset.service.ts";
+} from "../../src/modules/members/password-reset.service.ts";
 import { Browser } from "../helpers/browser.ts";
 import { csrfOf, postFrom } from "../helpers/dashboard.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";

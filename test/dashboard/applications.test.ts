@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listApplications } from "../../src/modules/applications/applications.service.ts";
 import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
-import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
+import { findVendor } from "../../src/modules/use-cases/vendor-accounts.service.ts";
 import type { Browser } from "../helpers/browser.ts";
 import {
   confirmThrough,

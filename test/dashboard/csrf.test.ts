@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listApiKeysOfVendor } from "../../src/modules/api-keys/api-keys.service.ts";
 import { listApplications } from "../../src/modules/applications/applications.service.ts";
 import { listConnectedApplications } from "../../src/modules/connections/connections.service.ts";
-import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
+import { findVendor } from "../../src/modules/use-cases/vendor-accounts.service.ts";
 import { listDeliveries, listWebhooks } from "../../src/modules/webhooks/webhooks.service.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { decodeEntities } from "../helpers/browser.ts";

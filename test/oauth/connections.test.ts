@@ -3,7 +3,7 @@ import {
   disconnectApplication,
   listConnectedApplications,
 } from "../../src/modules/connections/connections.service.ts";
-import { findVendor } from "../../src/modules/vendors/vendors.service.ts";
+import { findVendor } from "../../src/modules/use-cases/vendor-accounts.service.ts";
 import { createClient, obtainTokens, refresh } from "../helpers/oauth.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 

@@ -13,7 +13,8 @@ import {
   listApiKeysOfVendor,
   revokeApiKey,
 } from "../../src/modules/api-keys/api-keys.service.ts";
-import { resetSandbox, sandboxOfShop } from "../../src/modules/sandbox/sandbox.service.ts";
+import { sandboxOfShop } from "../../src/modules/sandbox/sandbox.service.ts";
+import { resetSandbox } from "../../src/modules/use-cases/sandbox-reset.service.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createKey, createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";

@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
-import { requestPasswordReset } from "../../src/modules/vendors/forgot-password.service.ts";
+import { requestPasswordReset } from "../../src/modules/members/forgot-password.service.ts";
 import { Browser, type PageResponse } from "../helpers/browser.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";

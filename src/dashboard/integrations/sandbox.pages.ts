@@ -10,7 +10,8 @@ import { listAppointments } from "../../modules/appointments/appointments.servic
 import { listCustomers } from "../../modules/customers/customers.service.ts";
 import { listInquiries } from "../../modules/inquiries/inquiries.service.ts";
 import { listOrders } from "../../modules/orders/orders.service.ts";
-import { resetSandbox, sandboxOfShop, sandboxSummary } from "../../modules/sandbox/sandbox.service.ts";
+import { sandboxOfShop, sandboxSummary } from "../../modules/sandbox/sandbox.service.ts";
+import { resetSandbox } from "../../modules/use-cases/sandbox-reset.service.ts";
 import { listWebhooks } from "../../modules/webhooks/webhooks.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { pageLimit, queryParam } from "../../web/form.ts";

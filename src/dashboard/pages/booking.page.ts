@@ -13,7 +13,7 @@ import { type Translator, translator } from "../../i18n/translator.ts";
 import { parseDate, parseDateTime } from "../../lib/instants.ts";
 import { localDate } from "../../lib/time-zone.ts";
 import { BookingBody } from "../../modules/booking/booking.schemas.ts";
-import { bookingPageShop, bookSlot, readAvailability } from "../../modules/booking/booking.service.ts";
+import { bookingPageShop, bookSlot, readAvailability } from "../../modules/use-cases/booking.service.ts";
 import { allowOwnScripts, csrfField, csrfToken, sendPage } from "../../web/browser-scope.ts";
 import { field, formErrors, formOf, optional } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";

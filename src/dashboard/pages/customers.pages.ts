@@ -12,15 +12,11 @@ import { listAppointments } from "../../modules/appointments/appointments.servic
 import { customerUnsubscribedAt } from "../../modules/customers/customer-mail.service.ts";
 import type { CustomerJson } from "../../modules/customers/customers.presenter.ts";
 import { CreateCustomerBody, UpdateCustomerBody } from "../../modules/customers/customers.schemas.ts";
-import {
-  createCustomer,
-  eraseCustomer,
-  getCustomer,
-  listCustomers,
-  updateCustomer,
-} from "../../modules/customers/customers.service.ts";
+import { createCustomer, getCustomer, listCustomers } from "../../modules/customers/customers.service.ts";
 import type { OrderSchema as OrderJson } from "../../modules/orders/orders.schemas.ts";
 import { listCustomerOrders } from "../../modules/orders/orders.service.ts";
+import { eraseCustomer } from "../../modules/use-cases/customer-erasure.service.ts";
+import { updateCustomer } from "../../modules/use-cases/customer-update.service.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { toCsv } from "../../web/csv.ts";
 import {

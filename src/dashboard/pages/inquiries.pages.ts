@@ -10,7 +10,7 @@ import {
   getInquiryWithHandling,
   listInquiriesWithHandling,
   markInquiryHandled,
-} from "../../modules/inquiries/inquiry-handling.ts";
+} from "../../modules/use-cases/inquiry-handling.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
 import { assertFormValid, field, pageLimit, queryParam } from "../../web/form.ts";
 import { actionButton, runAction } from "../../web/form-actions.ts";

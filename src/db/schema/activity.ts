@@ -5,7 +5,7 @@ import { vendors } from "./vendors.ts";
 /**
  * The shop's activity log (CONTRACT 10, "Members"): who changed what, and when, one row per change,
  * written in the change's own transaction. It names records by id only, never by a customer's
- * name or e-mail, and an erasure clears the customer's id from it (customers.service eraseCustomer),
+ * name or e-mail, and an erasure clears the customer's id from it (use-cases/customer-erasure.service.ts),
  * so the log keeps no personal data of an erased customer. Kept one year (maintenance/housekeeping).
  */
 export const activity = pgTable(

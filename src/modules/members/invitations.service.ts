@@ -12,8 +12,8 @@ import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
-import { isPlausibleEmail } from "../vendors/forgot-password.service.ts";
 import { findVendorByEmail, findVendorById } from "../vendors/vendors.repository.ts";
+import { isPlausibleEmail } from "./forgot-password.service.ts";
 import {
   consumeInvitation,
   deleteInvitation,

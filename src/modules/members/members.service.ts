@@ -23,7 +23,6 @@ import { recordActivity } from "../activity/activity.repository.ts";
 import { revokeGrantsOfVendor, voidUnusedCodes } from "../connections/oauth.repository.ts";
 import { deleteOtherSessionsOfMember, deleteSessionsOfMember } from "../sessions/sessions.repository.ts";
 import { moveNotificationEmailOff } from "../vendors/notification-email.service.ts";
-import { voidPasswordResetsOfMember } from "../vendors/password-resets.repository.ts";
 import { lockVendor } from "../vendors/vendors.repository.ts";
 import { deleteInvitationsSentBy } from "./invitations.repository.ts";
 import {
@@ -37,6 +36,7 @@ import {
   updateMemberPassword,
   updateMemberRole,
 } from "./members.repository.ts";
+import { voidPasswordResetsOfMember } from "./password-resets.repository.ts";
 
 export type { MemberRow };
 

@@ -6,12 +6,8 @@
 import type { ServiceContext } from "../../context.ts";
 import { fieldError, notFound } from "../../errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { recordActivity } from "../activity/activity.repository.ts";
-import { deletePhotosOfVendor } from "../photos/photos.repository.ts";
-import { deleteRecordedBlobsLater, photoBlobKeys } from "../photos/photos.service.ts";
 import {
   countSandboxRecords,
-  deleteSandboxRecords,
   findSandboxOf,
   findVendorRow,
   insertSandboxOnce,
@@ -62,29 +58,4 @@ export async function sandboxOfShop(ctx: ServiceContext, shopId: string): Promis
 /** What the sandbox holds, by kind (the dashboard's summary). */
 export async function sandboxSummary(ctx: ServiceContext, sandboxId: string) {
   return countSandboxRecords(ctx.db, sandboxId);
-}
-
-/**
- * Deletes all sandbox data of the shop in one transaction: orders, customers, appointments,
- * inquiries, events with their deliveries, stored Idempotency-Key answers. Its test keys and its
- * webhook endpoints stay. False when the shop has no sandbox.
- */
-export async function resetSandbox(ctx: ServiceContext, shopId: string): Promise<boolean> {
-  const sandbox = await findSandboxOf(ctx.db, shopId);
-  if (!sandbox) return false;
-  const blobKeys = await ctx.db.transaction(async (tx) => {
-    // The orders' photos first, their blobs recorded for deletion from the store (CONTRACT 12).
-    const keys = await deletePhotosOfVendor(tx, sandbox.id, photoBlobKeys);
-    await deleteSandboxRecords(tx, sandbox.id);
-    // In the shop's own log (the sandbox's went with its data): who reset it, and when.
-    await recordActivity(tx, {
-      vendorId: shopId,
-      action: "sandbox.reset",
-      subjectId: sandbox.id,
-      at: ctx.now(),
-    });
-    return keys;
-  });
-  await deleteRecordedBlobsLater(ctx, blobKeys);
-  return true;
 }

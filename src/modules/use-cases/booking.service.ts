@@ -20,12 +20,12 @@ import { enqueueEvent } from "../../outbox/enqueue.ts";
 import { recordActivity } from "../activity/activity.repository.ts";
 import { presentAppointment } from "../appointments/appointments.presenter.ts";
 import { insertAppointment } from "../appointments/appointments.repository.ts";
+import { type Availability, availableSlots, defaultWindow } from "../booking/availability.ts";
+import { type BookingSettings, getBookingSettings } from "../booking/settings.repository.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
 import { notificationAddress } from "../vendors/notification-email.service.ts";
 import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 import { findVendorById, lockVendor } from "../vendors/vendors.repository.ts";
-import { type Availability, availableSlots, defaultWindow } from "./availability.ts";
-import { type BookingSettings, getBookingSettings } from "./settings.repository.ts";
 
 export interface BookingInput {
   type: AppointmentTypeName;

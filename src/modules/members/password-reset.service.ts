@@ -10,8 +10,8 @@ import { AppError, notFound } from "../../errors.ts";
 import { generateSecret, hashSecret } from "../../lib/crypto.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
-import { findFirstOwner, findMemberByEmail, findMemberOfVendor } from "../members/members.repository.ts";
-import { checkPassword, replacePassword } from "../members/members.service.ts";
+import { findFirstOwner, findMemberByEmail, findMemberOfVendor } from "./members.repository.ts";
+import { checkPassword, replacePassword } from "./members.service.ts";
 import {
   consumePasswordReset,
   findLivePasswordReset,

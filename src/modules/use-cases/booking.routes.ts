@@ -13,9 +13,9 @@ import {
   BookingSettingsSchema,
   UpdateBookingSettingsBody,
   VendorIdParams,
-} from "./booking.schemas.ts";
+} from "../booking/booking.schemas.ts";
+import { readBookingSettings, updateBookingSettings } from "../booking/settings.service.ts";
 import { bookSlot, readAvailability } from "./booking.service.ts";
-import { readBookingSettings, updateBookingSettings } from "./settings.service.ts";
 
 const tags = ["Booking"];
 

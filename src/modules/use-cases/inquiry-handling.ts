@@ -13,16 +13,16 @@ import type { AppointmentJson } from "../appointments/appointments.presenter.ts"
 import type { CreateAppointmentBody } from "../appointments/appointments.schemas.ts";
 import { createAppointment } from "../appointments/appointments.service.ts";
 import { findOrCreateCustomer } from "../customers/customers.service.ts";
-import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
-import { presentHandledInquiry } from "./inquiries.presenter.ts";
+import { presentHandledInquiry } from "../inquiries/inquiries.presenter.ts";
 import {
   findInquiryById,
   listInquiries as listInquiryRows,
   setInquiryHandled,
-} from "./inquiries.repository.ts";
-import type { ListInquiriesQuery } from "./inquiries.schemas.ts";
+} from "../inquiries/inquiries.repository.ts";
+import type { ListInquiriesQuery } from "../inquiries/inquiries.schemas.ts";
+import { shopPhoneE164 } from "../vendors/shop-phone-country.ts";
 
-export type { HandledInquiry } from "./inquiries.presenter.ts";
+export type { HandledInquiry } from "../inquiries/inquiries.presenter.ts";
 
 /** A page of inquiries, newest first, each with when it was handled (null: still open). */
 export async function listInquiriesWithHandling(

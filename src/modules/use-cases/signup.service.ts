@@ -12,15 +12,15 @@ import { displayNameProblem } from "../../lib/display-name.ts";
 import { newId } from "../../lib/ids.ts";
 import { isTimeZone } from "../../lib/time-zone.ts";
 import { enqueueMail } from "../../mail/enqueue.ts";
+import { isPlausibleEmail } from "../members/forgot-password.service.ts";
 import { findMemberByEmail } from "../members/members.repository.ts";
-import { isPlausibleEmail } from "./forgot-password.service.ts";
 import {
   consumeSignupRequest,
   findLiveSignupRequest,
   insertSignupRequest,
-} from "./signup-requests.repository.ts";
-import { findVendorByEmail } from "./vendors.repository.ts";
-import { createVendor } from "./vendors.service.ts";
+} from "../vendors/signup-requests.repository.ts";
+import { findVendorByEmail } from "../vendors/vendors.repository.ts";
+import { createVendor } from "./vendor-accounts.service.ts";
 
 export const SIGNUP_TOKEN_PREFIX = "vsu_";
 export const SIGNUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
