@@ -3,9 +3,10 @@
 // the answer's JSON. Written by hand for this benchmark; only the order list's JSON fragment is
 // the app's own (src/modules/orders/order-json.repository.ts), so the GET bodies are byte-identical.
 // Run as named prepared statements (parsed and planned once per connection).
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { orderJsonSql } from "../src/modules/orders/order-json.repository.ts";
+import { missesRuleSql, overdueSql, shopRulesSql } from "../src/modules/orders/order-alerts.repository.ts";
+import { leadDaysSql, orderJsonSql } from "../src/modules/orders/order-json.repository.ts";
 import { EVENTS_CHANNEL } from "../src/outbox/event-types.ts";
 
 const iso = (x: string) => `to_char(${x} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -62,6 +63,7 @@ const customerJson = (t: string, measurements: string, preferences: string) =>
     ["email", nullable(`${t}.email`)],
     ["phone", nullable(`${t}.phone`)],
     ["weddingDate", nullable(`${t}.wedding_date`)],
+    ["language", nullable(`${t}.language`)],
     ["notes", nullable(`${t}.notes`)],
     ["measurements", measurements],
     ["preferences", preferences],
@@ -71,6 +73,38 @@ const customerJson = (t: string, measurements: string, preferences: string) =>
     ["createdAt", `'"' || ${iso(`${t}.created_at`)} || '"'`],
     ["updatedAt", `'"' || ${iso(`${t}.updated_at`)} || '"'`],
   ]);
+
+/** A Drizzle fragment of the app's as SQL text, its (constant) parameters inlined as literals. */
+function inline(fragment: SQL): string {
+  const q = new PgDialect().sqlToQuery(sql`${fragment}`);
+  return q.sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const v = q.params[Number(n) - 1];
+    if (typeof v !== "string") throw new Error("unexpected parameter in an inlined fragment");
+    return `'${v.replaceAll("'", "''")}'`;
+  });
+}
+
+const leadDays = inline(leadDaysSql);
+
+/**
+ * The alerts a new order with a due date is evaluated for at once (what the app's create does in
+ * order-alerts.service.ts evaluateOrderAlerts): an order_alerts row per risk rule it already
+ * misses, and if it is an overdue rental. The bench's orders are due months ahead and miss none,
+ * so neither server announces one (the same-work check compares the events).
+ */
+const newOrderAlerts = `al as (
+    insert into order_alerts (order_id, vendor_id, kind, created_at)
+    select x.order_id, x.vendor_id, x.kind, now() from (
+      select o.id as order_id, o.vendor_id, 'at_risk:' || (r ->> 'status') || ':' || (r ->> 'daysBefore') as kind
+      from o join vendors v on v.id = o.vendor_id cross join c
+      cross join lateral jsonb_array_elements(${inline(shopRulesSql)}) r
+      where ${inline(missesRuleSql({ status: sql`o.status`, wedding: sql`coalesce(c.wedding_date, o.wedding_date)`, today: sql`(now() at time zone v.time_zone)::date` }, sql`r`))}
+      union all
+      select o.id, o.vendor_id, 'overdue' from o join vendors v on v.id = o.vendor_id
+      where ${inline(overdueSql({ type: sql`o.type`, status: sql`o.status`, dueBack: sql`o.due_back_date`, today: sql`(now() at time zone v.time_zone)::date` }))}
+    ) x
+    on conflict do nothing
+  )`;
 
 /**
  * POST /api/vendor/orders: link the vendor's customer with the e-mail or create one (with
@@ -83,10 +117,10 @@ const customerJson = (t: string, measurements: string, preferences: string) =>
  */
 export const createOrder = `with ${key("orders:write")},
   found as (
-    (select c.id, c.name, c.email from customers c join k on c.vendor_id = k.vendor_id
+    (select c.id, c.name, c.email, c.wedding_date from customers c join k on c.vendor_id = k.vendor_id
      where $3::text is not null and lower(c.email) = lower($3::text) limit 1)
     union all
-    (select c.id, c.name, c.email from customers c join k on c.vendor_id = k.vendor_id
+    (select c.id, c.name, c.email, c.wedding_date from customers c join k on c.vendor_id = k.vendor_id
      where $18::text is not null and c.phone_e164 = $18::text and (c.email is null or $3::text is null)
      order by c.created_at, c.id limit 1)
     limit 1
@@ -95,9 +129,9 @@ export const createOrder = `with ${key("orders:write")},
     select $6::text, k.vendor_id, $2::text, $3::text, $4::text, $18::text, $5::date, now(), now() from k
     where not exists (select 1 from found)
     on conflict do nothing
-    returning id, vendor_id, name, email, phone, wedding_date, notes, created_at, updated_at
+    returning id, vendor_id, name, email, phone, language, wedding_date, notes, created_at, updated_at
   ), c as (
-    select id, name, email from nc union all select id, name, email from found
+    select id, name, email, wedding_date from nc union all select id, name, email, wedding_date from found
   ), num as (
     update vendors v set last_order_number = last_order_number + 1 from k
     where v.id = k.vendor_id and exists (select 1 from c)
@@ -112,7 +146,7 @@ export const createOrder = `with ${key("orders:write")},
   ), h as (
     insert into order_updates (order_id, status, message, created_at)
     select id, 'ORDERED', 'Order created', created_at from o
-    returning status, message, image_url, created_at
+    returning seq, status, message, image_url, created_at
   ), oj as (
     select o.vendor_id, ${object([
       ["id", str("o.id")],
@@ -124,6 +158,11 @@ export const createOrder = `with ${key("orders:write")},
       ["color", nullable("o.color")],
       ["description", nullable("o.description")],
       ["specialRequests", nullable("o.special_requests")],
+      // The due date as the app derives it (order-json.repository.ts dueDateSql): the wedding
+      // date less the shop's lead time for the type.
+      ["dueDate", nullable(`coalesce(o.due_date, coalesce(c.wedding_date, o.wedding_date) - ${leadDays})`)],
+      ["pickupDate", nullable("o.pickup_date")],
+      ["dueBackDate", nullable("o.due_back_date")],
       ["customerId", nullable("o.customer_id")],
       [
         "customer",
@@ -140,6 +179,11 @@ export const createOrder = `with ${key("orders:write")},
           ["status", str("h.status")],
           ["message", nullable("h.message")],
           ["imageUrl", nullable("h.image_url")],
+          // The entry's photos: one probe of the index, none on a new order.
+          [
+            "photos",
+            "coalesce((select json_agg(p.id)::text from order_photos p where p.update_seq = h.seq), '[]')",
+          ],
           ["createdAt", `'"' || ${iso("h.created_at")} || '"'`],
         ])} || ']'`,
       ],
@@ -162,7 +206,7 @@ export const createOrder = `with ${key("orders:write")},
     at: "o.created_at",
     subjectId: "o.id",
     detail: "jsonb_build_object('number', o.number)",
-  })}
+  })}, ${newOrderAlerts}
   select (select json from oj) as json, exists (select 1 from k) as authed, ${notify("$16")}`;
 
 /**
@@ -193,7 +237,7 @@ export const updateStatus = `with ${key("orders:write")},
            jsonb_build_object('id', u.id, 'number', u.number, 'status', $3::text, 'previousStatus', u.prev,
              'customerId', u.customer_id, 'externalId', u.external_id, 'metadata', coalesce(u.metadata, '{}'::jsonb),
              'updatedAt', ${iso("u.updated_at")}, 'message', $5::text,
-             'imageUrl', $6::text),
+             'imageUrl', $6::text, 'photos', '[]'::jsonb),
            u.updated_at, u.updated_at
     from u where u.prev <> $3::text
     returning id, vendor_id, type, created_at
@@ -223,7 +267,7 @@ export const createCustomer = `with ${key("customers:write")},
     select $2::text, k.vendor_id, $3::text, $4::text, $5::text, $6::date, $7::text, $8::jsonb, $9::jsonb,
            now(), now() from k
     on conflict do nothing
-    returning id, vendor_id, name, email, phone, wedding_date, notes, created_at, updated_at
+    returning id, vendor_id, name, email, phone, language, wedding_date, notes, created_at, updated_at
   ), cj as (
     select vendor_id, created_at, ${customerJson("c", "coalesce($8::text, 'null')", "coalesce($9::text, 'null')")} as json from c
   ), ev as (
@@ -245,14 +289,7 @@ export const customerByEmail = `select c.id from customers c join api_keys k on 
   where k.key_hash = $1::text and lower(c.email) = lower($2::text) limit 1`;
 
 /** The app's order JSON fragment with its constant parameters (the keys) inlined as literals. */
-const orderJson = (() => {
-  const q = new PgDialect().sqlToQuery(sql`${orderJsonSql}`);
-  return q.sql.replace(/\$(\d+)/g, (_, n: string) => {
-    const v = q.params[Number(n) - 1];
-    if (typeof v !== "string") throw new Error("unexpected parameter in the order JSON fragment");
-    return `'${v.replaceAll("'", "''")}'`;
-  });
-})();
+const orderJson = inline(orderJsonSql);
 
 /**
  * GET /api/vendor/orders: the first 100 orders by update, newest first (the index's order), with

@@ -15,3 +15,8 @@ function copy(from, to) {
   }
 }
 copy("src", "dist");
+
+// The reference's Redoc bundle, compressed here once (Brotli at its best ratio takes seconds)
+// rather than by the server at its first reader (src/docs/reference-page.ts).
+const { precompressReferenceBundle } = await import("../dist/docs/reference-page.js");
+await precompressReferenceBundle(path.join("dist", "docs", "assets"));

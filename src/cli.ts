@@ -1,21 +1,16 @@
 // The operator CLI (CONTRACT 9): `npm run cli -- <command>` or `npx vendor-api <command>`.
 // With --json, stdout carries exactly one JSON document, the answer or `{ "error": … }`.
 // Exit status: 0 done, 1 the command failed, 2 the command line is wrong (nothing was opened).
+//
+// What runs before the answer is known stays light (docs/decisions/0005): the grammar (commander)
+// only, so `--help` and a wrong command line cost no more than Node's start. Everything else is
+// imported when its command runs: the request's checks, the control socket's client (a running
+// PGlite server is asked before the database layer loads), and the database and services last.
 import { CommanderError } from "commander";
-import { executeCommand } from "./cli/commands.ts";
-import { sendToServer } from "./cli/control-socket.ts";
-import { ListenError, listen } from "./cli/listen.ts";
-import { apiUrlProblem, ListenUsageError, resolveListenKey } from "./cli/listen-credentials.ts";
-import { promptPassword, readPasswordFromStdin } from "./cli/password.ts";
-import { buildProgram, type ListenCommand, type Parsed } from "./cli/program.ts";
-import { checkRequest } from "./cli/requests.ts";
-import { ConfigError, listenKeyFromEnvironment, loadConfig } from "./config.ts";
-import { serviceContext } from "./context.ts";
-import { openDatabase, targetFromConfig } from "./db/client.ts";
-import { DataDirLockedError } from "./db/data-dir-lock.ts";
-import { runMigrations } from "./db/migrate.ts";
-import { AppError, type FieldError } from "./errors.ts";
-import { isEventType } from "./modules/events/catalog.ts";
+import type { ControlAnswer } from "./cli/control-client.ts";
+import type { ListenCommand, Parsed } from "./cli/program.ts";
+import { buildProgram } from "./cli/program.ts";
+import type { FieldError } from "./errors.ts";
 
 class Failure extends Error {
   constructor(
@@ -57,12 +52,15 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
   const { request } = parsed;
 
   if (request.command === "vendor create" && parsed.passwordFrom) {
+    const { promptPassword, readPasswordFromStdin } = await import("./cli/password.ts");
     if (parsed.passwordFrom === "stdin") request.password = await readPasswordFromStdin();
     else if (process.stdin.isTTY)
       request.password = await promptPassword("Password (10 characters or more): ");
     else
       throw new Failure(2, "usage", "no terminal to ask for the password on: pass it with --password-stdin");
   }
+  const { checkRequest } = await import("./cli/requests.ts");
+  const { AppError } = await import("./errors.ts");
   try {
     checkRequest(request);
   } catch (err) {
@@ -70,6 +68,7 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
     throw err;
   }
 
+  const { ConfigError, loadConfig } = await import("./config.ts");
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -77,20 +76,34 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
     if (err instanceof ConfigError) throw new Failure(1, "invalid_configuration", err.message);
     throw err;
   }
+  if (!config.databaseUrl) {
+    // A running PGlite server answers on its control socket: asked first, before the database
+    // layer (PGlite, Drizzle, the services) is loaded only to find the directory locked.
+    const { tryServer } = await import("./cli/control-client.ts");
+    const answer = await tryServer(config.dataDir, request);
+    if (answer) return fromServer(answer);
+  }
+  const [{ openDatabase, targetFromConfig }, { DataDirLockedError }] = await Promise.all([
+    import("./db/client.ts"),
+    import("./db/data-dir-lock.ts"),
+  ]);
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase(targetFromConfig(config), { poolSize: 2 });
   } catch (err) {
     if (!(err instanceof DataDirLockedError)) throw err;
-    // A running server holds the PGlite directory: it runs the command for us.
+    // A server holds the PGlite directory but did not answer yet (still starting): wait for it.
+    const { sendToServer } = await import("./cli/control-client.ts");
     const answer = await sendToServer(config.dataDir, request);
     if (!answer) throw new Failure(1, "data_dir_locked", err.message);
-    if (!answer.ok) {
-      throw new Failure(1, answer.error.code, answer.error.message, answer.error.errors as FieldError[]);
-    }
-    return answer;
+    return fromServer(answer);
   }
   try {
+    const [{ runMigrations }, { executeCommand }, { serviceContext }] = await Promise.all([
+      import("./db/migrate.ts"),
+      import("./cli/commands.ts"),
+      import("./context.ts"),
+    ]);
     await runMigrations(database);
     return await executeCommand(serviceContext({ config, database }), request, config);
   } catch (err) {
@@ -101,7 +114,27 @@ async function run(argv: string[]): Promise<{ result: unknown; text: string } | 
   }
 }
 
+function fromServer(answer: ControlAnswer): { result: unknown; text: string } {
+  if (!answer.ok) {
+    throw new Failure(1, answer.error.code, answer.error.message, answer.error.errors as FieldError[]);
+  }
+  return answer;
+}
+
 async function runListen(command: ListenCommand): Promise<void> {
+  const [
+    { ListenError, listen },
+    { apiUrlProblem, ListenUsageError, resolveListenKey },
+    { readPasswordFromStdin },
+    { listenKeyFromEnvironment },
+    { isEventType },
+  ] = await Promise.all([
+    import("./cli/listen.ts"),
+    import("./cli/listen-credentials.ts"),
+    import("./cli/password.ts"),
+    import("./config.ts"),
+    import("./modules/events/catalog.ts"),
+  ]);
   const { keys, ...rest } = command;
   const apiUrlRefused = apiUrlProblem(rest.apiUrl);
   if (apiUrlRefused) throw new Failure(2, "usage", `--api-url ${apiUrlRefused}`);

@@ -10,17 +10,10 @@ import path from "node:path";
 import type { ServiceContext } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { executeCommand } from "./commands.ts";
+import { type ControlAnswer, controlSocketPath } from "./control-client.ts";
 import type { CliRequest } from "./requests.ts";
 
 const MAX_REQUEST_BYTES = 64 * 1024;
-
-export type ControlAnswer =
-  | { ok: true; result: unknown; text: string }
-  | { ok: false; error: { code: string; message: string; errors?: unknown } };
-
-export function controlSocketPath(dataDir: string): string {
-  return path.join(dataDir, "control", "cli.sock");
-}
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -102,49 +95,4 @@ export async function startControlSocket(
         fs.rmSync(socketPath, { force: true });
       }),
   };
-}
-
-/**
- * Sends `request` to the server holding `dataDir`. A server still starting (lock taken, socket
- * not yet listening) is waited for up to `waitMs`; undefined when nothing answers by then.
- */
-export async function sendToServer(
-  dataDir: string,
-  request: CliRequest,
-  waitMs = 60_000,
-): Promise<ControlAnswer | undefined> {
-  const socketPath = controlSocketPath(dataDir);
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    try {
-      return await exchange(socketPath, request);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if ((code !== "ENOENT" && code !== "ECONNREFUSED") || Date.now() > deadline) {
-        if (code === "EACCES") throw err;
-        return undefined;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
-function exchange(socketPath: string, request: CliRequest): Promise<ControlAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(socketPath);
-    let buffer = "";
-    socket.setEncoding("utf8");
-    socket.on("connect", () => socket.write(`${JSON.stringify(request)}\n`));
-    socket.on("data", (chunk: string) => {
-      buffer += chunk;
-    });
-    socket.on("error", reject);
-    socket.on("end", () => {
-      try {
-        resolve(JSON.parse(buffer) as ControlAnswer);
-      } catch {
-        reject(new Error("The server's answer on the control socket was not JSON"));
-      }
-    });
-  });
 }

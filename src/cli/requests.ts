@@ -9,7 +9,7 @@ import { allScopes, type Scope } from "../auth/scopes.ts";
 import { AppError, type FieldError } from "../errors.ts";
 import { toFieldErrors, validatorCompiler } from "../http/validation.ts";
 import { languages } from "../i18n/languages.ts";
-import { redirectUriProblem } from "../modules/applications/applications.service.ts";
+import { redirectUriProblem } from "../modules/applications/redirect-uri.ts";
 
 // Each field names the option (or argument) it comes from, `flag`, and says its rule in one
 // sentence, `rule`: an error names the option and the rule ("--name must be 1-100 characters").

@@ -4,6 +4,7 @@
 // per process, like the guides: the catalogue does not change while the process runs.
 import escapeHtml from "escape-html";
 import type { FastifyInstance } from "fastify";
+import { type EncodedText, encodeText, sendEncoded } from "../http/compressed-answer.ts";
 import { eventSamples } from "./event-samples.ts";
 import { renderMarkdown } from "./guides.ts";
 import { guideNav, pageFrame } from "./page-frame.ts";
@@ -31,20 +32,25 @@ them, now and later, with \`"events": ["*"]\` ([Webhooks](/docs/guides/webhooks)
 ${sections.join("\n")}`;
 }
 
-let page: string | undefined;
+let page: Promise<EncodedText> | undefined;
 
 export function registerEventCatalogue(app: FastifyInstance, csp: string): void {
-  app.get(EVENTS_PAGE, { schema: { hide: true } }, (_request, reply) => {
-    page ??= pageFrame({
-      title: "Event catalogue · vendor-api",
-      nav: guideNav("events"),
-      bodyClass: "guide",
-      main: catalogueBody(),
-    });
-    return reply
-      .type("text/html; charset=utf-8")
-      .header("content-security-policy", csp)
-      .header("cache-control", "no-cache")
-      .send(page);
+  app.get(EVENTS_PAGE, { schema: { hide: true } }, async (request, reply) => {
+    page ??= encodeText(
+      pageFrame({
+        title: "Event catalogue · vendor-api",
+        nav: guideNav("events"),
+        bodyClass: "guide",
+        main: catalogueBody(),
+      }),
+    );
+    return sendEncoded(
+      request,
+      reply
+        .type("text/html; charset=utf-8")
+        .header("content-security-policy", csp)
+        .header("cache-control", "no-cache"),
+      await page,
+    );
   });
 }

@@ -7,6 +7,7 @@ import escapeHtml from "escape-html";
 import type { FastifyInstance } from "fastify";
 import { Marked } from "marked";
 import { type ErrorCode, errorCatalog } from "../errors.ts";
+import { type EncodedText, encodeText, sendEncoded } from "../http/compressed-answer.ts";
 import { errorRemedies } from "./error-remedies.ts";
 import { GUIDES, type GuideEntry, guideNav, pageFrame } from "./page-frame.ts";
 
@@ -109,12 +110,24 @@ function guidePage(guide: GuideEntry): string {
 }
 
 export function registerGuides(app: FastifyInstance): void {
-  const send = (guide: GuideEntry) => (_request: unknown, reply: import("fastify").FastifyReply) =>
-    reply
-      .type("text/html; charset=utf-8")
-      .header("content-security-policy", GUIDE_CSP)
-      .header("cache-control", "no-cache")
-      .send(guidePage(guide));
+  const encoded = new Map<string, Promise<EncodedText>>();
+  const send =
+    (guide: GuideEntry) =>
+    async (request: import("fastify").FastifyRequest, reply: import("fastify").FastifyReply) => {
+      let page = encoded.get(guide.name);
+      if (!page) {
+        page = encodeText(guidePage(guide));
+        encoded.set(guide.name, page);
+      }
+      return sendEncoded(
+        request,
+        reply
+          .type("text/html; charset=utf-8")
+          .header("content-security-policy", GUIDE_CSP)
+          .header("cache-control", "no-cache"),
+        await page,
+      );
+    };
   for (const guide of GUIDES) {
     app.get(`/docs/guides/${guide.name}`, { schema: { hide: true } }, send(guide));
     // The page problem `type` URIs point at: the errors guide, one anchor per code.

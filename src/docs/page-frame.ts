@@ -51,7 +51,7 @@ main.guide a{color:#2449c9}
 main.guide .error-code{border-top:1px solid #dde;padding:.4rem 0}
 main.guide .error-code:target{background:#fff7cc}
 main.guide dl{margin:.3rem 0}main.guide dt{font-weight:600}main.guide dd{margin:0 0 .4rem 0}
-main.reference{padding:0}`;
+main.reference{padding:0}main.reference .loading{padding:1rem}`;
 
 export function pageFrame(page: { title: string; nav: string; main: string; bodyClass: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

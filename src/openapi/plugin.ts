@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
 import type { ErrorCode } from "../errors.ts";
+import { type EncodedText, encodeText, sendEncoded } from "../http/compressed-answer.ts";
 import { routeErrorCodes } from "../http/route-errors.ts";
 import { finishDocument } from "./document.ts";
 import { eventUnion } from "./event-union.ts";
@@ -113,5 +114,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
   });
   // The reference that renders this document is served by src/docs/reference-page.ts.
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  // The document is fixed once the app is ready: serialized and compressed once (332 kB as text).
+  let document: Promise<EncodedText> | undefined;
+  app.get("/openapi.json", { schema: { hide: true } }, async (request, reply) => {
+    document ??= encodeText(JSON.stringify(app.swagger()));
+    return sendEncoded(request, reply.type("application/json; charset=utf-8"), await document);
+  });
 }

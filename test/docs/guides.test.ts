@@ -2,13 +2,15 @@
 // CSP, every guide renders from its markdown, raw HTML in markdown comes out as text, and the
 // errors guide explains every code of the catalog (the page problem `type` URIs point at).
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allScopes } from "../../src/auth/scopes.ts";
 import { errorRemedies } from "../../src/docs/error-remedies.ts";
 import { renderMarkdown } from "../../src/docs/guides.ts";
 import { GUIDES } from "../../src/docs/page-frame.ts";
-import { REDOC_SCRIPT_PATH, REFERENCE_CSP } from "../../src/docs/reference-page.ts";
+import { IMMUTABLE, REDOC_SCRIPT_PATH, REFERENCE_CSP } from "../../src/docs/reference-page.ts";
 import { errorCatalog } from "../../src/errors.ts";
 import { allEventTypes } from "../../src/modules/events/catalog.ts";
 import { repoRoot } from "../helpers/processes.ts";
@@ -21,6 +23,29 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** A GET whose body is the bytes on the wire (fetch would decode them). */
+function rawGet(
+  urlPath: string,
+  acceptEncoding: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${t.url}${urlPath}`,
+      { headers: { "accept-encoding": acceptEncoding, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+  });
+}
 
 const guideFiles = fs
   .readdirSync(path.join(repoRoot, "docs", "guides"))
@@ -49,6 +74,58 @@ describe("/docs: the API reference", () => {
     expect(res.headers.get("content-type")).toMatch(/javascript/);
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await res.text()).length).toBeGreaterThan(100_000);
+  });
+
+  it("names the bundle by its content hash", () => {
+    expect(REDOC_SCRIPT_PATH).toMatch(/^\/docs\/assets\/redoc-[0-9a-f]{16}\.js$/);
+  });
+
+  it.each([
+    ["br", (b: Buffer) => zlib.brotliDecompressSync(b)],
+    ["gzip", (b: Buffer) => zlib.gunzipSync(b)],
+  ] as const)(
+    "answers Accept-Encoding %s compressed, with Vary, for every text of the reference",
+    async (encoding, decode) => {
+      for (const url of [
+        "/docs",
+        REDOC_SCRIPT_PATH,
+        "/openapi.json",
+        "/docs/guides/webhooks",
+        "/docs/events",
+      ]) {
+        const plain = await rawGet(url, "identity");
+        const res = await rawGet(url, `${encoding}, deflate`);
+        expect(res.status, url).toBe(200);
+        expect(res.headers["content-encoding"], url).toBe(encoding);
+        expect(res.headers.vary, url).toMatch(/accept-encoding/i);
+        expect(plain.headers["content-encoding"], url).toBeUndefined();
+        expect(plain.headers.vary, url).toMatch(/accept-encoding/i);
+        expect(res.body.length, url).toBeLessThan(plain.body.length);
+        expect(decode(res.body).equals(plain.body), url).toBe(true);
+      }
+    },
+  );
+
+  it("caches the fingerprinted bundle for a year, and answers 304 to its ETag", async () => {
+    const res = await rawGet(REDOC_SCRIPT_PATH, "br");
+    expect(res.headers["cache-control"]).toBe(IMMUTABLE);
+    expect(IMMUTABLE).toBe("public, max-age=31536000, immutable");
+    const again = await rawGet(REDOC_SCRIPT_PATH, "br", { "if-none-match": String(res.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect((await rawGet("/docs", "br")).headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("/docs weighs at most 500 KiB on the wire with Brotli or gzip (page, bundle, document)", async () => {
+    for (const encoding of ["br", "gzip"]) {
+      let total = 0;
+      for (const url of ["/docs", REDOC_SCRIPT_PATH, "/openapi.json"]) {
+        const res = await rawGet(url, encoding);
+        total += res.body.length + JSON.stringify(res.headers).length;
+      }
+      console.log(`/docs on the wire with ${encoding}: ${(total / 1024).toFixed(1)} KiB`);
+      expect(total).toBeLessThanOrEqual(500 * 1024);
+    }
   });
 
   it("/docs/ redirects to /docs", async () => {

@@ -1,9 +1,12 @@
 // The CLI's grammar, in-process (no database): every command parses into its request, each has a
 // --help page with examples, and each request is checked by its schema, refusals naming the option.
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildProgram, type Parsed } from "../../src/cli/program.ts";
 import { type CliRequest, checkRequest, commandNames, requestSchemas } from "../../src/cli/requests.ts";
 import { AppError } from "../../src/errors.ts";
+import { repoRoot } from "../helpers/processes.ts";
 
 function parse(argv: string[]) {
   const holder: { parsed?: Parsed } = {};
@@ -190,5 +193,22 @@ describe("CLI requests are checked by their schemas", () => {
     );
     expect(check({ command: "vendor drop" })).toBe("Unknown command");
     expect(check(null)).toBe("Unknown command");
+  });
+});
+
+describe("what the CLI loads before it knows the answer (docs/decisions/0005)", () => {
+  /** The modules a file imports at load, type-only imports aside. */
+  function loadedBy(file: string): string[] {
+    const source = fs.readFileSync(path.join(repoRoot, file), "utf8");
+    return [...source.matchAll(/^import (?!type )[^;]*?from "([^"]+)";/gms)].map((m) => m[1] as string);
+  }
+
+  it("src/cli.ts and the grammar load commander alone: --help and usage errors open nothing", () => {
+    expect(loadedBy("src/cli.ts")).toEqual(["commander", "./cli/program.ts"]);
+    expect(loadedBy("src/cli/program.ts")).toEqual(["commander"]);
+  });
+
+  it("the control socket's client end loads node built-ins only", () => {
+    expect(loadedBy("src/cli/control-client.ts").every((m) => m.startsWith("node:"))).toBe(true);
   });
 });

@@ -95,5 +95,11 @@ with t as (select (case when $1::timestamptz < statement_timestamp() - interval 
              $56::text, o.id::text, jsonb_build_object('number', o.number)
       from o
     )
-    select (select json from oj) as json, exists (select 1 from ext) as external_id_taken, (select pg_notify($57, q.event_id)
+    select (select json from oj) as json, exists (select 1 from ext) as external_id_taken,
+      (select (exists (select 1 from jsonb_array_elements(coalesce(v.risk_rules, '[{"status":"FITTING_READY","daysBefore":56},{"status":"READY_FOR_PICKUP","daysBefore":14}]'::jsonb)) r
+      where (coalesce(c.wedding_date, o.wedding_date) is not null and coalesce(c.wedding_date, o.wedding_date) - (o.created_at at time zone v.time_zone)::date between 0 and (r ->> 'daysBefore')::int
+    and array_position(array['ORDERED','IN_PRODUCTION','FITTING_READY','ALTERATIONS','READY_FOR_PICKUP','PICKED_UP','RETURNED','COMPLETED'], o.status) < array_position(array['ORDERED','IN_PRODUCTION','FITTING_READY','ALTERATIONS','READY_FOR_PICKUP','PICKED_UP','RETURNED','COMPLETED'], r ->> 'status')))
+    or (o.type = 'RENTAL' and o.due_back_date < (o.created_at at time zone v.time_zone)::date and not (o.status = any(array['RETURNED','COMPLETED','CANCELLED'])))
+    or (o.type = 'RENTAL' and o.due_back_date - (o.created_at at time zone v.time_zone)::date between 0 and 1 and not (o.status = any(array['RETURNED','COMPLETED','CANCELLED'])))) from o join c on c.id = o.customer_id join vendors v on v.id = o.vendor_id) as alerts_due,
+      (select pg_notify($57, q.event_id)
   from (select d.event_id from d where d.status = 'PENDING' limit 1) q) as notified

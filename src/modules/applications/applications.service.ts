@@ -17,41 +17,21 @@ import {
   updateApplicationSecret,
   updateApplicationVisibility,
 } from "./applications.repository.ts";
+import { redirectUriProblem } from "./redirect-uri.ts";
 
 export type { ApplicationRow };
+export { redirectUriProblem };
 
 export const CLIENT_ID_PREFIX = "app_";
 const CLIENT_SECRET_PREFIX = "vcs_";
 const CLIENT_ID_SHAPE = /^app_[A-Za-z0-9_-]{1,96}$/;
 const MAX_REDIRECT_URIS = 10;
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export interface CreateApplicationInput {
   name: string;
   redirectUris: string[];
   /** Any shop may authorize it; by default only the registering shop (its own integration). */
   public?: boolean | undefined;
-}
-
-/**
- * Why a redirect URI is refused, or undefined when it is acceptable: https, or http on a loopback
- * host only (RFC 8252 7.3, RFC 9700 2.6); no fragment (RFC 6749 3.1.2); no credentials in it.
- */
-export function redirectUriProblem(uri: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return "must be an absolute URL";
-  }
-  if (uri.length > 2048) return "must be at most 2048 characters";
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
-    return "must use https (http only on localhost, 127.0.0.1 or [::1])";
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "must use https";
-  if (uri.includes("#")) return "must not contain a fragment";
-  if (url.username || url.password) return "must not contain credentials";
-  return undefined;
 }
 
 export async function createApplication(

@@ -52,6 +52,18 @@ export function overdueSql(o: { type: SQL; status: SQL; dueBack: SQL; today: SQL
   return sql`(${o.type} = 'RENTAL' and ${o.dueBack} < ${o.today} and not (${o.status} = any(${closed})))`;
 }
 
+/**
+ * Whether an alert is due for order `o` (its shop aliased `v`): the predicates of
+ * claimOrderAlerts below, read in the statement that creates the order, so that a create with
+ * none due (nearly all) skips the transaction that would record and announce them.
+ */
+export function alertDueSql(o: { type: SQL; status: SQL; dueBack: SQL; wedding: SQL; today: SQL }): SQL {
+  return sql`(exists (select 1 from jsonb_array_elements(${shopRulesSql}) r
+      where ${missesRuleSql({ status: o.status, wedding: o.wedding, today: o.today }, r)})
+    or ${overdueSql(o)}
+    or (${o.type} = 'RENTAL' and ${o.dueBack} - ${o.today} between 0 and 1 and not (${o.status} = any(${closed}))))`;
+}
+
 /** The shop's today in its own zone, at `now`. */
 export const shopTodaySql = (now: string) => sql`(${now}::timestamptz at time zone v.time_zone)::date`;
 

@@ -11,6 +11,7 @@ import { customerMailRow, mailCte, notifyMailWhenAny } from "../../mail/outbox.r
 import { eventCtes, eventRow, notifyWhenQueued } from "../../outbox/outbox-write.repository.ts";
 import { activityCte, actorValues } from "../activity/activity.repository.ts";
 import { customerJsonbSql } from "../customers/customers.repository.ts";
+import { alertDueSql } from "./order-alerts.repository.ts";
 import {
   dueDateSql,
   newOrderJsonSql,
@@ -275,7 +276,7 @@ export async function insertOrderForCustomer(
   db: Executor,
   order: NewOrder,
   customer: OrderCustomer,
-): Promise<string | "external_id_taken" | undefined> {
+): Promise<{ json: string; alertsDue: boolean } | "external_id_taken" | undefined> {
   const [row] = await insertOrderStatement(db, {
     vendorId: order.vendorId,
     at: order.at.toISOString(),
@@ -307,19 +308,21 @@ export async function insertOrderForCustomer(
     ...actorValues(),
   });
   if (row?.external_id_taken) return "external_id_taken";
-  return row?.json ?? undefined;
+  return row?.json ? { json: row.json, alertsDue: row.alerts_due === true } : undefined;
 }
 
-const insertOrderStatement = preparedStatement<{ json: string | null; external_id_taken: boolean }>(
-  "insert_order_for_customer",
-  (p) => {
-    const at = sql`(select at from t)`;
-    // The customer is found by one index lookup at most: the branches of `found` run in order and
-    // stop at the first row (customers_pkey, customers_vendor_email_key, customers_vendor_phone_idx).
-    // A taken externalId is seen before anything is written (one index lookup, only when given), so
-    // the statement does not fail: a failed statement would abort an Idempotency-Key request's
-    // transaction. A concurrent create of the same externalId still meets the unique index.
-    return sql`with t as (select ${writeStampSql(p.at)} as at), ext as (
+const insertOrderStatement = preparedStatement<{
+  json: string | null;
+  external_id_taken: boolean;
+  alerts_due: boolean | null;
+}>("insert_order_for_customer", (p) => {
+  const at = sql`(select at from t)`;
+  // The customer is found by one index lookup at most: the branches of `found` run in order and
+  // stop at the first row (customers_pkey, customers_vendor_email_key, customers_vendor_phone_idx).
+  // A taken externalId is seen before anything is written (one index lookup, only when given), so
+  // the statement does not fail: a failed statement would abort an Idempotency-Key request's
+  // transaction. A concurrent create of the same externalId still meets the unique index.
+  return sql`with t as (select ${writeStampSql(p.at)} as at), ext as (
       select 1 from orders x
       where ${p.externalId}::text is not null and x.vendor_id = ${p.vendorId}::text
         and x.external_id = ${p.externalId}::text
@@ -396,9 +399,16 @@ const insertOrderStatement = preparedStatement<{ json: string | null; external_i
       actorId: sql`${p.actorId}`,
       from: sql`from o`,
     })}
-    select (select json from oj) as json, exists (select 1 from ext) as external_id_taken, ${notifyWhenQueued}`;
-  },
-);
+    select (select json from oj) as json, exists (select 1 from ext) as external_id_taken,
+      (select ${alertDueSql({
+        type: sql`o.type`,
+        status: sql`o.status`,
+        dueBack: sql`o.due_back_date`,
+        wedding: sql`coalesce(c.wedding_date, o.wedding_date)`,
+        today: sql`(o.created_at at time zone v.time_zone)::date`,
+      })} from o join c on c.id = o.customer_id join vendors v on v.id = o.vendor_id) as alerts_due,
+      ${notifyWhenQueued}`;
+});
 
 export type StatusMove =
   | {

@@ -242,14 +242,18 @@ export async function createOrder(
   };
   try {
     // A second run only after a concurrent insert of the same e-mail: it links to that customer.
-    const json =
+    const created =
       (await insertOrderForCustomer(ctx.db, order, customer)) ??
       (linkId === null ? await insertOrderForCustomer(ctx.db, order, customer) : undefined);
-    if (json === "external_id_taken") throw externalIdTaken();
-    if (!json && linkId !== null) throw unknownCustomer();
-    if (!json) throw new Error("order create found no customer to link to after a conflict");
-    await alertsOfNewOrder(ctx, vendorId, order.id, json);
-    return { id: order.id, json };
+    if (created === "external_id_taken") throw externalIdTaken();
+    if (!created && linkId !== null) throw unknownCustomer();
+    if (!created) throw new Error("order create found no customer to link to after a conflict");
+    // Recorded and announced at once when the new order already misses a rule or is overdue
+    // (the insert says so); otherwise the create stays one statement.
+    if (created.alertsDue) {
+      await ctx.db.transaction((tx) => evaluateOrderAlerts(tx, { vendorId, orderId: order.id }, ctx.now()));
+    }
+    return { id: order.id, json: created.json };
   } catch (error) {
     if (isUniqueViolationOf(error, EXTERNAL_ID_INDEX)) throw externalIdTaken();
     throw error;
@@ -257,17 +261,6 @@ export async function createOrder(
 }
 
 const EXTERNAL_ID_INDEX = "orders_vendor_external_id_key";
-
-/**
- * A new order with a due date (so a wedding date, given or derived) or a due-back date may be at
- * risk or overdue at once: evaluated now rather than at the next sweep. One without either cannot
- * be, and its create stays one statement.
- */
-async function alertsOfNewOrder(ctx: ServiceContext, vendorId: string, orderId: string, json: string) {
-  const { dueDate, dueBackDate } = orderPayload(json);
-  if (dueDate === null && dueBackDate === null) return;
-  await ctx.db.transaction((tx) => evaluateOrderAlerts(tx, { vendorId, orderId }, ctx.now()));
-}
 
 const unknownCustomer = () => fieldError("unknown_reference", "customerId", "names no customer of this shop");
 
