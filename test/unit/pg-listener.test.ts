@@ -4,6 +4,7 @@
 // closed once nothing is followed; the heartbeat; the advisory locks taken, retried and released;
 // one statement at a time. test/webhooks/listen-reconnect.test.ts and
 // test/db/listener-connection.test.ts check the same on PostgreSQL.
+import { readFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   createPgListener,
@@ -425,6 +426,12 @@ describe("one statement at a time", () => {
 });
 
 describe("the transitions", () => {
+  it("the file's header names the same states, in the same order", async () => {
+    const source = await readFile(new URL("../../src/db/pg-listener.ts", import.meta.url), "utf8");
+    const named = [...source.matchAll(/^\/\/ \| (\w+) +\|/gm)].map((m) => m[1]).filter((s) => s !== "state");
+    expect(named).toEqual(Object.keys(LISTENER_TRANSITIONS));
+  });
+
   it("are written down for every state; each walked above", () => {
     expect(LISTENER_TRANSITIONS).toEqual({
       closed: ["connecting"],
