@@ -222,6 +222,13 @@ export class ListenerConnection implements PgListener {
     }
     this.enter({ name: "listening", session });
     this.beat(session);
+    // A channel subscribed while the connection was down and past its loop over the channels
+    // (taking the locks) was not LISTENed to; from here on, a subscription LISTENs by itself.
+    for (const channel of this.channels.keys()) {
+      if (session.listening.has(channel)) continue;
+      session.listening.add(channel);
+      session.run(() => session.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(session.lose);
+    }
     if (from.name === "reconnecting") for (const s of this.everyone()) s.onNotify("");
   }
 

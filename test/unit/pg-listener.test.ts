@@ -30,6 +30,8 @@ class FakeDatabase {
   dropDuringSetup = false;
   /** While set, connecting waits for it. */
   connectGate: Promise<void> | undefined;
+  /** Called as each statement is sent, before it is answered. */
+  onStatement: ((client: FakeClient, text: string) => void) | undefined;
   readonly clients: FakeClient[] = [];
   /** The most statements in flight at once on one client. */
   mostInFlight = 0;
@@ -75,6 +77,7 @@ class FakeClient implements ListenerClient {
 
   async query<R extends object>(text: string, values?: unknown[]): Promise<{ rows: R[] }> {
     this.statements.push(values ? `${text} ${JSON.stringify(values)}` : text);
+    this.db.onStatement?.(this, text);
     this.inFlight++;
     this.db.mostInFlight = Math.max(this.db.mostInFlight, this.inFlight);
     try {
@@ -263,6 +266,26 @@ describe("the LISTEN connection's states", () => {
     expect(listener.state).toBe("listening");
     expect(db.last()).not.toBe(flaky);
     expect(sub.heard).toEqual(["lost", "notify:"]);
+  });
+
+  it("a channel subscribed while a retry is being set up is LISTENed to on the new connection", async () => {
+    await listener.holdLock("locked:a");
+    await listener.listen("orders", recorder());
+    const late = recorder();
+    let subscribing: Promise<unknown> | undefined;
+    db.onStatement = (client, text) => {
+      // The retry's connection has LISTENed to "orders" and is taking the lock: too late for
+      // its loop over the channels.
+      if (client !== db.clients[0] && text === TRY_LOCK) subscribing ??= listener.listen("late", late);
+    };
+    db.last().drop();
+    await vi.advanceTimersByTimeAsync(250);
+    await settle();
+    await subscribing;
+    expect(listener.state).toBe("listening");
+    expect(db.last().work()).toContain('LISTEN "late"');
+    db.last().notify("late", "x");
+    expect(late.heard).toEqual(["lost", "notify:", "notify:x"]);
   });
 
   it("closes once nothing is followed and no lock is held, and opens anew for a later subscription", async () => {
