@@ -9,18 +9,41 @@
 // every `heartbeatMs` the connection answers a `select 1` within `deadlineMs`, or it is lost as
 // if it had dropped (subscribers told `onLost`, the socket destroyed, a new one opened). So a
 // subscriber trusts nothing for longer than heartbeatMs + deadlineMs after the last proof that
-// notifications could still arrive. (The API-key cache held a revoked key for 58.5 s behind a
-// stalled connection before this.)
+// notifications could still arrive.
 //
 // The same session holds the process's advisory locks (`holdLock`): a lock lives exactly as long
 // as the session, so another process reads from pg_locks whether its holder is still there (a
 // webhook lease's holder, src/webhook-delivery/outbox.repository.ts requeueAbandoned). They are
 // taken again after each reconnect, and retried on each heartbeat while another session still
 // has one (the old backend of a connection cut without PostgreSQL noticing yet).
+//
+// The states of the connection (`ListenerConnection.state`; test/unit/pg-listener.test.ts walks
+// each transition with a scripted client):
+//
+// | state        | what it is                                   | leaves for                                  |
+// |--------------|----------------------------------------------|---------------------------------------------|
+// | closed       | no connection: nothing followed, no lock     | connecting: a subscription or a lock        |
+// | connecting   | the first connection being opened; callers  | listening: it is up; reconnecting: it       |
+// |              | wait for it                                  | failed                                      |
+// | listening    | up: LISTENs to every channel, holds the      | reconnecting: an error, an end, a failed    |
+// |              | locks it can, proves itself every heartbeat  | statement or heartbeat; closed: everyone    |
+// |              |                                              | left                                        |
+// | reconnecting | down: subscribers were told `onLost`; a new  | listening: a retry succeeded (subscribers   |
+// |              | connection is tried after 250 ms, doubling   | called `onNotify("")`); reconnecting: it    |
+// |              | up to 5 s                                    | failed; closed: everyone left               |
+//
+// Every statement of a connection goes through its `run`, one at a time (listener-session.ts,
+// `serial`).
 import pg from "pg";
+import { type ListenerTimings, type OpenListenerClient, openPgClient, Session } from "./listener-session.ts";
 
-/** How the LISTEN connection names itself in pg_stat_activity. */
-export const LISTENER_APPLICATION_NAME = "vendor-api-listener";
+export {
+  LISTENER_APPLICATION_NAME,
+  type ListenerClient,
+  type ListenerClientEvents,
+  type ListenerTimings,
+  type OpenListenerClient,
+} from "./listener-session.ts";
 
 export interface Subscriber {
   onNotify(payload: string): void;
@@ -43,248 +66,237 @@ export interface PgListener {
   holdLock(name: string): Promise<() => Promise<void>>;
 }
 
-export interface ListenerTimings {
-  /** How often the connection proves it is alive (a `select 1` round trip). */
-  heartbeatMs: number;
-  /** How long the proof, a LISTEN, or setting up a connection may take before it counts as lost. */
-  deadlineMs: number;
-}
-
 export const DEFAULT_LISTENER_TIMINGS: ListenerTimings = { heartbeatMs: 5_000, deadlineMs: 4_000 };
+
+export type ListenerStateName = "closed" | "connecting" | "listening" | "reconnecting";
+
+type Connecting = { name: "connecting"; opening: Promise<void> };
+type Reconnecting = { name: "reconnecting"; delayMs: number; timer: NodeJS.Timeout | undefined };
+type State = { name: "closed" } | Connecting | { name: "listening"; session: Session } | Reconnecting;
+
+export const LISTENER_TRANSITIONS: Readonly<Record<ListenerStateName, readonly ListenerStateName[]>> = {
+  closed: ["connecting"],
+  connecting: ["listening", "reconnecting"],
+  listening: ["reconnecting", "closed"],
+  reconnecting: ["listening", "reconnecting", "closed"],
+};
+
+const FIRST_RETRY_MS = 250;
+const LAST_RETRY_MS = 5_000;
 
 export function createPgListener(
   url: string,
   timings: ListenerTimings = DEFAULT_LISTENER_TIMINGS,
-): PgListener {
-  const channels = new Map<string, Set<Subscriber>>();
+  openClient: OpenListenerClient = openPgClient,
+): ListenerConnection {
+  return new ListenerConnection(url, timings, openClient);
+}
+
+export class ListenerConnection implements PgListener {
+  private current: State = { name: "closed" };
+  private readonly channels = new Map<string, Set<Subscriber>>();
   /** The advisory locks the session is to hold (their names). */
-  const locks = new Set<string>();
-  /**
-   * The connection, the channels it LISTENs to and the locks it holds, while it is up. Its
-   * statements go through `run`, one at a time.
-   */
-  let live:
-    | { client: pg.Client; run: Serial; listening: Set<string>; held: Set<string>; lose: () => void }
-    | undefined;
-  let connecting: Promise<void> | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let down = false;
+  private readonly locks = new Set<string>();
 
-  const everyone = () => [...channels.values()].flatMap((subs) => [...subs]);
-  const wanted = () => channels.size > 0 || locks.size > 0;
+  constructor(
+    private readonly url: string,
+    private readonly timings: ListenerTimings = DEFAULT_LISTENER_TIMINGS,
+    private readonly openClient: OpenListenerClient = openPgClient,
+  ) {}
 
-  /** Takes the locks wanted and not held yet; one still held elsewhere is left for a later try. */
-  const takeLocks = async (client: pg.Client, held: Set<string>): Promise<void> => {
-    for (const name of locks) {
-      if (held.has(name)) continue;
-      const { rows } = await client.query<{ ok: boolean }>(
-        "select pg_try_advisory_lock(hashtextextended($1, 0)) as ok",
-        [name],
-      );
-      if (rows[0]?.ok) held.add(name);
+  get state(): ListenerStateName {
+    return this.current.name;
+  }
+
+  async listen(channel: string, subscriber: Subscriber): Promise<() => Promise<void>> {
+    const subs = this.channels.get(channel) ?? new Set<Subscriber>();
+    this.channels.set(channel, subs);
+    subs.add(subscriber);
+    await this.ensureOpen(); // a connection opened from here on LISTENs to every channel
+    const up = this.up();
+    if (up && !up.listening.has(channel)) {
+      up.listening.add(channel);
+      // A failure here is the connection failing (or stalled): lost, and the reconnect LISTENs.
+      await up.run(() => up.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(up.lose);
     }
-  };
-
-  const open = async (): Promise<void> => {
-    const client = new pg.Client({
-      connectionString: url,
-      keepAlive: true,
-      application_name: LISTENER_APPLICATION_NAME,
-      // A connection that does not come up, or a statement that is not answered, in time is a
-      // stalled one: the open fails (and is retried), or the connection is given up.
-      connectionTimeoutMillis: timings.deadlineMs,
-      query_timeout: timings.deadlineMs,
-    });
-    const run = serial();
-    let lost = false;
-    let heartbeat: NodeJS.Timeout | undefined;
-    const onLost = () => {
-      if (lost) return;
-      lost = true;
-      clearTimeout(heartbeat);
-      client.end().catch(() => {});
-      // A stalled peer never answers the goodbye: the socket goes now, not when TCP gives up.
-      socketOf(client)?.destroy();
-      if (live?.client !== client) return; // not up yet: the failed open() retries by itself
-      live = undefined;
-      down = true;
-      for (const s of everyone()) s.onLost?.();
-      scheduleReconnect(250);
+    if (this.current.name === "reconnecting") subscriber.onLost?.();
+    let stopped = false;
+    return async () => {
+      if (stopped) return;
+      stopped = true;
+      subs.delete(subscriber);
+      if (subs.size > 0 || this.channels.get(channel) !== subs) return;
+      this.channels.delete(channel);
+      const session = this.up();
+      if (this.wanted()) {
+        if (session?.listening.delete(channel)) {
+          const unlisten = `UNLISTEN ${pg.escapeIdentifier(channel)}`;
+          await session.run(() => session.client.query(unlisten)).catch(() => {});
+        }
+        return;
+      }
+      // Nobody follows anything: the connection closes (a later subscription opens a new one).
+      await this.closeIfUnwanted();
     };
-    client.on("error", onLost);
-    client.on("end", onLost);
-    client.on("notification", (msg) => {
-      for (const s of channels.get(msg.channel) ?? []) s.onNotify(msg.payload ?? "");
-    });
+  }
+
+  async holdLock(name: string): Promise<() => Promise<void>> {
+    this.locks.add(name);
+    await this.ensureOpen();
+    const up = this.up();
+    if (up && !up.held.has(name)) await up.run(() => this.takeLocks(up)).catch(up.lose);
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      this.locks.delete(name);
+      const session = this.up();
+      if (session?.held.delete(name)) {
+        const unlock = "select pg_advisory_unlock(hashtextextended($1, 0))";
+        await session.run(() => session.client.query(unlock, [name])).catch(() => {});
+      }
+      await this.closeIfUnwanted();
+    };
+  }
+
+  private enter(next: State): void {
+    if (!LISTENER_TRANSITIONS[this.current.name].includes(next.name)) {
+      throw new Error(`the LISTEN connection cannot go from ${this.current.name} to ${next.name}`);
+    }
+    this.current = next;
+  }
+
+  private wanted(): boolean {
+    return this.channels.size > 0 || this.locks.size > 0;
+  }
+
+  private everyone(): Subscriber[] {
+    return [...this.channels.values()].flatMap((subs) => [...subs]);
+  }
+
+  /** The session while listening. */
+  private up(): Session | undefined {
+    return this.current.name === "listening" ? this.current.session : undefined;
+  }
+
+  /** Opens the connection unless it is up or down (then the reconnect is under way). */
+  private async ensureOpen(): Promise<void> {
+    if (this.current.name === "connecting") return this.current.opening;
+    if (this.current.name !== "closed") return;
+    // A database that cannot be reached yet does not stop the caller from starting (the API
+    // answers 503 meanwhile): the connection is down until a retry reaches it.
+    const state: Connecting = { name: "connecting", opening: Promise.resolve() };
+    state.opening = this.attempt(state, FIRST_RETRY_MS);
+    this.enter(state);
+    return state.opening;
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (!this.wanted()) {
+      this.enter({ name: "closed" });
+      return;
+    }
+    const state: Reconnecting = { name: "reconnecting", delayMs, timer: undefined };
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      void this.attempt(state, Math.min(delayMs * 2, LAST_RETRY_MS));
+    }, delayMs);
+    this.enter(state);
+  }
+
+  /**
+   * Opens a session for `from` (connecting or reconnecting): listening if `from` is still the
+   * state when it is up, else it is ended (everyone left meanwhile); on failure, a retry after
+   * `retryMs`.
+   */
+  private async attempt(from: Connecting | Reconnecting, retryMs: number): Promise<void> {
+    const session = await this.open().catch(() => undefined);
+    // Lost between its set-up and here counts as failed too.
+    if (!session || session.lost) {
+      if (this.current === from) this.scheduleReconnect(retryMs);
+      return;
+    }
+    if (this.current !== from) {
+      await session.end(this.timings.deadlineMs);
+      return;
+    }
+    this.enter({ name: "listening", session });
+    this.beat(session);
+    // A channel subscribed while the connection was down and past its loop over the channels
+    // (taking the locks) was not LISTENed to; from here on, a subscription LISTENs by itself.
+    for (const channel of this.channels.keys()) {
+      if (session.listening.has(channel)) continue;
+      session.listening.add(channel);
+      session.run(() => session.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(session.lose);
+    }
+    if (from.name === "reconnecting") for (const s of this.everyone()) s.onNotify("");
+  }
+
+  /** A new session that LISTENs to every channel and holds the locks it can, or a failure. */
+  private async open(): Promise<Session> {
+    const session = new Session(
+      (events) => this.openClient(this.url, this.timings, events),
+      (channel, payload) => {
+        for (const s of this.channels.get(channel) ?? []) s.onNotify(payload);
+      },
+      (s) => this.lost(s),
+    );
+    const { client } = session;
     try {
       await client.connect();
-      const listening = new Set<string>();
-      for (const channel of channels.keys()) {
-        await run(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`));
-        listening.add(channel);
+      for (const channel of this.channels.keys()) {
+        await session.run(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`));
+        session.listening.add(channel);
       }
-      const held = new Set<string>();
-      await run(() => takeLocks(client, held));
-      if (lost) throw new Error("the LISTEN connection dropped while it was set up");
-      live = { client, run, listening, held, lose: onLost };
-      const beat = () => {
-        heartbeat = setTimeout(() => {
-          if (lost || live?.client !== client) return;
-          const proof = run<unknown>(() =>
-            held.size < locks.size ? takeLocks(client, held) : client.query("select 1"),
-          );
-          proof.then(beat, onLost);
-        }, timings.heartbeatMs);
-        heartbeat.unref();
-      };
-      beat();
+      await session.run(() => this.takeLocks(session));
+      if (session.lost) throw new Error("the LISTEN connection dropped while it was set up");
+      return session;
     } catch (err) {
-      lost = true;
+      session.lost = true;
       client.end().catch(() => {});
       throw err;
     }
-  };
+  }
 
-  const scheduleReconnect = (delayMs: number) => {
-    clearTimeout(retry);
-    if (!wanted()) return;
-    retry = setTimeout(() => {
-      open().then(
-        () => {
-          if (!wanted()) {
-            // Everyone left while it reconnected.
-            const client = live?.client;
-            live = undefined;
-            client?.end().catch(() => {});
-            return;
-          }
-          down = false;
-          for (const s of everyone()) s.onNotify("");
-        },
-        () => scheduleReconnect(Math.min(delayMs * 2, 5_000)),
+  /** The session dropped, failed a statement or missed its heartbeat. */
+  private lost(session: Session): void {
+    if (this.up() !== session) return; // not up yet: the attempt that opens it retries by itself
+    this.scheduleReconnect(FIRST_RETRY_MS);
+    for (const s of this.everyone()) s.onLost?.();
+  }
+
+  /** Takes the locks wanted and not held yet; one still held elsewhere is left for a later try. */
+  private async takeLocks(session: Session): Promise<void> {
+    for (const name of this.locks) {
+      if (session.held.has(name)) continue;
+      const { rows } = await session.client.query<{ ok: boolean }>(
+        "select pg_try_advisory_lock(hashtextextended($1, 0)) as ok",
+        [name],
       );
-    }, delayMs);
-  };
-
-  /** Opens the connection unless it is up or down (then the reconnect is under way). */
-  const ensureOpen = async (): Promise<void> => {
-    if (down || live) return;
-    // A database that cannot be reached yet does not stop the caller from starting (the API
-    // answers 503 meanwhile): the connection is down until a retry reaches it.
-    connecting ??= open()
-      .catch(() => {
-        down = true;
-        scheduleReconnect(250);
-      })
-      .finally(() => {
-        connecting = undefined;
-      });
-    await connecting;
-  };
-
-  const ensureListening = async (channel: string): Promise<void> => {
-    await ensureOpen(); // the reconnect LISTENs to every channel
-    if (live && !live.listening.has(channel)) {
-      live.listening.add(channel);
-      // A failure here is the connection failing (or stalled): lost, and the reconnect LISTENs.
-      const { client, run, lose } = live;
-      await run(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(lose);
+      if (rows[0]?.ok) session.held.add(name);
     }
-  };
+  }
+
+  /** Every heartbeatMs: the locks still missing, or else `select 1`; a failure loses the session. */
+  private beat(session: Session): void {
+    session.heartbeat = setTimeout(() => {
+      if (session.lost || this.up() !== session) return;
+      const proof = session.run<unknown>(() =>
+        session.held.size < this.locks.size ? this.takeLocks(session) : session.client.query("select 1"),
+      );
+      proof.then(() => this.beat(session), session.lose);
+    }, this.timings.heartbeatMs);
+    session.heartbeat.unref();
+  }
 
   /** Closes the connection once nothing is followed and no lock is held. */
-  const closeIfUnwanted = async (): Promise<void> => {
-    if (wanted()) return;
-    clearTimeout(retry);
-    down = false;
-    const client = live?.client;
-    live = undefined;
-    await endWithin(client, timings.deadlineMs);
-  };
-
-  return {
-    async listen(channel, subscriber) {
-      const subs = channels.get(channel) ?? new Set<Subscriber>();
-      channels.set(channel, subs);
-      subs.add(subscriber);
-      await ensureListening(channel);
-      if (down) subscriber.onLost?.();
-      let stopped = false;
-      return async () => {
-        if (stopped) return;
-        stopped = true;
-        subs.delete(subscriber);
-        if (subs.size > 0 || channels.get(channel) !== subs) return;
-        channels.delete(channel);
-        if (wanted()) {
-          if (live?.listening.delete(channel)) {
-            const { client } = live;
-            await live.run(() => client.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`)).catch(() => {});
-          }
-          return;
-        }
-        // Nobody follows anything: the connection closes (a later subscription opens a new one).
-        await closeIfUnwanted();
-      };
-    },
-
-    async holdLock(name) {
-      locks.add(name);
-      await ensureOpen();
-      if (live && !live.held.has(name)) {
-        const { client, run, held, lose } = live;
-        await run(() => takeLocks(client, held)).catch(lose);
-      }
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        locks.delete(name);
-        if (live?.held.delete(name)) {
-          const { client } = live;
-          await live
-            .run(() => client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [name]))
-            .catch(() => {});
-        }
-        await closeIfUnwanted();
-      };
-    },
-  };
+  private async closeIfUnwanted(): Promise<void> {
+    if (this.wanted()) return;
+    const was = this.current;
+    // Connecting, someone still waits for it (a subscription or a lock is only given up after).
+    if (was.name === "closed" || was.name === "connecting") return;
+    this.enter({ name: "closed" });
+    if (was.name === "reconnecting") clearTimeout(was.timer);
+    if (was.name === "listening") await was.session.end(this.timings.deadlineMs);
+  }
 }
-
-type Serial = <T>(statement: () => Promise<T>) => Promise<T>;
-
-/**
- * Runs a connection's statements one after another, each once the one before has settled. pg
- * queues a query sent while another runs, but warns that pg@9 will refuse it; and two lock
- * attempts overlapping (a heartbeat's and holdLock's) would both take the same session lock, which
- * PostgreSQL then counts twice: the one unlock at release would leave it held.
- */
-function serial(): Serial {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (statement) => {
-    const next = tail.then(statement, statement);
-    tail = next.catch(() => {});
-    return next;
-  };
-}
-
-/** Ends the connection, or destroys its socket if the peer has not answered within `ms`. */
-async function endWithin(client: pg.Client | undefined, ms: number): Promise<void> {
-  if (!client) return;
-  let timer: NodeJS.Timeout | undefined;
-  const ended = await Promise.race([
-    client.end().then(
-      () => true,
-      () => true,
-    ),
-    new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (!ended) socketOf(client)?.destroy();
-}
-
-const socketOf = (client: pg.Client) =>
-  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;

@@ -9,8 +9,9 @@ import { type AttemptDeps, type AttemptReport, runAttempt } from "./attempt.ts";
 import { recordAttempt } from "./attempts.repository.ts";
 import { type AutoDisableRule, DEFAULT_AUTO_DISABLE } from "./auto-disable.ts";
 import { createBatchRecorder } from "./batch-recorder.ts";
+import type { ClaimedDelivery } from "./claim.repository.ts";
 import { createDeliverer } from "./deliver.ts";
-import { type ClaimedDelivery, releaseClaims } from "./outbox.repository.ts";
+import { releaseClaims } from "./outbox.repository.ts";
 import type { DeliveryScheduler, SchedulerActions } from "./scheduler.ts";
 import { type Resolver, systemResolver } from "./url-guard.ts";
 

@@ -4,9 +4,9 @@ import { type AttemptRecord, needsTransaction, recordAttempt } from "./attempts.
 import type { AutoDisableRule } from "./auto-disable.ts";
 import type { BatchRecorder } from "./batch-recorder.ts";
 import { type BreakerPolicy, isEndpointFailure, openUntil } from "./circuit-breaker.ts";
+import type { ClaimedDelivery } from "./claim.repository.ts";
 import type { Deliverer } from "./deliver.ts";
 import { buildDeliveryRequest } from "./delivery-request.ts";
-import type { ClaimedDelivery } from "./outbox.repository.ts";
 
 export interface AttemptDeps {
   db: Db;

@@ -98,7 +98,7 @@ const batchStatement = preparedStatement<{ id: string }, "rows">(
           where webhooks.id = lk.id and webhooks.vendor_id = lk.vendor_id
           returning webhooks.id, webhooks.vendor_id, webhooks.url, lk.notified, lk.at
         ), ${mailCte(recoveredMailRows("w"))}, waited as (
-          -- A slot of an endpoint another dispatcher waits for (outbox.repository.ts, contended) is
+          -- A slot of an endpoint another dispatcher waits for (claim.repository.ts, contended) is
           -- free now: the dispatchers are woken, so the waiting one claims it at once rather than
           -- at its next poll (docs/decisions/0008).
           select 1 from webhooks wh

@@ -43,7 +43,7 @@ export function openUntil(input: {
 
 /**
  * Attempts one endpoint may have in flight: none while open, one probe when half-open. The claim
- * statement (outbox.repository.ts claimDue) applies the same rule in SQL, under the webhook
+ * statement (claim.repository.ts claimDue) applies the same rule in SQL, under the webhook
  * row's lock; a property test (test/webhooks/batch-recorder.test.ts) holds it to this function.
  */
 export function endpointSlots(input: {

@@ -20,8 +20,8 @@ import { OutboxLoop, type OutboxSender, POLL_MS, type SenderLoop } from "../outb
 import type { AttemptReport } from "./attempt.ts";
 import { type AttemptRunner, createAttemptRunner } from "./attempt-runner.ts";
 import type { AutoDisableRule } from "./auto-disable.ts";
+import { claimDue } from "./claim.repository.ts";
 import {
-  claimDue,
   endWaits,
   LOCKED_HOLDER_PREFIX,
   nextDueAt,
@@ -167,7 +167,7 @@ class WebhookSender implements OutboxSender {
   /**
    * One claim: what the scheduler may take, one statement (the endpoints with deliveries due,
    * their slots, the fair share of the free capacity, a reserve for each endpoint in good health:
-   * outbox.repository.ts claimDue), and what the scheduler decides. True when it took all it asked.
+   * claim.repository.ts claimDue), and what the scheduler decides. True when it took all it asked.
    */
   private async claim(): Promise<boolean> {
     const policy = this.scheduler.claimPolicy();

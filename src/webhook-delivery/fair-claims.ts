@@ -3,7 +3,7 @@
 // many attempts in flight (circuit-breaker.ts decides how many: its concurrency cap, one probe,
 // or none while its circuit is open), and the free capacity is dealt round-robin, one claim per
 // endpoint per round in a shuffled order, so a large backlog takes no more than its share.
-// The claim statement (outbox.repository.ts claimDue) deals the same way in SQL, so a claim is
+// The claim statement (claim.repository.ts claimDue) deals the same way in SQL, so a claim is
 // one round trip; this function is the rule written out. Its own tests pin it, and a property test
 // (test/webhooks/batch-recorder.test.ts) holds the statement to it on generated endpoints.
 

@@ -23,7 +23,7 @@
 // capacity (`concurrency`) until settled. Only an attempt's own record settles a delivery as
 // SUCCEEDED, and only when it read a 2xx for that delivery under the claim token that leased it
 // (attempt.ts, attempts*.repository.ts); nothing here writes a delivery's outcome.
-import type { ClaimedDelivery, ClaimPolicy, ClaimResult, OwnAtEndpoint } from "./outbox.repository.ts";
+import type { ClaimedDelivery, ClaimPolicy, ClaimResult, OwnAtEndpoint } from "./claim.repository.ts";
 
 /** What the dispatcher must do after telling the scheduler something. */
 export interface SchedulerActions {

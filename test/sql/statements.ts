@@ -10,6 +10,7 @@ import "../../src/modules/api-keys/api-keys.repository.ts";
 import "../../src/modules/customers/customers.repository.ts";
 import "../../src/modules/orders/orders.repository.ts";
 import "../../src/webhook-delivery/attempts-batch.repository.ts";
+import "../../src/webhook-delivery/claim.repository.ts";
 import "../../src/webhook-delivery/outbox.repository.ts";
 
 export const SNAPSHOT_DIR = path.dirname(fileURLToPath(import.meta.url));

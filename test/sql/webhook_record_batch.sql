@@ -61,7 +61,7 @@ with r as (
          where w.notified is not null and v.sandbox_of is null) s
       returning id
     ), waited as (
-          -- A slot of an endpoint another dispatcher waits for (outbox.repository.ts, contended) is
+          -- A slot of an endpoint another dispatcher waits for (claim.repository.ts, contended) is
           -- free now: the dispatchers are woken, so the waiting one claims it at once rather than
           -- at its next poll (docs/decisions/0008).
           select 1 from webhooks wh

@@ -16,8 +16,8 @@ import { recordAttemptBatch } from "../../src/webhook-delivery/attempts-batch.re
 import { DEFAULT_AUTO_DISABLE } from "../../src/webhook-delivery/auto-disable.ts";
 import { createBatchRecorder } from "../../src/webhook-delivery/batch-recorder.ts";
 import { endpointSlots } from "../../src/webhook-delivery/circuit-breaker.ts";
+import { type ClaimedDelivery, claimDue } from "../../src/webhook-delivery/claim.repository.ts";
 import { shareClaims } from "../../src/webhook-delivery/fair-claims.ts";
-import { type ClaimedDelivery, claimDue } from "../../src/webhook-delivery/outbox.repository.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
-import { claimStatement } from "../../src/webhook-delivery/outbox.repository.ts";
+import { claimStatement } from "../../src/webhook-delivery/claim.repository.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 

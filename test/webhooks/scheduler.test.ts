@@ -2,7 +2,7 @@
 // and in the folder's README): reserved, posting, sent, and what leaves each. No database, no
 // timers: a claim's result is built by hand, and the clock is a number the test moves.
 import { describe, expect, it } from "vitest";
-import type { ClaimedDelivery, ClaimResult } from "../../src/webhook-delivery/outbox.repository.ts";
+import type { ClaimedDelivery, ClaimResult } from "../../src/webhook-delivery/claim.repository.ts";
 import { DeliveryScheduler } from "../../src/webhook-delivery/scheduler.ts";
 
 const RESERVE_MS = 10_000;

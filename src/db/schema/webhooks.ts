@@ -35,7 +35,7 @@ export const webhooks = pgTable(
     /**
      * A dispatcher that found this endpoint's deliveries due and every slot held by others, and
      * until when it says so (a lease): meanwhile the others keep no reserve for it and refill only
-     * up to half the cap, so a worker that joins gets slots (outbox.repository.ts claimDue).
+     * up to half the cap, so a worker that joins gets slots (claim.repository.ts claimDue).
      */
     claimWaitingBy: text("claim_waiting_by"),
     claimWaitingUntil: ts("claim_waiting_until"),
@@ -94,7 +94,7 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     // Fair claims: each endpoint's due deliveries, its count in flight and its next due time, read
-    // per endpoint. No index on next_attempt_at alone: see outbox.repository.ts claimStatement.
+    // per endpoint. No index on next_attempt_at alone: see claim.repository.ts claimStatement.
     index("webhook_deliveries_endpoint_due_idx")
       .on(t.webhookId, t.nextAttemptAt)
       .where(sql`${t.status} = 'PENDING'`),
