@@ -57,7 +57,7 @@ export async function inquiryPages(app: FastifyInstance, { ctx, config }: Dashbo
             (
               q,
             ) => html`<tr><td><a href="/dashboard/inquiries/${q.id}">${q.name}</a><div class="muted">${q.email}</div></td>
-<td>${excerpt(q.message)}</td><td>${handledBadge(t, q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone)}</td></tr>`,
+<td>${excerpt(q.message)}</td><td>${handledBadge(t, q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone, t)}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", t.t("dashboard.nav.inquiries"), body));
@@ -72,13 +72,13 @@ ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : 
       const base = `/dashboard/inquiries/${q.id}`;
       const { t } = pageCtx;
       const k = (key: string, values?: Record<string, string>) => t.t(`dashboard.inquiries.${key}`, values);
-      const body = html`<p>${handledBadge(t, q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone)}</span>` : ""}</p>
+      const body = html`<p>${handledBadge(t, q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone, t)}</span>` : ""}</p>
 <dl class="facts">
 <dt>${k("from")}</dt><dd>${q.name}</dd>
 <dt>${t.t("common.email")}</dt><dd><a href="mailto:${q.email}">${q.email}</a></dd>
 <dt>${t.t("common.phone")}</dt><dd>${q.phone ?? "–"}</dd>
 <dt>${t.t("common.weddingDate")}</dt><dd>${q.weddingDate ?? "–"}</dd>
-<dt>${k("received")}</dt><dd>${time(q.createdAt, pageCtx.timeZone)}</dd>
+<dt>${k("received")}</dt><dd>${time(q.createdAt, pageCtx.timeZone, t)}</dd>
 </dl>
 <h2>${k("message")}</h2>
 <p class="prose">${q.message}</p>

@@ -1,0 +1,55 @@
+// The last English a German shop's people met in the dashboard: times printed as numbers in UTC,
+// refusals (the service's, the form reader's, the account page's) and helpers' default labels.
+// Each test fails with the English text it replaced.
+import { describe, expect, it } from "vitest";
+import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
+import type { Browser } from "../helpers/browser.ts";
+import { decodeEntities } from "../helpers/browser.ts";
+import { signedInBrowser } from "../helpers/dashboard.ts";
+import { createVendorWithKey } from "../helpers/factories.ts";
+import { useTestApp } from "../helpers/test-app.ts";
+
+const t = useTestApp();
+
+/** A shop owner signed in, reading the dashboard in German (set on her Account page). */
+async function germanOwner(timeZone = "Europe/Berlin") {
+  const { vendor, key } = await createVendorWithKey(t.ctx, "Atelier Lumière");
+  await updateShopSettings(t.ctx, vendor.id, { name: "Atelier Lumière", contactEmail: null, timeZone });
+  const browser = await signedInBrowser(t, vendor.email);
+  const account = await browser.get("/dashboard/account");
+  const csrf = decodeEntities(/name="_csrf" value="([^"]+)"/.exec(account.text)?.[1] ?? "");
+  const saved = await browser.post("/dashboard/account/language", { _csrf: csrf, language: "de" });
+  expect(saved.status).toBe(303);
+  return { vendor, key, browser };
+}
+
+async function page(browser: Browser, path: string) {
+  const res = await browser.get(path);
+  expect(res.status, `${path}: ${res.text.slice(0, 300)}`).toBe(200);
+  expect(res.text, path).toContain('<html lang="de">');
+  return decodeEntities(res.text);
+}
+
+describe("a German shop's dashboard, the last English gone", () => {
+  it("appointment and customer pages and the cancel question write times in German, in the shop's zone", async () => {
+    const { key, browser } = await germanOwner();
+    const clara = await t.api.post("/api/vendor/customers", { name: "Clara Weiß" }, { key });
+    const appt = await t.api.post(
+      "/api/vendor/appointments",
+      { customerId: clara.body.id, type: "FITTING", date: "2030-01-02T10:00:00Z" },
+      { key },
+    );
+    // 10:00 UTC is 11:00 in Berlin in winter (MEZ), written as a German reader writes it.
+    const shown = '<time datetime="2030-01-02T10:00:00.000Z">2. Jan. 2030, 11:00 MEZ</time>';
+    const list = await page(browser, "/dashboard/appointments");
+    expect(list).toContain(shown);
+    expect(list).not.toContain("2030-01-02 ");
+    const one = await page(browser, `/dashboard/appointments/${appt.body.id}`);
+    expect(one).toContain(shown);
+    const customer = await page(browser, `/dashboard/customers/${clara.body.id}`);
+    expect(customer).toContain(shown);
+    expect(customer).not.toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const cancel = await page(browser, `/dashboard/appointments/${appt.body.id}/cancel`);
+    expect(cancel).toContain("Der Termin am 2. Jan. 2030, 11:00 MEZ wird endgültig abgesagt");
+  });
+});
