@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import type { Browser } from "../helpers/browser.ts";
 import { decodeEntities } from "../helpers/browser.ts";
-import { signedInBrowser } from "../helpers/dashboard.ts";
+import { flashOf, follow, postFrom, signedInBrowser } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -51,5 +51,25 @@ describe("a German shop's dashboard, the last English gone", () => {
     expect(customer).not.toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d/);
     const cancel = await page(browser, `/dashboard/appointments/${appt.body.id}/cancel`);
     expect(cancel).toContain("Der Termin am 2. Jan. 2030, 11:00 MEZ wird endgültig abgesagt");
+  });
+
+  it("saving an order's dates says so in German, the whole section in the member's language", async () => {
+    // The shop's language stays English: the section followed it, not the member's language.
+    const { key, browser } = await germanOwner();
+    const order = await t.api.post(
+      "/api/vendor/orders",
+      { customerName: "Clara Weiß", type: "BRIDAL_DRESS", model: "Aurora" },
+      { key },
+    );
+    const path = `/dashboard/orders/${order.body.id}`;
+    const saved = await postFrom(browser, path, `${path}/dates`, { dueDate: "2031-06-01" });
+    const shown = await follow(browser, saved);
+    // Before: the flash was the button's text ("Termine speichern", or "Save dates").
+    expect(flashOf(shown)).toEqual({ kind: "success", text: "Termine gespeichert." });
+    const section = decodeEntities(
+      /<section class="order-dates"[\s\S]*?<\/section>/.exec(shown.text)?.[0] ?? "",
+    );
+    expect(section).toContain("<dt>Fällig am</dt>");
+    expect(section).not.toContain("Due date");
   });
 });

@@ -262,7 +262,7 @@ ${pager(t, "/dashboard/orders", page.nextCursor, params)}`;
       const order = JSON.parse(await getOrder(ctx, vendorId, request.params.id)) as OrderJson;
       const token = await getOrderTrackingToken(ctx, vendorId, order.id);
       const pageCtx = await pageContext(ctx, request, reply);
-      const dates = datesSection(order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
+      const dates = datesSection(pageCtx.t, order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
       // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
       allowOwnScripts(reply);
       const { t } = pageCtx;
