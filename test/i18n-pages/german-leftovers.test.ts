@@ -6,7 +6,7 @@ import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import type { Browser } from "../helpers/browser.ts";
 import { decodeEntities } from "../helpers/browser.ts";
 import { flashOf, follow, postFrom, signedInBrowser } from "../helpers/dashboard.ts";
-import { createVendorWithKey } from "../helpers/factories.ts";
+import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
 const t = useTestApp();
@@ -71,5 +71,77 @@ describe("a German shop's dashboard, the last English gone", () => {
     );
     expect(section).toContain("<dt>Fällig am</dt>");
     expect(section).not.toContain("Due date");
+  });
+
+  it("the account page refuses a password change or a rename in German", async () => {
+    const { browser } = await germanOwner();
+    const cases: Array<[string, Record<string, string>, string]> = [
+      [
+        "password",
+        {
+          currentPassword: "wrong password!",
+          newPassword: "ein neues Passwort",
+          confirmPassword: "ein neues Passwort",
+        },
+        // Before: "currentPassword is not the current password".
+        "Das ist nicht Ihr aktuelles Passwort.",
+      ],
+      [
+        "password",
+        {
+          currentPassword: TEST_PASSWORD,
+          newPassword: "ein neues Passwort",
+          confirmPassword: "etwas anderes",
+        },
+        "Das neue Passwort und die Bestätigung stimmen nicht überein.",
+      ],
+      [
+        "password",
+        { currentPassword: TEST_PASSWORD, newPassword: "kurz", confirmPassword: "kurz" },
+        "Das neue Passwort muss 10 bis 1024 Zeichen lang sein.",
+      ],
+      ["name", { name: "   " }, "Der Name muss 1 bis 100 Zeichen lang sein."],
+      ["name", { name: "Zeile\nzwei" }, "Der Name darf nicht leer sein und keine Zeilenumbrüche enthalten."],
+    ];
+    for (const [action, form, german] of cases) {
+      const res = await postFrom(browser, "/dashboard/account", `/dashboard/account/${action}`, form);
+      expect(flashOf(await follow(browser, res))).toEqual({ kind: "error", text: german });
+    }
+  });
+
+  it("a service's refusal and a form the schema refuses are flashed in German, never in English", async () => {
+    const { key, browser } = await germanOwner();
+    const clara = await t.api.post("/api/vendor/customers", { name: "Clara Weiß" }, { key });
+    const appt = await t.api.post(
+      "/api/vendor/appointments",
+      { customerId: clara.body.id, type: "FITTING", date: "2030-01-02T10:00:00Z" },
+      { key },
+    );
+    const path = `/dashboard/appointments/${appt.body.id}`;
+    // The schema refuses a duration of 0: before, "duration must be >= 5" (src/web/form.ts).
+    const short = await postFrom(browser, path, `${path}/edit`, { date: "2030-01-02T11:00", duration: "0" });
+    const shortFlash = flashOf(await follow(browser, short));
+    expect(shortFlash?.kind).toBe("error");
+    expect(shortFlash?.text).toMatch(/^Dauer/);
+    expect(shortFlash?.text).not.toMatch(/must|duration/);
+    // A NUL in a field: refused by the form reader, said in German.
+    const nul = await postFrom(browser, path, `${path}/edit`, {
+      date: "2030-01-02T11:00",
+      duration: "60",
+      notes: "a\u0000b",
+    });
+    expect(flashOf(await follow(browser, nul))).toEqual({
+      kind: "error",
+      text: "Das hat nicht geklappt: Eine Angabe ist ungültig. Bitte prüfen Sie Ihre Eingaben und versuchen Sie es erneut.",
+    });
+    // The settings service refuses a contact e-mail in English ("contactEmail must be an e-mail address").
+    const settings = await postFrom(browser, "/dashboard/settings", "/dashboard/settings", {
+      name: "Atelier Lumière",
+      contactEmail: "kein-at-zeichen",
+      timeZone: "Europe/Berlin",
+    });
+    const refused = flashOf(await follow(browser, settings));
+    expect(refused?.kind).toBe("error");
+    expect(refused?.text).not.toMatch(/contactEmail|must be/);
   });
 });

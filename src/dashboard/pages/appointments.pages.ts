@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
-import { AppError, type FieldError } from "../../errors.ts";
+import type { FieldError } from "../../errors.ts";
 import type { Translator } from "../../i18n/translator.ts";
 import {
   fromLocalInput,
@@ -31,25 +31,17 @@ import {
 } from "../../modules/appointments/appointments.workflow.ts";
 import { customerNames, getCustomer, listCustomers } from "../../modules/customers/customers.service.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import {
-  assertFormValid,
-  type Form,
-  field,
-  formErrors,
-  formOf,
-  optional,
-  pageLimit,
-  queryParam,
-} from "../../web/form.ts";
+import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
 import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { readerOf } from "../../web/reader.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, type PageContext, pager, shownAt, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { appointmentTimeOf, durationOf, humanize } from "./common.ts";
+import { appointmentTimeOf, assertFormValidIn, durationOf, humanize } from "./common.ts";
 import { withCustomerNotice } from "./customer-notice.ts";
 
 const k = (key: string) => `dashboard.appointments.${key}`;
@@ -229,9 +221,13 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       const timeZone = await vendorTimeZone(ctx, request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         if (!fromLocalInput(field(form, "date"), timeZone))
-          throw new AppError("validation_failed", t.t(k("errors.when")));
-        const input = appointmentTimeOf(form, timeZone);
-        assertFormValid(UpdateAppointmentBody, input);
+          throw new ReaderRefusal("validation_failed", t.t(k("errors.when")));
+        const input = appointmentTimeOf(form, timeZone, t);
+        assertFormValidIn(t, UpdateAppointmentBody, input, {
+          date: t.t(k("when")),
+          duration: t.t(k("duration")),
+          notes: t.t("common.notes"),
+        });
         const { notice } = await updateAppointmentTelling(
           ctx,
           vendorId,
@@ -295,7 +291,7 @@ ${textareaField({ name: "notes", label: t.t("common.notes"), value: a.notes ?? "
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         const status = field(form, "status");
         if (!(status in done)) {
-          throw new AppError("validation_failed", t.t(k("errors.chooseAction")));
+          throw new ReaderRefusal("validation_failed", t.t(k("errors.chooseAction")));
         }
         // A cancellation only from its confirmation page: a post of the old one-click form lands there.
         if (status === "CANCELLED")

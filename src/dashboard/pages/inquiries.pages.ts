@@ -12,7 +12,7 @@ import {
   markInquiryHandled,
 } from "../../modules/inquiries/inquiry-handling.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { assertFormValid, field, pageLimit, queryParam } from "../../web/form.ts";
+import { field, pageLimit, queryParam } from "../../web/form.ts";
 import { actionButton, runAction } from "../../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
 import { html } from "../../web/html.ts";
@@ -20,7 +20,7 @@ import { readerOf } from "../../web/reader.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { appointmentTimeOf, humanize } from "./common.ts";
+import { appointmentTimeOf, assertFormValidIn, humanize } from "./common.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -117,9 +117,20 @@ ${textareaField({ name: "notes", label: t.t("common.notes"), value: "", maxLengt
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       await getInquiryWithHandling(ctx, vendorId, request.params.id);
       const timeZone = await vendorTimeZone(ctx, request);
+      const { t } = readerOf(request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        const input = { type: field(form, "type"), ...appointmentTimeOf(form, timeZone) };
-        assertFormValid(CreateAppointmentBody, { ...input, customerId: "x" });
+        const input = { type: field(form, "type"), ...appointmentTimeOf(form, timeZone, t) };
+        assertFormValidIn(
+          t,
+          CreateAppointmentBody,
+          { ...input, customerId: "x" },
+          {
+            type: t.t("dashboard.appointments.type"),
+            date: t.t("dashboard.appointments.when"),
+            duration: t.t("dashboard.appointments.duration"),
+            notes: t.t("common.notes"),
+          },
+        );
         const { appointment } = await convertInquiry(
           ctx,
           vendorId,

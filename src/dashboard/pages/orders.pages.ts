@@ -38,6 +38,7 @@ import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { readerOf } from "../../web/reader.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
@@ -297,7 +298,7 @@ ${pager(t, "/dashboard/orders", page.nextCursor, params)}`;
           // Nothing is preselected, so a message alone never moves the order: the status is
           // chosen, never defaulted.
           if (field(form, "status") === "") {
-            throw new AppError("validation_failed", t.t("dashboard.orders.statusForm.chooseStatus"));
+            throw new ReaderRefusal("validation_failed", t.t("dashboard.orders.statusForm.chooseStatus"));
           }
           const input = {
             status: field(form, "status"),
@@ -382,7 +383,7 @@ async function refusedMove(
           allowed: allowedStatuses.join(", "),
         })
       : t.t("dashboard.orders.statusForm.finalCannotMove", { from: currentStatus, to });
-  return new AppError("invalid_transition", message, error.extra);
+  return new ReaderRefusal("invalid_transition", message, error.extra);
 }
 
 /** At most this many orders in one CSV export. */
