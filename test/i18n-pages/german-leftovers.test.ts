@@ -144,4 +144,22 @@ describe("a German shop's dashboard, the last English gone", () => {
     expect(refused?.kind).toBe("error");
     expect(refused?.text).not.toMatch(/contactEmail|must be/);
   });
+
+  it("a refused order status names the type and statuses in German, not as codes", async () => {
+    const { key, browser } = await germanOwner();
+    const order = await t.api.post(
+      "/api/vendor/orders",
+      { customerName: "Clara Weiß", type: "BRIDAL_DRESS", model: "Aurora" },
+      { key },
+    );
+    const path = `/dashboard/orders/${order.body.id}`;
+    const refused = await postFrom(browser, path, `${path}/status`, { status: "COMPLETED" });
+    const flash = flashOf(await follow(browser, refused));
+    // Before: "Ein Auftrag der Art BRIDAL_DRESS kann nicht von ORDERED zu COMPLETED wechseln; …".
+    expect(flash?.kind).toBe("error");
+    expect(flash?.text).toMatch(
+      /^Ein Auftrag der Art Brautkleid kann nicht von Bestellt zu Abgeschlossen wechseln; möglich: .*In Produktion.* oder .*Storniert/,
+    );
+    expect(flash?.text).not.toMatch(/[A-Z]{2,}_?[A-Z]+/);
+  });
 });

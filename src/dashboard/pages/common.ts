@@ -35,9 +35,9 @@ export function orderTypeName(t: Translator, type: string): string {
 
 /**
  * A status badge; the raw code stays in data-status for tests and styling. The label is the
- * status in the reader's language (orderStatusName...); without one, the code humanized.
+ * status in the reader's language (orderStatusName...): there is no English default.
  */
-export function statusBadge(status: string, label: string = humanize(status)): SafeHtml {
+export function statusBadge(status: string, label: string): SafeHtml {
   return html`<span class="badge status" data-status="${status}">${label}</span>`;
 }
 

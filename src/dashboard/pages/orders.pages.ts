@@ -377,12 +377,18 @@ async function refusedMove(
   const message =
     allowedStatuses.length > 0
       ? t.t("dashboard.orders.statusForm.cannotMove", {
-          type: order.type,
-          from: currentStatus,
-          to,
-          allowed: allowedStatuses.join(", "),
+          type: orderTypeName(t, order.type),
+          from: orderStatusName(t, currentStatus),
+          to: orderStatusName(t, to),
+          allowed: t.list(
+            allowedStatuses.map((s) => orderStatusName(t, s)),
+            "disjunction",
+          ),
         })
-      : t.t("dashboard.orders.statusForm.finalCannotMove", { from: currentStatus, to });
+      : t.t("dashboard.orders.statusForm.finalCannotMove", {
+          from: orderStatusName(t, currentStatus),
+          to: orderStatusName(t, to),
+        });
   return new ReaderRefusal("invalid_transition", message, error.extra);
 }
 
