@@ -162,4 +162,16 @@ describe("a German shop's dashboard, the last English gone", () => {
     );
     expect(flash?.text).not.toMatch(/[A-Z]{2,}_?[A-Z]+/);
   });
+
+  it("the booking page of a shop that does not exist says so in the visitor's German", async () => {
+    const res = await fetch(`${t.url}/book/nosuchshop0000000000000`, {
+      headers: { "accept-language": "de-DE,de;q=0.9" },
+    });
+    expect(res.status).toBe(404);
+    const text = await res.text();
+    expect(text).toContain('<html lang="de"');
+    // Before: "Not found" and "There is no such shop. Check the link you followed."
+    expect(text).toContain("Nicht gefunden");
+    expect(text).not.toContain("Not found");
+  });
 });
