@@ -174,4 +174,16 @@ describe("a German shop's dashboard, the last English gone", () => {
     expect(text).toContain("Nicht gefunden");
     expect(text).not.toContain("Not found");
   });
+
+  it("a customer's wedding date reads as a German date on the list and her page", async () => {
+    const { key, browser } = await germanOwner();
+    const clara = await t.api.post(
+      "/api/vendor/customers",
+      { name: "Clara Weiß", weddingDate: "2031-06-14" },
+      { key },
+    );
+    const shown = '<time datetime="2031-06-14">14.06.2031</time>';
+    expect(await page(browser, "/dashboard/customers")).toContain(shown);
+    expect(await page(browser, `/dashboard/customers/${clara.body.id}`)).toContain(shown);
+  });
 });

@@ -57,6 +57,7 @@ import {
   rowValueField,
   withEmptyRows,
 } from "./customer-form.ts";
+import { calendarDay } from "./today.page.ts";
 
 export async function customerPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx, config } = deps;
@@ -95,7 +96,7 @@ ${email ? html`<input type="hidden" name="email" value="${email}"><p class="mute
             (c) => html`<tr><td><a href="/dashboard/customers/${c.id}">${c.name}</a></td>
 <td>${c.email ?? html`<span class="muted">–</span>`}</td>
 <td>${c.phone ?? ""}</td>
-<td>${c.weddingDate ?? ""}</td><td>${time(c.createdAt, pageCtx.timeZone, t)}</td></tr>`,
+<td>${c.weddingDate ? day(t, c.weddingDate) : ""}</td><td>${time(c.createdAt, pageCtx.timeZone, t)}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     const body = html`${filter}${list}`;
@@ -220,7 +221,7 @@ ${memberMay(request, "erase") ? confirmLink(`/dashboard/customers/${customer.id}
 <dl class="facts">
 <dt>${t.t("common.email")}</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">${around(k("unsubscribed", { time: MARK }), time(unsubscribedAt, pageCtx.timeZone, t))}</span>` : ""}</dd>
 <dt>${t.t("common.phone")}</dt><dd>${customer.phone ?? "–"}</dd>
-<dt>${t.t("common.weddingDate")}</dt><dd>${customer.weddingDate ?? "–"}</dd>
+<dt>${t.t("common.weddingDate")}</dt><dd>${customer.weddingDate ? day(t, customer.weddingDate) : "–"}</dd>
 <dt>${t.t("common.notes")}</dt><dd class="prose">${customer.notes ?? "–"}</dd>
 <dt>${k("added")}</dt><dd>${time(customer.createdAt, pageCtx.timeZone, t)}</dd>
 </dl>
@@ -430,4 +431,9 @@ function customerInput(t: Translator, form: CustomerForm, errors: FieldError[]) 
     measurements,
     preferences,
   };
+}
+
+/** A calendar date (a wedding) in the reader's language, the ISO date kept in datetime. */
+function day(t: Translator, date: string): SafeHtml {
+  return html`<time datetime="${date}">${calendarDay(t, date)}</time>`;
 }

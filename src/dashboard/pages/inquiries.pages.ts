@@ -21,6 +21,7 @@ import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
 import { appointmentTimeOf, assertFormValidIn, humanize } from "./common.ts";
+import { calendarDay } from "./today.page.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -77,7 +78,7 @@ ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : 
 <dt>${k("from")}</dt><dd>${q.name}</dd>
 <dt>${t.t("common.email")}</dt><dd><a href="mailto:${q.email}">${q.email}</a></dd>
 <dt>${t.t("common.phone")}</dt><dd>${q.phone ?? "–"}</dd>
-<dt>${t.t("common.weddingDate")}</dt><dd>${q.weddingDate ?? "–"}</dd>
+<dt>${t.t("common.weddingDate")}</dt><dd>${q.weddingDate ? html`<time datetime="${q.weddingDate}">${calendarDay(t, q.weddingDate)}</time>` : "–"}</dd>
 <dt>${k("received")}</dt><dd>${time(q.createdAt, pageCtx.timeZone, t)}</dd>
 </dl>
 <h2>${k("message")}</h2>
