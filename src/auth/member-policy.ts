@@ -43,5 +43,3 @@ const allowed: Record<Role, ReadonlySet<Action>> = {
 export function may(role: Role, action: Action): boolean {
   return allowed[role].has(action);
 }
-
-export const roleLabels: Record<Role, string> = { owner: "Owner", staff: "Staff" };

@@ -1,20 +1,39 @@
-// The scope vocabulary of CONTRACT 3, with the words the consent page shows for each.
-export const scopeDescriptions = {
-  "orders:read": "Read your orders and their status history",
-  "orders:write": "Create orders and update their status and details",
-  "customers:read": "Read your customers' details",
-  "customers:write": "Create, update and erase customers",
-  "appointments:read": "Read your appointments",
-  "appointments:write": "Create, update and delete appointments",
-  "webhooks:read": "See your webhooks and their delivery logs",
-  "webhooks:write": "Register, change and delete webhooks",
-  "inquiries:read": "Read inquiries sent to you",
-  "profile:read": "Read your vendor profile",
-} as const;
+// The scope vocabulary of CONTRACT 3. What each scope allows, in words, has one home: the
+// catalogues' `scopes` section (src/i18n), key `scopes.<resource>.<read|write>`. The dashboard
+// shows it in the reader's language (scopeDescription); the OpenAPI document and the consent page
+// read the English one (scopeDescriptions).
+import { baseCatalogue } from "../i18n/catalogue.ts";
+import type { Translator } from "../i18n/translator.ts";
 
-export type Scope = keyof typeof scopeDescriptions;
-export const allScopes = Object.keys(scopeDescriptions) as Scope[];
+const scopeList = [
+  "orders:read",
+  "orders:write",
+  "customers:read",
+  "customers:write",
+  "appointments:read",
+  "appointments:write",
+  "webhooks:read",
+  "webhooks:write",
+  "inquiries:read",
+  "profile:read",
+] as const;
+
+export type Scope = (typeof scopeList)[number];
+export const allScopes: Scope[] = [...scopeList];
+const known: ReadonlySet<string> = new Set(scopeList);
 
 export function isScope(value: string): value is Scope {
-  return Object.hasOwn(scopeDescriptions, value);
+  return known.has(value);
 }
+
+const keyOf = (scope: Scope) => `scopes.${scope.replace(":", ".")}`;
+
+/** What a scope allows, in the reader's language ("orders:read" → "Read your orders…"). */
+export function scopeDescription(t: Translator, scope: Scope): string {
+  return t.t(keyOf(scope));
+}
+
+/** Each scope's description in English, for developers (the OpenAPI document). */
+export const scopeDescriptions: Readonly<Record<Scope, string>> = Object.fromEntries(
+  scopeList.map((scope) => [scope, baseCatalogue().get(keyOf(scope)) ?? scope]),
+) as Record<Scope, string>;

@@ -2,9 +2,9 @@
 // and signs out every OTHER session; this browser stays signed in. Sign-out is the header form.
 
 import type { FastifyInstance } from "fastify";
-import { fieldError } from "../errors.ts";
 import { baseLanguage, pseudoLocale } from "../i18n/languages.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
+import { DISPLAY_NAME_RULE } from "../lib/display-name.ts";
 import { changeMemberPassword, renameMember } from "../modules/members/members.service.ts";
 import {
   confirmTwoStepSetup,
@@ -19,6 +19,7 @@ import { field } from "../web/form.ts";
 import { runAction } from "../web/form-actions.ts";
 import { html } from "../web/html.ts";
 import { readerOf, translatorFor } from "../web/reader.ts";
+import { ReaderRefusal } from "../web/refusal.ts";
 import { languageOptions } from "./account-access.pages.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage } from "./layout.ts";
@@ -43,6 +44,24 @@ function twoStepRefusals(t: Translator): (message: string) => string | undefined
     const key = "account.twoStep.errors.tooManyPasswords";
     if (Number.isInteger(minutes) && english.t(key, { minutes }) === message) return t.t(key, { minutes });
     return fixed(message);
+  };
+}
+
+/**
+ * The refusals of renaming oneself and changing one's password (the members service's, in English
+ * for the API), as a person reads them: a sentence in their language, English included.
+ */
+function accountRefusals(t: Translator): (message: string) => string | undefined {
+  const twoStep = twoStepRefusals(t);
+  return (message) => {
+    const say = (key: string, values?: Record<string, string>) => t.t(`refusals.account.${key}`, values);
+    if (message === "currentPassword is not the current password") return say("currentPasswordWrong");
+    const length = /^newPassword must be (\d+)-(\d+) characters$/.exec(message);
+    if (length) return say("passwordLength", { min: length[1] ?? "", max: length[2] ?? "" });
+    const name = /^name must be 1-(\d+) characters$/.exec(message);
+    if (name) return say("nameLength", { max: name[1] ?? "" });
+    if (message === `name ${DISPLAY_NAME_RULE}`) return say("nameBlank");
+    return twoStep(message);
   };
 }
 
@@ -185,8 +204,11 @@ ${twoStepSection}
     { schema: { hide: true }, preHandler: app.csrfProtection },
     async (request, reply) =>
       runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
-        await renameMember(ctx, vendorIdOf(request), memberOf(request).id, field(form, "name"));
-        return { kind: "success", message: readerOf(request).t.t("dashboard.account.nameSaved") };
+        const { t } = readerOf(request);
+        await sayingRefusals(accountRefusals(t), () =>
+          renameMember(ctx, vendorIdOf(request), memberOf(request).id, field(form, "name")),
+        );
+        return { kind: "success", message: t.t("dashboard.account.nameSaved") };
       }),
   );
 
@@ -197,24 +219,27 @@ ${twoStepSection}
       const session = request.dashboardSession;
       return runAction(reply, { ctx, config }, { done: BASE }, async (form) => {
         if (!session) throw new Error("account page without a session");
+        const { t } = readerOf(request);
         const newPassword = field(form, "newPassword");
         if (newPassword !== field(form, "confirmPassword")) {
-          throw fieldError("validation_failed", "confirmPassword", "does not match the new password");
+          const message = t.t("refusals.account.passwordMismatch");
+          throw new ReaderRefusal("validation_failed", message, {
+            errors: [{ field: "confirmPassword", message }],
+          });
         }
         const who = { address: request.ip, account: session.member.email };
-        await withThrottledSecret(throttle, who, "currentPassword", () =>
-          changeMemberPassword(
-            ctx,
-            session.vendorId,
-            session.member.id,
-            { currentPassword: field(form, "currentPassword"), newPassword },
-            { keepSessionId: session.sessionId },
+        await sayingRefusals(accountRefusals(t), () =>
+          withThrottledSecret(throttle, who, "currentPassword", () =>
+            changeMemberPassword(
+              ctx,
+              session.vendorId,
+              session.member.id,
+              { currentPassword: field(form, "currentPassword"), newPassword },
+              { keepSessionId: session.sessionId },
+            ),
           ),
         );
-        return {
-          kind: "success",
-          message: readerOf(request).t.t("dashboard.account.passwordChanged"),
-        };
+        return { kind: "success", message: t.t("dashboard.account.passwordChanged") };
       });
     },
   );

@@ -161,7 +161,7 @@ export async function activityPage(app: FastifyInstance, { ctx }: DashboardDeps)
         : html`<div class="table-wrap"><table class="activity cards">
 <thead><tr><th>${t.t(k("when"))}</th><th>${t.t(k("who"))}</th><th>${t.t(k("what"))}</th><th>${t.t(k("details"))}</th></tr></thead>
 <tbody>${rows.map(
-            (r) => html`<tr data-action="${r.action}"><td>${time(r.at, pageCtx.timeZone)}</td>
+            (r) => html`<tr data-action="${r.action}"><td>${time(r.at, pageCtx.timeZone, t)}</td>
 <td class="actor" data-actor-kind="${r.actorKind}">${actorLabel(t, r)}</td>
 <td>${whatCell(t, r)}</td>
 <td class="muted">${detailText(t, r)}</td></tr>`,

@@ -3,7 +3,6 @@
 
 import { type Action, may } from "../auth/member-policy.ts";
 import type { Translator } from "../i18n/translator.ts";
-import { formatInZone } from "../lib/time-zone.ts";
 import type { SessionMember } from "../modules/sessions/sessions.service.ts";
 import { csrfField } from "../web/browser-scope.ts";
 import type { Flash } from "../web/flash.ts";
@@ -141,15 +140,15 @@ export function emptyState(message: string, action?: SafeHtml): SafeHtml {
  * A timestamp shown to people: in the shop's time zone (named after it), minute precision, in the
  * reader's language, and machine-readable (UTC) in the datetime attribute.
  */
-export function time(iso: string | Date | null | undefined, timeZone: string, t?: Translator): SafeHtml {
+export function time(iso: string | Date | null | undefined, timeZone: string, t: Translator): SafeHtml {
   if (!iso) return html`<span class="muted">–</span>`;
   const at = typeof iso === "string" ? new Date(iso) : iso;
   return html`<time datetime="${at.toISOString()}">${shownAt(at, timeZone, t)}</time>`;
 }
 
-/** An instant as text: through Intl in the reader's language, else numeric (2031-05-01 07:30 UTC). */
-export function shownAt(at: Date, timeZone: string, t?: Translator): string {
-  return t ? t.dateTime(at, timeZone, shownDateTime) : formatInZone(at, timeZone);
+/** An instant as text, through Intl in the reader's language ("2. Jan. 2030, 10:00 UTC"). */
+export function shownAt(at: Date, timeZone: string, t: Translator): string {
+  return t.dateTime(at, timeZone, shownDateTime);
 }
 
 /** A date and time as the dashboard shows them: short date, minutes, the zone's short name. */

@@ -4,6 +4,7 @@ import { AppError } from "../errors.ts";
 import { baseLanguage } from "../i18n/languages.ts";
 import { type MessageValues, type Translator, translator } from "../i18n/translator.ts";
 import { html, type SafeHtml } from "../web/html.ts";
+import { ReaderRefusal } from "../web/refusal.ts";
 
 /**
  * The message `key` with each of `marked` (already HTML: a <strong>, a <time>) where its
@@ -34,7 +35,7 @@ export async function sayingRefusals<T>(
     return await action();
   } catch (err) {
     const said = err instanceof AppError ? say(err.message) : undefined;
-    if (err instanceof AppError && said !== undefined) throw new AppError(err.code, said, err.extra);
+    if (err instanceof AppError && said !== undefined) throw new ReaderRefusal(err.code, said, err.extra);
     throw err;
   }
 }

@@ -30,7 +30,7 @@ export function notificationSection(
   const k = (key: string) => `dashboard.notificationEmail.${key}`;
   const address = html`<strong>${settings.address}</strong>`;
   const moved = settings.movedAt
-    ? html`<p class="flash error" data-notice="notification-email-moved">${richMessage(t, k("moved"), {}, { time: time(settings.movedAt, timeZone), address })}</p>`
+    ? html`<p class="flash error" data-notice="notification-email-moved">${richMessage(t, k("moved"), {}, { time: time(settings.movedAt, timeZone, t), address })}</p>`
     : html``;
   const pending = settings.pending
     ? html`<p class="muted" data-pending-notification-email>${richMessage(
@@ -39,7 +39,7 @@ export function notificationSection(
         { address: settings.address },
         {
           email: html`<strong>${settings.pending.email}</strong>`,
-          time: time(settings.pending.expiresAt, timeZone),
+          time: time(settings.pending.expiresAt, timeZone, t),
         },
       )}</p>`
     : html``;

@@ -15,7 +15,7 @@ function heldNote(t: Translator, m: MailLogEntry, timeZone: string): SafeHtml | 
   if (!m.heldReason || (m.status !== "HELD" && m.status !== "FAILED")) return "";
   const reason = t.t(k(`reason.${m.heldReason}`));
   return m.status === "HELD"
-    ? html` <span class="muted held-reason">${richMessage(t, k("heldUntil"), { reason }, { time: time(m.nextAttemptAt, timeZone) })}</span>`
+    ? html` <span class="muted held-reason">${richMessage(t, k("heldUntil"), { reason }, { time: time(m.nextAttemptAt, timeZone, t) })}</span>`
     : html` <span class="muted held-reason">${t.t(k("heldTooLong"), { reason })}</span>`;
 }
 
@@ -26,7 +26,7 @@ function attemptsNote(t: Translator, m: MailLogEntry, timeZone: string): SafeHtm
   const error = m.lastError ? `: ${m.lastError}` : "";
   const next =
     m.status === "PENDING"
-      ? html`; ${richMessage(t, k("next"), {}, { time: time(m.nextAttemptAt, timeZone) })}`
+      ? html`; ${richMessage(t, k("next"), {}, { time: time(m.nextAttemptAt, timeZone, t) })}`
       : "";
   return html` <span class="muted">(${attempts}${error}${next})</span>`;
 }
@@ -55,8 +55,8 @@ ${
 ${mails.map(
   (
     m,
-  ) => html`<tr data-status="${m.status}"><td>${time(m.createdAt, timeZone)}</td><td>${m.to}</td><td>${m.subject}</td>
-<td>${t.t(k(`state.${m.status}`))}${m.status === "SENT" ? html` ${time(m.sentAt, timeZone)}` : ""}${heldNote(t, m, timeZone)}${attemptsNote(t, m, timeZone)}</td></tr>`,
+  ) => html`<tr data-status="${m.status}"><td>${time(m.createdAt, timeZone, t)}</td><td>${m.to}</td><td>${m.subject}</td>
+<td>${t.t(k(`state.${m.status}`))}${m.status === "SENT" ? html` ${time(m.sentAt, timeZone, t)}` : ""}${heldNote(t, m, timeZone)}${attemptsNote(t, m, timeZone)}</td></tr>`,
 )}
 </tbody></table>`
 }`;

@@ -8,6 +8,8 @@ import { csrfField } from "./browser-scope.ts";
 import { type Flash, setFlash } from "./flash.ts";
 import { type Form, formOf } from "./form.ts";
 import { html, type SafeHtml } from "./html.ts";
+import { readerOf } from "./reader.ts";
+import { refusalText } from "./refusal.ts";
 import { keepSecretForNextPage } from "./session.ts";
 
 /** A one-button POST form (revoke, delete, rotate...). */
@@ -42,8 +44,8 @@ function redirectWithFlash(
 
 /**
  * Runs a form action on the posted form (read inside, so a refused field is a refusal too).
- * Success: its flash and a 303 to `done` (or where it says). A refusal: the error as a flash and
- * a 303 back to `back`.
+ * Success: its flash and a 303 to `done` (or where it says). A refusal: the error as a flash (in
+ * the reader's language, refusal.ts) and a 303 back to `back`.
  */
 export async function runAction(
   reply: FastifyReply,
@@ -63,10 +65,11 @@ export async function runAction(
     );
   } catch (err) {
     if (!isRefusal(err)) throw err;
+    // The flash is read by a person, in their language (refusal.ts).
     return redirectWithFlash(
       reply,
       config,
-      { kind: "error", message: err.message },
+      { kind: "error", message: refusalText(readerOf(reply.request).t, err) },
       paths.back ?? paths.done,
     );
   }
@@ -91,6 +94,7 @@ export async function saveForm(
     return redirectWithFlash(reply, config, { kind: "success", message }, location);
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return showAgain(error.status, error.extra.errors ?? [{ field: "(form)", message: error.message }]);
+    const whole = { field: "(form)", message: refusalText(readerOf(reply.request).t, error) };
+    return showAgain(error.status, error.extra.errors ?? [whole]);
   }
 }

@@ -6,7 +6,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ErrorObject } from "ajv";
 import type { FastifyRequest } from "fastify";
-import { AppError, type FieldError, fieldError } from "../errors.ts";
+import { type FieldError, fieldError } from "../errors.ts";
 import { findNul } from "../http/reject-nul.ts";
 import { toFieldErrors, validatorCompiler } from "../http/validation.ts";
 
@@ -14,7 +14,9 @@ export type Form = Readonly<Record<string, string | string[] | undefined>>;
 
 /**
  * The posted form. A field holding NUL is refused (validation_failed naming it): a form action
- * shows that as its error flash, any other page as a 400 page, never a 500.
+ * shows that as its error flash (in the reader's language, refusal.ts), any other page as a 400
+ * page, never a 500. Checking values against a schema in the reader's words: the dashboard's
+ * assertFormValidIn.
  */
 export function formOf(request: FastifyRequest): Form {
   const form = (request.body ?? {}) as Form;
@@ -54,20 +56,6 @@ export function formErrors(schema: TSchema, value: unknown): FieldError[] {
     compiled.set(schema, check);
   }
   return check(value) ? [] : toFieldErrors(check.errors ?? []);
-}
-
-/**
- * Refuses `value` unless it passes the body schema: validation_failed with every error in its
- * message, each field named by its label when it has one (a form that redirects shows only that).
- */
-export function assertFormValid(schema: TSchema, value: unknown, labels: Record<string, string> = {}): void {
-  const errors = formErrors(schema, value);
-  if (errors.length > 0) {
-    throw new AppError(
-      "validation_failed",
-      errors.map((e) => `${labels[e.field] ?? e.field} ${e.message}`).join("; "),
-    );
-  }
 }
 
 /** The page-size parameter of dashboard lists (default 25, 1-100); anything else is the default. */

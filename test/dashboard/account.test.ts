@@ -44,15 +44,15 @@ describe("dashboard: account page", () => {
     const cases: Array<[Record<string, string>, string]> = [
       [
         { currentPassword: "wrong password!", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
-        "currentPassword is not the current password",
+        "This is not the current password.",
       ],
       [
         { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: "something else" },
-        "confirmPassword does not match",
+        "The new password and its confirmation do not match.",
       ],
       [
         { currentPassword: TEST_PASSWORD, newPassword: "short", confirmPassword: "short" },
-        "newPassword must be 10-1024 characters",
+        "The new password must be 10-1024 characters long.",
       ],
     ];
     for (const [form, message] of cases) {

@@ -2,7 +2,7 @@
 // naming the person, the API key and the OAuth application; filtered by who and by kind of record
 // with a plain GET form; paged by keyset, the filters kept from page to page.
 import { describe, expect, it } from "vitest";
-import { formatInZone } from "../../src/lib/time-zone.ts";
+import { shownDateTime } from "../../src/dashboard/layout.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { decodeEntities, type PageResponse } from "../helpers/browser.ts";
@@ -83,8 +83,10 @@ describe("the Activity page", () => {
       ["api_key.created", "system", "The service"],
       ["settings.changed", "system", "The service"],
     ]);
-    for (const e of entries) expect(e.shown).toBe(formatInZone(new Date(e.datetime), "Asia/Tokyo"));
-    expect(entries[0]?.shown).toMatch(/GMT\+9$/);
+    // In the reader's language (English) and the shop's zone: "Dec 3, 2026, 05:28 AM GMT+9".
+    const tokyo = new Intl.DateTimeFormat("en", { ...shownDateTime, timeZone: "Asia/Tokyo" });
+    for (const e of entries) expect(e.shown).toBe(tokyo.format(new Date(e.datetime)));
+    expect(entries[0]?.shown).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d [AP]M GMT\+9$/);
     expect(page.text).toContain(`href="/dashboard/orders/${orderByApp}"`);
     expect(page.text).toContain("ORDERED → IN_PRODUCTION");
   });

@@ -43,7 +43,7 @@ function buttonsFor(page: PageResponse, id: string): string[] {
 }
 
 describe("dashboard appointments pages", () => {
-  it("lists upcoming appointments only, earliest first, with customer, type, UTC time and status", async () => {
+  it("lists upcoming appointments only, earliest first, with customer, type, time (in the reader's language, shop's zone) and status", async () => {
     const { browser, appointment } = await vendorWithCustomer();
     const empty = await browser.get("/dashboard/appointments");
     expect(empty.text).toContain("No upcoming appointments.");
@@ -57,7 +57,7 @@ describe("dashboard appointments pages", () => {
     expect(rows).not.toContain(past);
     expect(page.text).toContain("Clara Groom");
     expect(page.text).toContain("Consultation");
-    expect(page.text).toContain('<time datetime="2031-05-01T07:30:00.000Z">2031-05-01 07:30 UTC</time>');
+    expect(page.text).toContain('<time datetime="2031-05-01T07:30:00.000Z">May 1, 2031, 07:30 AM UTC</time>');
     expect(page.text).toContain('data-status="PROPOSED"');
   });
 

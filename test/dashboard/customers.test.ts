@@ -105,7 +105,7 @@ describe("dashboard customers pages", () => {
     expect(page.text).toContain(`href="/dashboard/orders/${order.body.id}"`);
     expect(page.text).toContain("Appointments (1)");
     expect(page.text).toContain(`href="/dashboard/appointments/${appt.body.id}"`);
-    expect(page.text).toContain('<time datetime="2030-01-02T10:00:00.000Z">2030-01-02 10:00 UTC</time>');
+    expect(page.text).toContain('<time datetime="2030-01-02T10:00:00.000Z">Jan 2, 2030, 10:00 AM UTC</time>');
   });
 
   it("the edit form saves the customer and shows a success flash", async () => {

@@ -105,7 +105,7 @@ describe("dashboard orders pages", () => {
     const action = `/dashboard/orders/${orderId}/status`;
     const shown = await follow(browser, await submitForm(browser, page, action, { status: "COMPLETED" }));
     expect(flashOf(shown)?.kind).toBe("error");
-    expect(flashOf(shown)?.text).toContain("cannot move from ORDERED to COMPLETED");
+    expect(flashOf(shown)?.text).toContain("cannot move from Ordered to Completed");
     const shown2 = await follow(
       browser,
       await submitForm(browser, shown, action, { status: "IN_PRODUCTION", imageUrl: "javascript:alert(1)" }),

@@ -90,7 +90,9 @@ describe("shop settings and time zone", () => {
       { key },
     );
     const before = await browser.get(`/dashboard/appointments/${appt.body.id}`);
-    expect(before.text).toContain('<time datetime="2031-05-01T07:30:00.000Z">2031-05-01 07:30 UTC</time>');
+    expect(before.text).toContain(
+      '<time datetime="2031-05-01T07:30:00.000Z">May 1, 2031, 07:30 AM UTC</time>',
+    );
 
     const settings = await browser.get("/dashboard/settings");
     const saved = await follow(
@@ -107,7 +109,9 @@ describe("shop settings and time zone", () => {
     });
     expect(saved.text).toContain('value="hello@loja.example"');
     const after = await browser.get(`/dashboard/appointments/${appt.body.id}`);
-    expect(after.text).toContain('<time datetime="2031-05-01T07:30:00.000Z">2031-05-01 04:30 GMT-3</time>');
+    expect(after.text).toContain(
+      '<time datetime="2031-05-01T07:30:00.000Z">May 1, 2031, 04:30 AM GMT-3</time>',
+    );
     expect(after.text).toContain("Loja Ana");
 
     const orderPage = await browser.get(`/dashboard/orders/${order.body.id}`);

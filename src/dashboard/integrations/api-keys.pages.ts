@@ -3,7 +3,7 @@
 // sandbox's, CONTRACT 11) are listed and revoked here with the shop's own, marked "Test".
 
 import type { FastifyInstance } from "fastify";
-import { allScopes } from "../../auth/scopes.ts";
+import { allScopes, scopeDescription } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
 import {
   createApiKey,
@@ -21,7 +21,7 @@ import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
 import { SANDBOX_PAGE } from "./sandbox.pages.ts";
-import { say, scopeText } from "./text.ts";
+import { say } from "./text.ts";
 
 const BASE = "/dashboard/integrations/api-keys";
 
@@ -49,7 +49,7 @@ export async function apiKeyPages(app: FastifyInstance, deps: DashboardDeps): Pr
 <form method="post" action="${BASE}">${csrfField(page.csrf)}
 <label for="key-name">${t.t("common.name")}</label><input id="key-name" name="name" required maxlength="100" placeholder="${say(t, "apiKeys.namePlaceholder")}">
 <fieldset><legend>${say(t, "apiKeys.restrict")}</legend>
-${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeText(t, s)}</span></label>`)}
+${allScopes.map((s) => html`<label class="check"><input type="checkbox" name="scopes" value="${s}"> <code>${s}</code> <span class="muted">${scopeDescription(t, s)}</span></label>`)}
 </fieldset>
 <label class="check"><input type="checkbox" name="test" value="on"> ${say(t, "apiKeys.testKey")} (<code>vk_test_…</code>) <span class="muted">${say(t, "apiKeys.testKeyBefore")} <a href="${SANDBOX_PAGE}">${say(t, "apiKeys.testKeyLink")}</a>${say(t, "apiKeys.testKeyAfter")}</span></label>
 <div class="actions"><button type="submit" class="primary">${say(t, "apiKeys.submit")}</button></div>

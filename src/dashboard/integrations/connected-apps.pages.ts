@@ -1,7 +1,7 @@
 // Integrations → Connected applications: the applications this vendor authorized, their scopes
 // and last token issued; disconnecting one revokes every grant and token it holds for the vendor.
 import type { FastifyInstance } from "fastify";
-import { isScope } from "../../auth/scopes.ts";
+import { isScope, scopeDescription } from "../../auth/scopes.ts";
 import { notFound } from "../../errors.ts";
 import {
   disconnectApplication,
@@ -14,7 +14,7 @@ import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, time } from "../layout.ts";
 import { pageContext, vendorIdOf } from "../page-context.ts";
-import { say, scopeText } from "./text.ts";
+import { say } from "./text.ts";
 
 const BASE = "/dashboard/integrations/connected-apps";
 
@@ -36,7 +36,7 @@ export async function connectedAppPages(app: FastifyInstance, deps: DashboardDep
 <tbody>${connected.map(
             (c) => html`<tr data-application-id="${c.applicationId}">
 <td>${c.name}<br><code class="muted">${c.clientId}</code></td>
-<td><ul class="scopes">${c.scopes.map((s) => html`<li>${isScope(s) ? scopeText(t, s) : s} <span class="badge">${s}</span></li>`)}</ul></td>
+<td><ul class="scopes">${c.scopes.map((s) => html`<li>${isScope(s) ? scopeDescription(t, s) : s} <span class="badge">${s}</span></li>`)}</ul></td>
 <td class="optional">${time(c.connectedAt, page.timeZone, t)}</td>
 <td>${time(lastUse.get(c.applicationId), page.timeZone, t)}</td>
 <td>${confirmLink(`${BASE}/${c.applicationId}/revoke`, say(t, "connectedApps.revoke"))}</td>

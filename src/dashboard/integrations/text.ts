@@ -9,11 +9,6 @@ export function say(t: Translator, key: string, values?: MessageValues): string 
   return t.t(`dashboard.integrations.${key}`, values);
 }
 
-/** A scope's description as the reader reads it ("orders:read" → "Read your orders…"). */
-export function scopeText(t: Translator, scope: string): string {
-  return say(t, `scope.${scope.replace(":", ".")}`);
-}
-
 /**
  * A status badge in the reader's words; the code stays in data-status (tests, styling). Order,
  * appointment and webhook statuses share one list: the same code reads the same everywhere here.

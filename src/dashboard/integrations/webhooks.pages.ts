@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { allScopes } from "../../auth/scopes.ts";
-import { AppError } from "../../errors.ts";
+import type { AppError } from "../../errors.ts";
 import type { Translator } from "../../i18n/translator.ts";
 import { fromLocalInput } from "../../lib/time-zone.ts";
 import type { EventType } from "../../modules/events/catalog.ts";
@@ -26,6 +26,7 @@ import { type Form, field, fields } from "../../web/form.ts";
 import { runAction } from "../../web/form-actions.ts";
 import { html } from "../../web/html.ts";
 import { readerOf } from "../../web/reader.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 import { systemResolver, type UrlPolicy } from "../../webhook-delivery/url-guard.ts";
 import { confirmedAction } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
@@ -41,7 +42,7 @@ const vendorCaller = { scopes: new Set(allScopes) };
 /** A field the dashboard's own form refuses, said to the person in their language. */
 function refused(t: Translator, field: string, key: string): AppError {
   const message = say(t, `webhooks.errors.${key}`);
-  return new AppError("validation_failed", message, { errors: [{ field, message }] });
+  return new ReaderRefusal("validation_failed", message, { errors: [{ field, message }] });
 }
 
 /**

@@ -4,10 +4,9 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
-import { AppError, type FieldError } from "../../errors.ts";
+import type { FieldError } from "../../errors.ts";
 import type { Translator } from "../../i18n/translator.ts";
 import {
-  formatInZone,
   fromLocalInput,
   startOfDay,
   startOfDayAfter,
@@ -32,25 +31,17 @@ import {
 } from "../../modules/appointments/appointments.workflow.ts";
 import { customerNames, getCustomer, listCustomers } from "../../modules/customers/customers.service.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import {
-  assertFormValid,
-  type Form,
-  field,
-  formErrors,
-  formOf,
-  optional,
-  pageLimit,
-  queryParam,
-} from "../../web/form.ts";
+import { type Form, field, formErrors, formOf, optional, pageLimit, queryParam } from "../../web/form.ts";
 import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { readerOf } from "../../web/reader.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 import { confirmedAction, confirmLink } from "../confirm-step.ts";
 import type { DashboardDeps } from "../deps.ts";
-import { dashboardPage, emptyState, type PageContext, pager, time } from "../layout.ts";
+import { dashboardPage, emptyState, type PageContext, pager, shownAt, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { appointmentTimeOf, durationOf, humanize } from "./common.ts";
+import { appointmentTimeOf, assertFormValidIn, durationOf, humanize } from "./common.ts";
 import { withCustomerNotice } from "./customer-notice.ts";
 
 const k = (key: string) => `dashboard.appointments.${key}`;
@@ -144,7 +135,7 @@ export async function appointmentPages(app: FastifyInstance, deps: DashboardDeps
 <thead><tr><th>${t.t(k("whenIn"), { zone: pageCtx.timeZone })}</th><th>${t.t(k("customer"))}</th><th>${t.t(k("type"))}</th><th>${t.t(k("status"))}</th><th>${t.t(k("actions"))}</th></tr></thead>
 <tbody>${page.appointments.map(
             (a) => html`<tr data-id="${a.id}">
-<td><a href="/dashboard/appointments/${a.id}">${time(a.date, pageCtx.timeZone)}</a><div class="muted">${t.t(k("minutes"), { minutes: a.duration })}</div></td>
+<td><a href="/dashboard/appointments/${a.id}">${time(a.date, pageCtx.timeZone, t)}</a><div class="muted">${t.t(k("minutes"), { minutes: a.duration })}</div></td>
 <td><a href="/dashboard/customers/${a.customerId}">${names.get(a.customerId) ?? "–"}</a></td>
 <td>${typeName(t, a.type)}${a.notes ? html`<div class="muted prose">${a.notes}</div>` : ""}</td>
 <td>${statusBadge(t, a.status)}</td>
@@ -230,9 +221,13 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       const timeZone = await vendorTimeZone(ctx, request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         if (!fromLocalInput(field(form, "date"), timeZone))
-          throw new AppError("validation_failed", t.t(k("errors.when")));
-        const input = appointmentTimeOf(form, timeZone);
-        assertFormValid(UpdateAppointmentBody, input);
+          throw new ReaderRefusal("validation_failed", t.t(k("errors.when")));
+        const input = appointmentTimeOf(form, timeZone, t);
+        assertFormValidIn(t, UpdateAppointmentBody, input, {
+          date: t.t(k("when")),
+          duration: t.t(k("duration")),
+          notes: t.t("common.notes"),
+        });
         const { notice } = await updateAppointmentTelling(
           ctx,
           vendorId,
@@ -255,7 +250,7 @@ ${pager(pageCtx.t, "/dashboard/appointments", page.nextCursor, params)}`;
       const { t } = pageCtx;
       const body = html`<p>${statusBadge(t, a.status)}</p>
 <dl class="facts">
-<dt>${t.t(k("when"))}</dt><dd>${time(a.date, pageCtx.timeZone)} <span class="muted">(${t.t(k("minutes"), { minutes: a.duration })})</span></dd>
+<dt>${t.t(k("when"))}</dt><dd>${time(a.date, pageCtx.timeZone, t)} <span class="muted">(${t.t(k("minutes"), { minutes: a.duration })})</span></dd>
 <dt>${t.t(k("customer"))}</dt><dd><a href="/dashboard/customers/${a.customerId}">${names.get(a.customerId) ?? "–"}</a></dd>
 ${a.orderId ? html`<dt>${t.t(k("order"))}</dt><dd><a href="/dashboard/orders/${a.orderId}">${t.t(k("openOrder"))}</a></dd>` : ""}
 <dt>${t.t("common.notes")}</dt><dd class="prose">${a.notes ?? "–"}</dd>
@@ -296,7 +291,7 @@ ${textareaField({ name: "notes", label: t.t("common.notes"), value: a.notes ?? "
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
         const status = field(form, "status");
         if (!(status in done)) {
-          throw new AppError("validation_failed", t.t(k("errors.chooseAction")));
+          throw new ReaderRefusal("validation_failed", t.t(k("errors.chooseAction")));
         }
         // A cancellation only from its confirmation page: a post of the old one-click form lands there.
         if (status === "CANCELLED")
@@ -322,7 +317,7 @@ ${textareaField({ name: "notes", label: t.t("common.notes"), value: a.notes ?? "
         title: name
           ? t.t(k("cancel.title"), { type: a.type, name })
           : t.t(k("cancel.titleUnnamed"), { type: a.type }),
-        consequence: t.t(k("cancel.consequence"), { date: formatInZone(new Date(a.date), timeZone) }),
+        consequence: t.t(k("cancel.consequence"), { date: shownAt(new Date(a.date), timeZone, t) }),
         button: t.t(k("cancel.button")),
         back: `/dashboard/appointments/${a.id}`,
       };

@@ -16,7 +16,8 @@ import { BookingBody } from "../../modules/booking/booking.schemas.ts";
 import { bookingPageShop, bookSlot, readAvailability } from "../../modules/use-cases/booking.service.ts";
 import { allowOwnScripts, csrfField, csrfToken, sendPage } from "../../web/browser-scope.ts";
 import { field, formErrors, formOf, optional } from "../../web/form.ts";
-import { html, type SafeHtml } from "../../web/html.ts";
+import { errorPage, html, type SafeHtml } from "../../web/html.ts";
+import { readerOf } from "../../web/reader.ts";
 import type { DashboardDeps } from "../deps.ts";
 
 const TYPES: readonly AppointmentTypeName[] = ["CONSULTATION", "FITTING", "PICKUP"];
@@ -148,13 +149,15 @@ ${csrfField(csrf)}
 export async function bookingPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx } = deps;
   registerAddressRateLimit(app, app.rateLimitStore, { policy: "booking-page", maxPerMinute: 120 });
-  const notFound = (reply: FastifyReply) =>
-    sendPage(
+  // An unknown shop: the error page in the visitor's language (Accept-Language).
+  const notFound = (reply: FastifyReply) => {
+    const reader = readerOf(reply.request);
+    return sendPage(
       reply,
       404,
-      html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title><link rel="stylesheet" href="/assets/dashboard.css"></head><body class="public"><main class="narrow"><h1>Not found</h1><p>There is no such shop. Check the link you followed.</p></main></body></html>`
-        .value,
+      errorPage(reader.t.t("errors.notFound.title"), reader.t.t("errors.notFound.text"), reader),
     );
+  };
 
   app.get<{ Params: { vendorId: string }; Querystring: Query }>(
     "/book/:vendorId",

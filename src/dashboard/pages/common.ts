@@ -2,7 +2,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
-import { AppError, type FieldError } from "../../errors.ts";
+import type { FieldError } from "../../errors.ts";
+import { baseLanguage } from "../../i18n/languages.ts";
 import type { MessageValues, Translator } from "../../i18n/translator.ts";
 import { DISPLAY_NAME_RULE } from "../../lib/display-name.ts";
 import { DATE_RULE } from "../../lib/instants.ts";
@@ -10,6 +11,7 @@ import { fromLocalInput } from "../../lib/time-zone.ts";
 import { sendPage } from "../../web/browser-scope.ts";
 import { type Form, field, formErrors, optional } from "../../web/form.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 import { dashboardPage, type PageContext, type Section } from "../layout.ts";
 import { pageContext } from "../page-context.ts";
 
@@ -33,9 +35,9 @@ export function orderTypeName(t: Translator, type: string): string {
 
 /**
  * A status badge; the raw code stays in data-status for tests and styling. The label is the
- * status in the reader's language (orderStatusName...); without one, the code humanized.
+ * status in the reader's language (orderStatusName...): there is no English default.
  */
-export function statusBadge(status: string, label: string = humanize(status)): SafeHtml {
+export function statusBadge(status: string, label: string): SafeHtml {
   return html`<span class="badge status" data-status="${status}">${label}</span>`;
 }
 
@@ -58,7 +60,8 @@ export function messageWithHtml(
 
 /**
  * A schema's sentence about a field (CONTRACT 2's wording, English) in the reader's language:
- * the ones a dashboard form can meet; any other stays as the schema wrote it.
+ * the ones a dashboard form can meet by name; any other is "is not valid" in their language
+ * (an English reader keeps the schema's own words).
  */
 export function fieldProblem(t: Translator, message: string): string {
   const k = (key: string, values?: MessageValues) => t.t(`dashboard.orders.errors.${key}`, values);
@@ -76,16 +79,19 @@ export function fieldProblem(t: Translator, message: string): string {
   if (shorter) return k("tooShort", { min: shorter[1] ?? "" });
   const oneOf = /^must be one of: (.*)$/.exec(message);
   if (oneOf) return k("oneOf", { list: oneOf[1] ?? "" });
-  return message;
-}
-
-/** Field errors with their sentences in the reader's language (the fields stay as they are). */
-export function localizedErrors(t: Translator, errors: readonly FieldError[]): FieldError[] {
-  return errors.map((e) => ({ ...e, message: fieldProblem(t, e.message) }));
+  return t.locale === baseLanguage ? message : t.t("refusals.field.invalid");
 }
 
 /**
- * assertFormValid in the reader's language: refuses `value` unless it passes the body schema,
+ * Field errors with their sentences in the reader's language (the fields stay as they are). The
+ * whole form's refusal ("(form)") is already in their words (saveForm, web/refusal.ts).
+ */
+export function localizedErrors(t: Translator, errors: readonly FieldError[]): FieldError[] {
+  return errors.map((e) => (e.field === "(form)" ? e : { ...e, message: fieldProblem(t, e.message) }));
+}
+
+/**
+ * Refuses `value` unless it passes the body schema, in the reader's language:
  * validation_failed with every error in its message, each field named by its label.
  */
 export function assertFormValidIn(
@@ -96,7 +102,7 @@ export function assertFormValidIn(
 ): void {
   const errors = formErrors(schema, value);
   if (errors.length === 0) return;
-  throw new AppError(
+  throw new ReaderRefusal(
     "validation_failed",
     errors
       .map((e) =>
@@ -120,17 +126,12 @@ export function durationOf(text: string): number | string {
 }
 
 /**
- * An appointment form's date, time, duration and notes, the date read in the shop's time zone.
- * With the reader's translator, a refusal reads in their language.
+ * An appointment form's date, time, duration and notes, the date read in the shop's time zone;
+ * a refusal in the reader's language.
  */
-export function appointmentTimeOf(form: Form, timeZone: string, t?: Translator) {
+export function appointmentTimeOf(form: Form, timeZone: string, t: Translator) {
   const date = fromLocalInput(field(form, "date"), timeZone);
-  if (!date) {
-    throw new AppError(
-      "validation_failed",
-      t ? t.t("dashboard.orders.common.whenInvalid") : "When must be a date and time.",
-    );
-  }
+  if (!date) throw new ReaderRefusal("validation_failed", t.t("dashboard.orders.common.whenInvalid"));
   return {
     date: date.toISOString(),
     duration: durationOf(field(form, "duration")),

@@ -5,7 +5,7 @@
 // option shows the phone before the name.
 
 import type { FieldError } from "../../errors.ts";
-import { type Translator, translator } from "../../i18n/translator.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import type { PickableCustomer } from "../../modules/customers/customer-picker.service.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 

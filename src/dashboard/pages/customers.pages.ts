@@ -53,6 +53,7 @@ import {
   rowValueField,
   withEmptyRows,
 } from "./customer-form.ts";
+import { calendarDay } from "./today.page.ts";
 
 export async function customerPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { ctx, config } = deps;
@@ -91,7 +92,7 @@ ${email ? html`<input type="hidden" name="email" value="${email}"><p class="mute
             (c) => html`<tr><td><a href="/dashboard/customers/${c.id}">${c.name}</a></td>
 <td>${c.email ?? html`<span class="muted">–</span>`}</td>
 <td>${c.phone ?? ""}</td>
-<td>${c.weddingDate ?? ""}</td><td>${time(c.createdAt, pageCtx.timeZone)}</td></tr>`,
+<td>${c.weddingDate ? day(t, c.weddingDate) : ""}</td><td>${time(c.createdAt, pageCtx.timeZone, t)}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
     const body = html`${filter}${list}`;
@@ -214,11 +215,11 @@ ${pager(pageCtx.t, "/dashboard/customers", page.nextCursor, params)}`;
 <a class="button" href="/dashboard/appointments/new?customerId=${customer.id}">${k("bookAppointment")}</a>
 ${memberMay(request, "erase") ? confirmLink(`/dashboard/customers/${customer.id}/erase`, k("erase")) : ""}</div>
 <dl class="facts">
-<dt>${t.t("common.email")}</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">${around(k("unsubscribed", { time: MARK }), time(unsubscribedAt, pageCtx.timeZone))}</span>` : ""}</dd>
+<dt>${t.t("common.email")}</dt><dd>${customer.email ?? "–"}${unsubscribedAt ? html` <span class="badge" id="unsubscribed">${around(k("unsubscribed", { time: MARK }), time(unsubscribedAt, pageCtx.timeZone, t))}</span>` : ""}</dd>
 <dt>${t.t("common.phone")}</dt><dd>${customer.phone ?? "–"}</dd>
-<dt>${t.t("common.weddingDate")}</dt><dd>${customer.weddingDate ?? "–"}</dd>
+<dt>${t.t("common.weddingDate")}</dt><dd>${customer.weddingDate ? day(t, customer.weddingDate) : "–"}</dd>
 <dt>${t.t("common.notes")}</dt><dd class="prose">${customer.notes ?? "–"}</dd>
-<dt>${k("added")}</dt><dd>${time(customer.createdAt, pageCtx.timeZone)}</dd>
+<dt>${k("added")}</dt><dd>${time(customer.createdAt, pageCtx.timeZone, t)}</dd>
 </dl>
 ${rowsBlock(k("measurements.title"), customer.measurements)}
 ${rowsBlock(k("preferences.title"), customer.preferences)}
@@ -229,7 +230,7 @@ ${
     ? emptyState(k("noOrders"))
     : html`<ul class="plain">${orders.map(
         (o) =>
-          html`<li><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? named(t, `customer.orderType.${o.type}`, o.type)}</a> ${badge(t, "customer.orderStatus", o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone)}</span></li>`,
+          html`<li><a href="/dashboard/orders/${o.id}">#${String(o.number)} ${o.model ?? named(t, `customer.orderType.${o.type}`, o.type)}</a> ${badge(t, "customer.orderStatus", o.status)} <span class="muted">${time(o.updatedAt, pageCtx.timeZone, t)}</span></li>`,
       )}</ul>`
 }
 <h2>${k("appointments", { count: customer.counts.appointments })}</h2>
@@ -239,7 +240,7 @@ ${
     ? emptyState(k("noAppointments"))
     : html`<ul class="plain">${appointments.map(
         (a) =>
-          html`<li><a href="/dashboard/appointments/${a.id}">${named(t, `appointments.types.${a.type}`, a.type)}</a> ${time(a.date, pageCtx.timeZone)} ${badge(t, "dashboard.customers.appointmentStatus", a.status)}</li>`,
+          html`<li><a href="/dashboard/appointments/${a.id}">${named(t, `appointments.types.${a.type}`, a.type)}</a> ${time(a.date, pageCtx.timeZone, t)} ${badge(t, "dashboard.customers.appointmentStatus", a.status)}</li>`,
       )}</ul>`
 }`;
       return sendPage(reply, 200, dashboardPage(pageCtx, "customers", customer.name, body));
@@ -426,4 +427,9 @@ function customerInput(t: Translator, form: CustomerForm, errors: FieldError[]) 
     measurements,
     preferences,
   };
+}
+
+/** A calendar date (a wedding) in the reader's language, the ISO date kept in datetime. */
+function day(t: Translator, date: string): SafeHtml {
+  return html`<time datetime="${date}">${calendarDay(t, date)}</time>`;
 }

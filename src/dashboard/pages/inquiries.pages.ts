@@ -12,7 +12,7 @@ import {
   markInquiryHandled,
 } from "../../modules/use-cases/inquiry-handling.ts";
 import { csrfField, sendPage } from "../../web/browser-scope.ts";
-import { assertFormValid, field, pageLimit, queryParam } from "../../web/form.ts";
+import { field, pageLimit, queryParam } from "../../web/form.ts";
 import { actionButton, runAction } from "../../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../../web/form-fields.ts";
 import { html } from "../../web/html.ts";
@@ -20,7 +20,8 @@ import { readerOf } from "../../web/reader.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
-import { appointmentTimeOf, humanize } from "./common.ts";
+import { appointmentTimeOf, assertFormValidIn, humanize } from "./common.ts";
+import { calendarDay } from "./today.page.ts";
 
 /** The first line of a message, shortened for the list. */
 function excerpt(message: string): string {
@@ -57,7 +58,7 @@ export async function inquiryPages(app: FastifyInstance, { ctx, config }: Dashbo
             (
               q,
             ) => html`<tr><td><a href="/dashboard/inquiries/${q.id}">${q.name}</a><div class="muted">${q.email}</div></td>
-<td>${excerpt(q.message)}</td><td>${handledBadge(t, q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone)}</td></tr>`,
+<td>${excerpt(q.message)}</td><td>${handledBadge(t, q.handledAt)}</td><td>${time(q.createdAt, pageCtx.timeZone, t)}</td></tr>`,
           )}</tbody></table></div>
 ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : { limit: String(limit) })}`;
     return sendPage(reply, 200, dashboardPage(pageCtx, "inquiries", t.t("dashboard.nav.inquiries"), body));
@@ -72,13 +73,13 @@ ${pager(pageCtx.t, "/dashboard/inquiries", page.nextCursor, limit === 25 ? {} : 
       const base = `/dashboard/inquiries/${q.id}`;
       const { t } = pageCtx;
       const k = (key: string, values?: Record<string, string>) => t.t(`dashboard.inquiries.${key}`, values);
-      const body = html`<p>${handledBadge(t, q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone)}</span>` : ""}</p>
+      const body = html`<p>${handledBadge(t, q.handledAt)}${q.handledAt ? html` <span class="muted">${time(q.handledAt, pageCtx.timeZone, t)}</span>` : ""}</p>
 <dl class="facts">
 <dt>${k("from")}</dt><dd>${q.name}</dd>
 <dt>${t.t("common.email")}</dt><dd><a href="mailto:${q.email}">${q.email}</a></dd>
 <dt>${t.t("common.phone")}</dt><dd>${q.phone ?? "–"}</dd>
-<dt>${t.t("common.weddingDate")}</dt><dd>${q.weddingDate ?? "–"}</dd>
-<dt>${k("received")}</dt><dd>${time(q.createdAt, pageCtx.timeZone)}</dd>
+<dt>${t.t("common.weddingDate")}</dt><dd>${q.weddingDate ? html`<time datetime="${q.weddingDate}">${calendarDay(t, q.weddingDate)}</time>` : "–"}</dd>
+<dt>${k("received")}</dt><dd>${time(q.createdAt, pageCtx.timeZone, t)}</dd>
 </dl>
 <h2>${k("message")}</h2>
 <p class="prose">${q.message}</p>
@@ -117,9 +118,20 @@ ${textareaField({ name: "notes", label: t.t("common.notes"), value: "", maxLengt
       // Another vendor's id (or none) is the 404 page before anything is read from the form.
       await getInquiryWithHandling(ctx, vendorId, request.params.id);
       const timeZone = await vendorTimeZone(ctx, request);
+      const { t } = readerOf(request);
       return runAction(reply, { ctx, config }, { done: back }, async (form) => {
-        const input = { type: field(form, "type"), ...appointmentTimeOf(form, timeZone) };
-        assertFormValid(CreateAppointmentBody, { ...input, customerId: "x" });
+        const input = { type: field(form, "type"), ...appointmentTimeOf(form, timeZone, t) };
+        assertFormValidIn(
+          t,
+          CreateAppointmentBody,
+          { ...input, customerId: "x" },
+          {
+            type: t.t("dashboard.appointments.type"),
+            date: t.t("dashboard.appointments.when"),
+            duration: t.t("dashboard.appointments.duration"),
+            notes: t.t("common.notes"),
+          },
+        );
         const { appointment } = await convertInquiry(
           ctx,
           vendorId,

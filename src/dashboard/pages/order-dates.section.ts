@@ -3,7 +3,7 @@
 // whether it is overdue, and the form that edits the dates (POST /dashboard/orders/:id/dates,
 // through the same PATCH rules as the API). Texts through src/i18n, section `today.order`.
 import type { FastifyInstance } from "fastify";
-import { translator } from "../../i18n/translator.ts";
+import type { Translator } from "../../i18n/translator.ts";
 import { getOrderRisk } from "../../modules/orders/order-alerts.service.ts";
 import type { OrderSchema as OrderJson } from "../../modules/orders/orders.schemas.ts";
 import {
@@ -26,8 +26,8 @@ type Risk = Awaited<ReturnType<typeof getOrderRisk>>;
 
 export { getOrderRisk };
 
-export function datesSection(order: OrderJson, risk: Risk, csrf: string): SafeHtml {
-  const t = translator(risk.language);
+/** The section in the reader's language (the member's, as the rest of the page). */
+export function datesSection(t: Translator, order: OrderJson, risk: Risk, csrf: string): SafeHtml {
   const status = (s: string) => (t.has(`today.status.${s}`) ? t.t(`today.status.${s}`) : s);
   const rental = order.type === "RENTAL";
   const fields: Array<[keyof Pick<OrderJson, "dueDate" | "pickupDate" | "dueBackDate">, string]> = [
@@ -39,7 +39,7 @@ export function datesSection(order: OrderJson, risk: Risk, csrf: string): SafeHt
         ] as Array<[keyof Pick<OrderJson, "dueDate" | "pickupDate" | "dueBackDate">, string]>)
       : []),
   ];
-  return html`<section class="order-dates" lang="${t.language}">
+  return html`<section class="order-dates">
 <h2>${t.t("today.order.dates")}${risk.rules.length > 0 ? html` <span class="badge status" data-status="AT_RISK">${t.t("today.order.atRisk")}</span>` : ""}${risk.overdue ? html` <span class="badge status" data-status="OVERDUE">${t.t("today.order.overdue")}</span>` : ""}</h2>
 ${risk.rules.length > 0 ? html`<ul class="plain risk">${risk.rules.map((r) => html`<li>${t.t("today.riskLine", { date: "", status: status(r.status), days: r.daysBefore }).replace(/^[^:]*:\s*/, "")}</li>`)}</ul>` : ""}
 <dl class="facts">${fields.map(([name, label]) => html`<dt>${label}</dt><dd>${order[name] ? calendarDay(t, order[name] as string) : html`<span class="muted">–</span>`}</dd>`)}</dl>
@@ -73,8 +73,7 @@ export async function orderDatesPages(app: FastifyInstance, { ctx, config }: Das
           dueBackDate: t.t("today.order.dueBackDate"),
         });
         await updateOrder(ctx, vendorId, request.params.id, input as UpdateOrderBody);
-        const risk = await getOrderRisk(ctx, vendorId, request.params.id);
-        return { kind: "success", message: translator(risk.language).t("today.order.saveDates") };
+        return { kind: "success", message: t.t("today.order.saved") };
       });
     },
   );

@@ -38,6 +38,7 @@ import { runAction, saveForm } from "../../web/form-actions.ts";
 import { inputField, otherErrors, selectField, textareaField } from "../../web/form-fields.ts";
 import { html, type SafeHtml } from "../../web/html.ts";
 import { readerOf } from "../../web/reader.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 import type { DashboardDeps } from "../deps.ts";
 import { dashboardPage, emptyState, pager, time } from "../layout.ts";
 import { pageContext, vendorIdOf, vendorTimeZone } from "../page-context.ts";
@@ -262,7 +263,7 @@ ${pager(t, "/dashboard/orders", page.nextCursor, params)}`;
       const order = JSON.parse(await getOrder(ctx, vendorId, request.params.id)) as OrderJson;
       const token = await getOrderTrackingToken(ctx, vendorId, order.id);
       const pageCtx = await pageContext(ctx, request, reply);
-      const dates = datesSection(order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
+      const dates = datesSection(pageCtx.t, order, await getOrderRisk(ctx, vendorId, order.id), pageCtx.csrf);
       // The tracking link's Copy button is the page's one script (our own file, CSP 'self').
       allowOwnScripts(reply);
       const { t } = pageCtx;
@@ -297,7 +298,7 @@ ${pager(t, "/dashboard/orders", page.nextCursor, params)}`;
           // Nothing is preselected, so a message alone never moves the order: the status is
           // chosen, never defaulted.
           if (field(form, "status") === "") {
-            throw new AppError("validation_failed", t.t("dashboard.orders.statusForm.chooseStatus"));
+            throw new ReaderRefusal("validation_failed", t.t("dashboard.orders.statusForm.chooseStatus"));
           }
           const input = {
             status: field(form, "status"),
@@ -376,13 +377,19 @@ async function refusedMove(
   const message =
     allowedStatuses.length > 0
       ? t.t("dashboard.orders.statusForm.cannotMove", {
-          type: order.type,
-          from: currentStatus,
-          to,
-          allowed: allowedStatuses.join(", "),
+          type: orderTypeName(t, order.type),
+          from: orderStatusName(t, currentStatus),
+          to: orderStatusName(t, to),
+          allowed: t.list(
+            allowedStatuses.map((s) => orderStatusName(t, s)),
+            "disjunction",
+          ),
         })
-      : t.t("dashboard.orders.statusForm.finalCannotMove", { from: currentStatus, to });
-  return new AppError("invalid_transition", message, error.extra);
+      : t.t("dashboard.orders.statusForm.finalCannotMove", {
+          from: orderStatusName(t, currentStatus),
+          to: orderStatusName(t, to),
+        });
+  return new ReaderRefusal("invalid_transition", message, error.extra);
 }
 
 /** At most this many orders in one CSV export. */

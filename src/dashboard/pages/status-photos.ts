@@ -16,6 +16,7 @@ import {
   storePhoto,
 } from "../../modules/photos/photos.service.ts";
 import { readerOf } from "../../web/reader.ts";
+import { ReaderRefusal } from "../../web/refusal.ts";
 
 export const PHOTO_FIELD = "photos";
 /** Photos in one status form. */
@@ -80,7 +81,7 @@ export async function storeFormPhotos(
   for (const upload of list) {
     const name = upload.name || k("thePhoto");
     if (upload.tooLarge) {
-      throw new AppError(
+      throw new ReaderRefusal(
         "payload_too_large",
         k("tooLarge", { name, max: String(MAX_UPLOAD_BYTES / 1024 / 1024) }),
       );
@@ -90,7 +91,7 @@ export async function storeFormPhotos(
     } catch (error) {
       if (error instanceof AppError) {
         const why = error.extra.errors?.[0]?.message ?? error.message;
-        throw new AppError(error.code, photoRefusal(t, name, why));
+        throw new ReaderRefusal(error.code, photoRefusal(t, name, why));
       }
       throw error;
     }
@@ -101,7 +102,7 @@ export async function storeFormPhotos(
       ids.push((await storePhoto(ctx, settings, vendorId, orderId, photo)).id);
     } catch (error) {
       if (error instanceof AppError && error.code === "storage_quota_exceeded") {
-        throw new AppError(error.code, k("quota", { size: storageSize(t, settings.quotaBytes) }));
+        throw new ReaderRefusal(error.code, k("quota", { size: storageSize(t, settings.quotaBytes) }));
       }
       throw error;
     }
