@@ -1,32 +1,27 @@
 // Online booking on a phone (390 px) in Chromium, JavaScript off: an owner goes from Settings to
 // Online booking, gives Saturday a lunch break and fittings a third room, saves, reads the flash
 // and finds both kept (and the API answering them); nothing scrolls sideways, before or after.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { pathOf, shot, signedInPage } from "../helpers/chromium-dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED booking-settings.browser.test.ts: no Chromium at /usr/bin/chromium");
+const chromium = useChromium();
 
 let t: TestApp;
-let chromium: Browser;
 beforeAll(async () => {
-  if (!available) return;
+  if (!chromium.available) return;
   t = await startTestApp();
-  chromium = await launchChromium();
 });
 afterAll(async () => {
-  await chromium?.close();
   await t?.close();
 });
 
-describe.skipIf(!available)("Online booking in the browser", { timeout: 120_000 }, () => {
+describe.skipIf(!chromium.available)("Online booking in the browser", { timeout: 120_000 }, () => {
   it("at 390 px an owner changes Saturday's hours and a type's capacity, saves and sees the flash", async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx, "Phone Bridal");
-    const { context, page, dialogs } = await signedInPage(chromium, t.url, vendor.email, 390);
+    const { context, page, dialogs } = await signedInPage(chromium.browser, t.url, vendor.email, 390);
     try {
       await page.goto(`${t.url}/dashboard/settings`);
       await page.click('a[href="/dashboard/settings/booking"]');

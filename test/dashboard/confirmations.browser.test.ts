@@ -4,18 +4,17 @@
 // rotate and delete a webhook's secret and the webhook, revoke an API key, rotate an
 // application's client secret and delete it, erase a customer, remove a member of the team.
 import { sql } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../src/db/client.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createApplication, listApplications } from "../../src/modules/applications/applications.service.ts";
-import { CHROMIUM_PATH, chromiumAvailable, launchChromium } from "../helpers/chromium.ts";
+import { useChromium } from "../helpers/chromium.ts";
 import { pathOf, shot, signedInPage, WIDTHS } from "../helpers/chromium-dashboard.ts";
 import { createMember, createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn(`confirmations.browser.test.ts skipped: no Chromium at ${CHROMIUM_PATH}`);
+const chromium = useChromium();
 
 interface Step {
   name: string;
@@ -34,15 +33,12 @@ interface Step {
 
 // Each width walks ~50 page loads in one test: ~16 s here on a quiet host, twice that beside the
 // other worker's Chromium; 30 s (the default) was not enough once.
-describe.skipIf(!available)("confirmation steps in Chromium", { timeout: 120_000 }, () => {
+describe.skipIf(!chromium.available)("confirmation steps in Chromium", { timeout: 120_000 }, () => {
   let t: TestApp;
-  let chromium: Browser;
   beforeAll(async () => {
     t = await startTestApp();
-    chromium = await launchChromium();
   }, 60_000);
   afterAll(async () => {
-    await chromium?.close();
     await t?.close();
   });
 
@@ -183,7 +179,7 @@ describe.skipIf(!available)("confirmation steps in Chromium", { timeout: 120_000
           flash: /removed and signed out/,
         },
       ];
-      const { context, page, dialogs } = await signedInPage(chromium, t.url, s.vendor.email, width);
+      const { context, page, dialogs } = await signedInPage(chromium.browser, t.url, s.vendor.email, width);
       for (const step of steps) {
         await page.goto(`${t.url}${step.from}`);
         expect(await step.untouched(), `${step.name} before`).toBe(true);

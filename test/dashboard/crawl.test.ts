@@ -13,17 +13,13 @@ import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { inviteMember, listInvitations } from "../../src/modules/members/invitations.service.ts";
 import { listTeam } from "../../src/modules/members/members.service.ts";
 import { type Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createMember, createVendor, createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { createClient, signedInBrowser } from "../helpers/oauth.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
 let t: TestApp;
+const chromium = useChromium();
 const MARK = `MARK${randomUUID().replaceAll("-", "")}`;
 let idsOfA: string[] = [];
 let emailA: string;
@@ -306,7 +302,7 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
     expect((await browser.get("/dashboard/orders")).text).toContain('<html lang="en">');
   }, 600_000);
 
-  it.skipIf(!chromiumAvailable())(
+  it.skipIf(!chromium.available)(
     "in the pseudo-locale en-XA, no page scrolls sideways at 390 px nor cuts its text off",
     async () => {
       const app = await ownApp();
@@ -323,9 +319,8 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
         )
         .map(([path]) => path)
         .filter((path) => path.startsWith("/dashboard"));
-      const chromium = await launchChromium();
+      const context = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
       try {
-        const context = await chromium.newContext({ viewport: { width: 390, height: 844 } });
         const page = await context.newPage();
         await page.goto(`${app.url}/login`);
         await page.getByLabel("Email").fill(emailA);
@@ -361,14 +356,14 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
         }
         expect(paths.length, "every section of the dashboard").toBeGreaterThanOrEqual(9);
       } finally {
-        await chromium.close();
+        await context.close();
       }
       await browser.post("/dashboard/account/language", { _csrf: csrf, language: "" });
     },
     600_000,
   );
 
-  it.skipIf(!chromiumAvailable())(
+  it.skipIf(!chromium.available)(
     "no page scrolls sideways on a 390px phone",
     async () => {
       const pages = await crawl(await signedInBrowser(t, emailA));
@@ -378,9 +373,8 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
         )
         .map(([path]) => path);
       expect(paths.length, "every section of the dashboard").toBeGreaterThanOrEqual(9);
-      const chromium = await launchChromium();
+      const context = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
       try {
-        const context = await chromium.newContext({ viewport: { width: 390, height: 844 } });
         const page = await context.newPage();
         await page.goto(`${t.url}/login`);
         await page.getByLabel("Email").fill(emailA);
@@ -397,7 +391,7 @@ describe("the dashboard, crawled", { timeout: 120_000 }, () => {
           await screenshot(page, `crawl-phone-${name}`);
         }
       } finally {
-        await chromium.close();
+        await context.close();
       }
     },
     240_000,

@@ -2,32 +2,23 @@
 // number fills the select with the customer found, without a page load; the order made is hers.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { eventually } from "../helpers/webhook-receiver.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED customer-picker.browser.test.ts: no Chromium at /usr/bin/chromium");
+const chromium = useChromium();
 
 let t: TestApp;
-let chromium: Browser;
 beforeAll(async () => {
-  if (!available) return;
+  if (!chromium.available) return;
   t = await startTestApp();
-  chromium = await launchChromium();
 });
 afterAll(async () => {
-  await chromium?.close();
   await t?.close();
 });
 
-describe.skipIf(!available)("the customer picker in the browser", { timeout: 120_000 }, () => {
+describe.skipIf(!chromium.available)("the customer picker in the browser", { timeout: 120_000 }, () => {
   it("search as you type, phone first, at 390 px; the order is the found customer's", async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx, "Picker Browser");
     const clara = await t.api.post(
@@ -36,7 +27,7 @@ describe.skipIf(!available)("the customer picker in the browser", { timeout: 120
       { key },
     );
     await t.api.post("/api/vendor/customers", { name: "Other", phone: "+49 30 555" }, { key });
-    const context = await chromium.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));

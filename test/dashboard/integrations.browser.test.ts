@@ -9,20 +9,13 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
-import {
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { XSS } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn(`integrations.browser.test.ts skipped: no Chromium at ${CHROMIUM_PATH}`);
+const chromium = useChromium();
 
 /** A stand-in OAuth client's redirect URI: records the query of each GET /callback. */
 async function startCallback() {
@@ -44,22 +37,19 @@ async function startCallback() {
   return { uri, hits, close };
 }
 
-describe.skipIf(!available)("dashboard integrations in Chromium", () => {
+describe.skipIf(!chromium.available)("dashboard integrations in Chromium", () => {
   let t: TestApp;
   let dispatcher: Dispatcher;
   let receiver: Receiver;
   let callback: Awaited<ReturnType<typeof startCallback>>;
-  let chromium: Browser;
 
   beforeAll(async () => {
     t = await startTestApp({ ownDatabase: true });
     dispatcher = await startDispatcher({ config: t.config, database: t.database });
     receiver = await startReceiver(() => ({ status: 200, body: XSS }));
     callback = await startCallback();
-    chromium = await launchChromium();
   }, 60_000);
   afterAll(async () => {
-    await chromium?.close();
     await callback?.close();
     await receiver?.close();
     await dispatcher?.stop(1_000);
@@ -76,7 +66,7 @@ describe.skipIf(!available)("dashboard integrations in Chromium", () => {
 
   it("API key, OAuth application, webhook and sign-out work through the pages", async () => {
     const vendor = await createVendor(t.ctx, "Atelier Browser");
-    const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.url });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);

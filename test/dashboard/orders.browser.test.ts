@@ -6,31 +6,21 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) {
-  console.warn("SKIPPED orders.browser.test.ts: no Chromium at /usr/bin/chromium (apt-get install chromium)");
-}
+const chromium = useChromium();
 
 let t: TestApp;
-let chromium: Browser;
 // Progress photos come from a local server the test starts (never the outside network).
 let photos: http.Server;
 let photoBase: string;
 const photo = (color: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="160"><rect width="320" height="160" fill="${color}"/></svg>`;
 beforeAll(async () => {
-  if (!available) return;
+  if (!chromium.available) return;
   t = await startTestApp();
-  chromium = await launchChromium();
   photos = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "image/svg+xml" });
     res.end(photo(req.url?.includes("fit") ? "#c9a0dc" : "#f3d9b1"));
@@ -39,7 +29,6 @@ beforeAll(async () => {
   photoBase = `http://127.0.0.1:${(photos.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await chromium?.close();
   await t?.close();
   await new Promise((resolve) => photos?.close(resolve));
 });
@@ -54,7 +43,7 @@ function failOnDialog(page: Page, dialogs: string[]): void {
 
 // One test walks the whole flow on two pages and two widths (~14 s here, more beside the other
 // worker's Chromium).
-describe.skipIf(!available)("orders in the browser", { timeout: 120_000 }, () => {
+describe.skipIf(!chromium.available)("orders in the browser", { timeout: 120_000 }, () => {
   it("signs in, moves an order through two statuses with the form, the tracking page follows, signs out", async () => {
     const { vendor, key } = await createVendorWithKey(t.ctx, "Browser Bridal");
     const created = await t.api.post(
@@ -87,7 +76,9 @@ describe.skipIf(!available)("orders in the browser", { timeout: 120_000 }, () =>
     });
 
     const dialogs: string[] = [];
-    const context: BrowserContext = await chromium.newContext({ viewport: { width: 1280, height: 800 } });
+    const context: BrowserContext = await chromium.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+    });
     const page = await context.newPage();
     failOnDialog(page, dialogs);
 
@@ -107,7 +98,7 @@ describe.skipIf(!available)("orders in the browser", { timeout: 120_000 }, () =>
     await screenshot(page, "order-detail");
 
     // The customer's view, in a separate context: no session cookie.
-    const publicContext = await chromium.newContext({ viewport: { width: 390, height: 844 } });
+    const publicContext = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
     const tracking = await publicContext.newPage();
     failOnDialog(tracking, dialogs);
     await tracking.goto(trackingUrl);

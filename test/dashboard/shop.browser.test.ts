@@ -5,39 +5,27 @@
 // visited is checked for sideways scrolling, and (SCREENSHOTS=1) screenshots land in
 // test-artifacts/screenshots.
 import fs from "node:fs";
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
-const available = chromiumAvailable();
-if (!available) {
-  console.warn("SKIPPED shop.browser.test.ts: no Chromium at /usr/bin/chromium (apt-get install chromium)");
-}
+const chromium = useChromium();
 
 let t: TestApp;
-let chromium: Browser;
 let dispatcher: Dispatcher;
 let receiver: Receiver;
 beforeAll(async () => {
-  if (!available) return;
+  if (!chromium.available) return;
   t = await startTestApp({ ownDatabase: true });
-  chromium = await launchChromium();
   dispatcher = await startDispatcher({ config: t.config, database: t.database });
   receiver = await startReceiver();
 });
 afterAll(async () => {
   await dispatcher?.stop(1_000);
   await receiver?.close();
-  await chromium?.close();
   await t?.close();
 });
 
@@ -76,7 +64,7 @@ const viewports = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-describe.skipIf(!available)("the shop owner's day in the browser", () => {
+describe.skipIf(!chromium.available)("the shop owner's day in the browser", () => {
   for (const viewport of viewports) {
     it(`creates, converts, re-zones, finds and exports (${viewport.name}, ${viewport.width}px)`, async () => {
       const { vendor, key } = await createVendorWithKey(t.ctx, `Atelier ${viewport.name}`);
@@ -86,7 +74,7 @@ describe.skipIf(!available)("the shop owner's day in the browser", () => {
         { key },
       );
       expect(hook.status).toBe(201);
-      const context = await chromium.newContext({ viewport, acceptDownloads: true });
+      const context = await chromium.browser.newContext({ viewport, acceptDownloads: true });
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       const dialogs: string[] = [];

@@ -4,30 +4,20 @@
 // owner-only page refused, and every owner-only form POST too (403). With SCREENSHOTS=1,
 // screenshots land in test-artifacts/screenshots; no page scrolls sideways.
 import { randomUUID } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { decodeEntities } from "../helpers/browser.ts";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED team.browser.test.ts: no Chromium at /usr/bin/chromium");
+const chromium = useChromium();
 
 const t = useTestApp({ ownDatabase: true });
 const mail = useMailSender(() => t);
-let chromium: Browser;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(() => chromium?.close());
+beforeAll(async () => {});
 
 const viewports = [
   { name: "desktop", width: 1280, height: 800 },
@@ -42,15 +32,15 @@ async function signIn(page: Page, email: string, password: string): Promise<void
   await page.waitForURL(`${t.url}/dashboard/today`);
 }
 
-describe.skipIf(!available)("a shop's team in the browser", () => {
+describe.skipIf(!chromium.available)("a shop's team in the browser", () => {
   for (const viewport of viewports) {
     it(`invitation, staff sign-in, and what staff cannot do (${viewport.name}, ${viewport.width}px)`, async () => {
       const vendor = await createVendor(t.ctx, `Atelier ${viewport.name}`);
       const { row: key } = await createApiKey(t.ctx, { vendorId: vendor.id, name: "Shop POS" });
       const invitee = `rosa-${viewport.name}-${randomUUID()}@example.test`;
       const viewportSize = { width: viewport.width, height: viewport.height };
-      const ownerContext = await chromium.newContext({ viewport: viewportSize });
-      const staffContext = await chromium.newContext({ viewport: viewportSize });
+      const ownerContext = await chromium.browser.newContext({ viewport: viewportSize });
+      const staffContext = await chromium.browser.newContext({ viewport: viewportSize });
       try {
         // The owner invites from Settings → Team.
         const owner = await ownerContext.newPage();

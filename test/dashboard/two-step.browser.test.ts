@@ -4,26 +4,16 @@
 // and signs in with the password and then the authenticator's code. With SCREENSHOTS=1, screenshots
 // land in test-artifacts/screenshots; no page scrolls sideways.
 import { generate } from "otplib";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumAvailable,
-  expectNoSidewaysScroll,
-  launchChromium,
-  screenshot,
-} from "../helpers/chromium.ts";
+import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
-const available = chromiumAvailable();
-if (!available) console.warn("SKIPPED two-step.browser.test.ts: no Chromium at /usr/bin/chromium");
+const chromium = useChromium();
 
 const t = useTestApp();
-let chromium: Browser;
-beforeAll(async () => {
-  if (available) chromium = await launchChromium();
-});
-afterAll(() => chromium?.close());
+beforeAll(async () => {});
 
 const viewports = [
   { name: "desktop", width: 1280, height: 800 },
@@ -37,11 +27,11 @@ async function passwordStep(page: Page, email: string): Promise<void> {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-describe.skipIf(!available)("two-step sign-in in the browser", () => {
+describe.skipIf(!chromium.available)("two-step sign-in in the browser", () => {
   for (const viewport of viewports) {
     it(`set up from the account page, then sign in with a generated code (${viewport.name}, ${viewport.width}px)`, async () => {
       const vendor = await createVendor(t.ctx, `Two-step ${viewport.name}`);
-      const context = await chromium.newContext({
+      const context = await chromium.browser.newContext({
         viewport: { width: viewport.width, height: viewport.height },
       });
       try {
