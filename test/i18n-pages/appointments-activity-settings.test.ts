@@ -1,5 +1,5 @@
 // Appointments, Activity, Settings' notifications and recent mail, the confirmation step and the
-// public confirm-address page read in German for a member whose language is German (issue 46):
+// public confirm-address page read in German for a member whose language is German (CONTRACT 12):
 // the pages reachable only by an id, a POST or a mailed link included.
 import { describe, expect, it } from "vitest";
 import { decodeEntities, type PageResponse } from "../helpers/browser.ts";
