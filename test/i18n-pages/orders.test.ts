@@ -1,6 +1,6 @@
-// The orders pages in German (CONTRACT 12, Languages): a member who chose German reads the list, the new-order
-// form, an order's page with its status form and history, and the flashes and form errors of
-// those forms in German, under <html lang="de">; nothing of the English pages is left.
+// The orders pages in German (CONTRACT 12, Languages): a member who chose German reads the list,
+// the new-order form, an order's page with its status form and history, and the flashes and form
+// errors of those forms in German, under <html lang="de">; nothing of the English pages is left.
 import { describe, expect, it } from "vitest";
 import { csrfOf, flashOf, follow, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
