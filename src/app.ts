@@ -43,6 +43,7 @@ import {
 import { registerRejectNul } from "./http/reject-nul.ts";
 import { genReqId } from "./http/request-id.ts";
 import { registerRouteCatalog } from "./http/route-catalog.ts";
+import { registerProblemResponses } from "./http/route-errors.ts";
 import { buildSerializer } from "./http/serialization.ts";
 import { registerStrictQuery } from "./http/strict-query.ts";
 import { registerTransportSecurity } from "./http/transport-security.ts";
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerTransportSecurity(app, config);
   registerRouteCatalog(app);
+  registerProblemResponses(app);
   registerGracefulClose(app, config.shutdownIdleCloseMs, config.publicUrl);
   registerErrorHandling(app, config.publicUrl, database.availability);
   registerAvailabilityLog(app, database.availability);

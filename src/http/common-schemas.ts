@@ -1,6 +1,6 @@
 // Schemas shared by every route: ids, timestamps, pagination and the problem-details body.
 
-import { type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
+import { type TUnsafe, Type } from "@sinclair/typebox";
 import { type ErrorCode, errorCatalog } from "../errors.ts";
 import { DISPLAY_NAME_PATTERN } from "../lib/display-name.ts";
 import { namedObject } from "./schema-names.ts";
@@ -117,33 +117,6 @@ export const Problem = Type.Object(
       "RFC 9457 problem details. `code` names the error (see the errors guide for each code's cause and remedy); some codes add members, listed below.",
   },
 );
-
-const problemDescriptions: Record<number, string> = {
-  400: "Invalid input (invalid_json, validation_failed, unknown_reference, ambiguous_credentials)",
-  401: "Missing or invalid credentials (unauthenticated, invalid_credentials)",
-  403: "The credential lacks the required scope (insufficient_scope)",
-  404: "Unknown id, or one owned by another vendor (not_found)",
-  409: "Conflict with the resource's current state",
-  413: "Body over 1 MiB (payload_too_large)",
-  415: "Body sent without a JSON content type (unsupported_media_type)",
-  422: "Idempotency-Key reused with a different request (idempotency_key_reused)",
-  429: "Rate limit exceeded (rate_limited)",
-  500: "Unexpected error (internal_error)",
-  503: "Database unreachable (unavailable)",
-};
-
-/** Response schemas for the error statuses a route documents. */
-export function problemResponses(...statuses: number[]): Record<number, TSchema> {
-  const out: Record<number, TSchema> = {};
-  for (const status of statuses) {
-    out[status] = { ...Problem, description: problemDescriptions[status] ?? "Error" };
-  }
-  return out;
-}
-
-/** Error statuses every authenticated JSON route can answer. */
-export const authenticatedErrors = [400, 401, 403, 429, 500, 503] as const;
-export const bodyErrors = [413, 415] as const;
 
 /** The integrator's own id for a resource (CONTRACT 12): unique per shop and resource. */
 export const ExternalId = Type.Unsafe<string | null>({

@@ -16,7 +16,8 @@ declare module "fastify" {
     /**
      * The error codes this route can answer beyond those every operation of its kind can
      * (validation, credentials, scope, not_found on a path with an id, …; route-errors.ts): the
-     * route's list, which the OpenAPI document renders as its problem answers.
+     * route's list, which the OpenAPI document renders as its problem answers and the route's
+     * response schemas serialize (route-errors.ts).
      */
     errors?: readonly ErrorCode[];
   }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { unavailableReason } from "../db/unavailable.ts";
-import { problemResponses } from "./common-schemas.ts";
+import { Problem } from "./common-schemas.ts";
 import { DISK_LOW_DETAIL, DISK_LOW_RETRY_AFTER_SECONDS } from "./disk-guard.ts";
 import { sendProblem, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./error-handler.ts";
 
@@ -51,7 +51,8 @@ export function registerHealthRoutes(
       schema: {
         tags: ["Operations"],
         summary: "Readiness: the database answers too (and, on PGlite, its disk has room for writes)",
-        response: { 200: Status, ...problemResponses(503) },
+        // Outside /api, so not given problem answers by route-errors.ts: its one error, declared here.
+        response: { 200: Status, 503: { ...Problem, description: "Database unreachable (unavailable)" } },
       },
     },
     async (request, reply) => {

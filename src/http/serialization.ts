@@ -3,8 +3,9 @@
 // one app per process, but the test suite builds ~100 in each worker (one per file), and compiling
 // them was ~120 ms of CPU per app. fast-json-stringify makes the same function from the same JSON
 // Schema, so a compiled function is shared by every schema with the same JSON text (most are the
-// same TypeBox constants; the problem answers are rebuilt per app with identical text). A route
-// whose schema refers to shared schemas added with addSchema compiles as Fastify would (none do).
+// same TypeBox constants; an API route's problem answers are all the one Problem, route-errors.ts).
+// A route whose schema refers to shared schemas added with addSchema compiles as Fastify would
+// (none do).
 import { SerializerSelector } from "@fastify/fast-json-stringify-compiler";
 import type { FastifyServerOptions } from "fastify";
 import { compiledBySchemaText } from "./compiled-by-schema-text.ts";

@@ -5,6 +5,7 @@
 // adds what a route schema cannot say, and imports no module: a new resource edits nothing here.
 import type { ErrorCode } from "../errors.ts";
 import { Problem } from "../http/common-schemas.ts";
+import { answersProblems } from "../http/route-errors.ts";
 import { componentExample, hoist } from "./components.ts";
 import { eventDataExamples, exampleIds } from "./examples.ts";
 import { headers, successHeaders } from "./headers.ts";
@@ -81,10 +82,13 @@ function finishOperation(path: string, method: string, operation: Json, codes: r
     if (form && form.example === undefined && body.example !== undefined) form.example = body.example;
   }
   const isOAuthProtocol = path.startsWith("/api/oauth/") || path.startsWith("/.well-known/");
+  // The problem answers of an API operation are rendered from its codes, as its route's response
+  // schemas are given from them (src/http/route-errors.ts); the route's own are skipped.
+  const problems = answersProblems(path);
   const responses: Json = {};
   for (const [status, original] of Object.entries<Json>(op.responses ?? {})) {
     const response = responseOverrides[operationId]?.[status] ?? original;
-    if (Number(status) >= 400 && !isOAuthProtocol && path.startsWith("/api/")) continue;
+    if (Number(status) >= 400 && problems) continue;
     const finished: Json = { ...response };
     if (Number(status) < 400)
       finished.headers = { ...successHeaders(path, method, status), ...response.headers };
@@ -101,7 +105,7 @@ function finishOperation(path: string, method: string, operation: Json, codes: r
       headers: { "X-Request-Id": headerRef("X-Request-Id"), ETag: headerRef("ETag") },
     };
   }
-  if (path.startsWith("/api/") && !isOAuthProtocol) {
+  if (problems) {
     const common: Json = { "X-Request-Id": headerRef("X-Request-Id") };
     Object.assign(responses, errorResponses(codes, common));
   }

@@ -27,6 +27,20 @@ describe("problem details (RFC 9457, CONTRACT 2)", () => {
     expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
   });
 
+  it("every status a route's codes fall under is serialized by one problem schema: one member order", async () => {
+    const { key } = await createVendorWithKey(t.ctx);
+    const created = await t.api.post("/api/vendor/customers", { name: "Maria Rossi" }, { key });
+    expect(created.status).toBe(201);
+    const path = `/api/vendor/customers/${created.body.id}`;
+    // 412 (If-Match), 415 (a body on a DELETE) and 404 come from three different declarations.
+    const stale = await t.api.delete(path, { key, headers: { "if-match": '"stale"' } });
+    const typed = await t.api.request("DELETE", path, { key, raw: "x", contentType: "text/plain" });
+    const missing = await t.api.get("/api/vendor/customers/nope", { key });
+    expect([stale.status, typed.status, missing.status]).toEqual([412, 415, 404]);
+    const members = ["type", "title", "status", "code", "requestId", "detail"];
+    for (const res of [stale, typed, missing]) expect(Object.keys(JSON.parse(res.text))).toEqual(members);
+  });
+
   it("the type URI of each code resolves to the errors page with an anchor for it", async () => {
     const res = await t.api.get("/docs/errors");
     expect(res.status).toBe(200);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { IdParams } from "../../http/common-schemas.ts";
 import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import {
@@ -35,7 +35,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         description:
           "Sorted by date, earliest first. `from`/`to` accept a date or a date-time and are inclusive; a bare `to` date covers that whole UTC day.",
         querystring: ListAppointmentsQuery,
-        response: { 200: AppointmentListResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: AppointmentListResponse },
       },
     },
     async (request) => listAppointmentsForApi(ctx, principalOf(request).vendorId, request.query),
@@ -52,10 +52,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         description:
           "Creates a PROPOSED appointment for an existing customer, optionally linked to one of that customer's orders. A customerId or orderId that is not the vendor's is 400 unknown_reference. Emits appointment.created.",
         body: CreateAppointmentBody,
-        response: {
-          201: AppointmentSchema,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 409, 422),
-        },
+        response: { 201: AppointmentSchema },
       },
     },
     async (request, reply) => {
@@ -74,7 +71,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         operationId: "getAppointment",
         summary: "Retrieve an appointment",
         params: IdParams,
-        response: { 200: AppointmentSchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: AppointmentSchema },
       },
     },
     async (request, reply) => {
@@ -104,10 +101,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
           "Partial update: fields left out are unchanged, null clears an optional field. A status move must follow the table under Appointments (409 invalid_transition otherwise); moving to CONFIRMED, CANCELLED or COMPLETED emits appointment.confirmed, appointment.cancelled or appointment.completed; a change of date, duration, type, notes, customer or order emits appointment.updated.",
         params: IdParams,
         body: UpdateAppointmentBody,
-        response: {
-          200: AppointmentSchema,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
-        },
+        response: { 200: AppointmentSchema },
       },
       handler: async (request, reply) => {
         const { vendorId } = principalOf(request);
@@ -135,10 +129,7 @@ export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext 
         description:
           "Only a PROPOSED or CANCELLED appointment can be deleted; any other is 409 appointment_not_deletable.",
         params: IdParams,
-        response: {
-          204: Type.Null({ description: "Deleted" }),
-          ...problemResponses(...authenticatedErrors, 404, 409),
-        },
+        response: { 204: Type.Null({ description: "Deleted" }) },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { IdParams } from "../../http/common-schemas.ts";
 import { withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import { mergeCustomers } from "./customer-merge.service.ts";
@@ -31,7 +31,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         summary: "List customers",
         description: "The vendor's customers, newest first. Without parameters: the last 100.",
         querystring: ListCustomersQuery,
-        response: { 200: CustomerListResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: CustomerListResponse },
       },
     },
     async (request) => listCustomersForApi(ctx, principalOf(request).vendorId, request.query),
@@ -48,10 +48,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         description:
           "Creates a customer and emits customer.created. The e-mail is unique per vendor (case-insensitive): a taken one is 409 customer_email_taken with existingId.",
         body: CreateCustomerBody,
-        response: {
-          201: CustomerSchema,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 409, 422),
-        },
+        response: { 201: CustomerSchema },
       },
     },
     async (request, reply) => {
@@ -72,7 +69,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
         summary: "Retrieve a customer",
         description: "The complete customer with counts of their orders and appointments.",
         params: IdParams,
-        response: { 200: CustomerDetailSchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: CustomerDetailSchema },
       },
     },
     async (request, reply) => {
@@ -94,10 +91,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> 
           "Moves the orders, appointments and inquiries of customer `from` to this customer, keeps the richer value of each field (this customer's unless it is empty; measurements and preferences joined key by key, this customer's winning) and deletes `from`. Emits customer.updated for this customer and customer.deleted with `mergedInto` for the other. Answers this customer as retrieve does. Cannot be undone.",
         params: IdParams,
         body: MergeCustomersBody,
-        response: {
-          200: CustomerDetailSchema,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
-        },
+        response: { 200: CustomerDetailSchema },
       },
     },
     async (request, reply) => {

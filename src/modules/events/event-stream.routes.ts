@@ -9,7 +9,6 @@ import type { ServiceContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, problemResponses } from "../../http/common-schemas.ts";
 import { eventTypes } from "./catalog.ts";
 import { streamStart, streamTypes } from "./event-stream.service.ts";
 import { startStreamSession } from "./event-stream.session.ts";
@@ -85,7 +84,6 @@ export const eventStreamRoutes: FastifyPluginAsyncTypebox<EventStreamOptions> = 
               },
             },
           },
-          ...problemResponses(...authenticatedErrors, 429),
         },
       },
     },

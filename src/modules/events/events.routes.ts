@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { IdParams } from "../../http/common-schemas.ts";
 import { EventListResponse, EventSchema, ListEventsQuery } from "./events.schemas.ts";
 import { getEvent, listEvents } from "./events.service.ts";
 
@@ -19,7 +19,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         description:
           "The pull fallback to webhooks: newest first, only event types whose read scope the credential has.",
         querystring: ListEventsQuery,
-        response: { 200: EventListResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: EventListResponse },
       },
     },
     async (request) => {
@@ -37,7 +37,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         operationId: "getEvent",
         summary: "Retrieve an event",
         params: IdParams,
-        response: { 200: EventSchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: EventSchema },
       },
     },
     async (request) => {

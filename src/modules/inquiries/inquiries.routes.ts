@@ -2,7 +2,7 @@ import cors from "@fastify/cors";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { IdParams } from "../../http/common-schemas.ts";
 import { created } from "../../http/created.ts";
 import { consume } from "../../http/rate-limit.ts";
 import { negotiateLanguage } from "../../i18n/languages.ts";
@@ -34,7 +34,7 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> =
         summary: "List inquiries",
         description: "Inquiries sent through the public form, newest first.",
         querystring: ListInquiriesQuery,
-        response: { 200: InquiryListResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: InquiryListResponse },
       },
     },
     async (request) => listInquiries(ctx, principalOf(request).vendorId, request.query),
@@ -49,7 +49,7 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> =
         operationId: "getInquiry",
         summary: "Retrieve an inquiry",
         params: IdParams,
-        response: { 200: InquirySchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: InquirySchema },
       },
     },
     async (request) => getInquiry(ctx, principalOf(request).vendorId, request.params.id),
@@ -119,7 +119,6 @@ export const publicInquiryRoutes: FastifyPluginAsyncTypebox<{
               "A plain HTML form post was received: to the shop's thank-you page, or to the form's `_return` address on the shop's registered website",
             type: "null",
           },
-          ...problemResponses(400, 404, 413, 415, 429, 500, 503),
         },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { IdParams } from "../../http/common-schemas.ts";
 import { notModified, underIfMatch, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import { sendJsonText } from "../../http/json-text.ts";
@@ -37,7 +37,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         summary: "List orders",
         description: "The vendor's orders, most recently updated first. Without parameters: the last 100.",
         querystring: ListOrdersQuery,
-        response: { 200: OrderListResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: OrderListResponse },
       },
     },
     async (request, reply) => {
@@ -64,7 +64,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         description:
           "Creates an order in status ORDERED with one history entry. Links it to the vendor's customer with the same e-mail (case-insensitive), or creates that customer.",
         body: CreateOrderBody,
-        response: { 201: OrderSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 409, 422) },
+        response: { 201: OrderSchema },
       },
     },
     async (request, reply) => {
@@ -85,7 +85,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
         operationId: "getOrder",
         summary: "Retrieve an order",
         params: IdParams,
-        response: { 200: OrderSchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: OrderSchema },
       },
     },
     async (request, reply) => {
@@ -106,7 +106,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
           "Changes the details a shop edits after ordering, such as the size after a fitting. Fields left out are unchanged; null clears one. A change emits order.updated with the order.",
         params: IdParams,
         body: UpdateOrderBody,
-        response: { 200: OrderSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
+        response: { 200: OrderSchema },
       },
     },
     async (request, reply) => {
@@ -134,10 +134,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = a
           "Moves the order along its workflow (see the table under Orders) and appends a history entry with the message and image. A move to the current status only appends the entry.",
         params: IdParams,
         body: UpdateOrderStatusBody,
-        response: {
-          200: OrderStatusResponse,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
-        },
+        response: { 200: OrderStatusResponse },
       },
     },
     async (request, reply) => {

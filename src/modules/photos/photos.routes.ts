@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Config } from "../../config.ts";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, bodyErrors, IdParams, problemResponses } from "../../http/common-schemas.ts";
+import { IdParams } from "../../http/common-schemas.ts";
 import { created } from "../../http/created.ts";
 import { assertDeclaredSize, notMultipart, readFilePart, uploadLimits } from "./multipart-file.ts";
 import { PhotoSchema } from "./photos.schemas.ts";
@@ -31,10 +31,7 @@ export const photoRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; confi
           "Stores one photo of the order, sent as multipart/form-data with one part named `file` (at most 15 MB; JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF, recognised from its bytes). It is turned upright, re-encoded as JPEG at most 2048 px on the long side with a 400 px thumbnail, and every metadata field (EXIF with GPS, XMP, IPTC, ICC) is removed. Name its id in `photoIds` of a status update to show it to the customer. A shop's photos take at most its storage quota (1 GiB by default): past it, 409 storage_quota_exceeded.",
         params: IdParams,
         consumes: ["multipart/form-data"],
-        response: {
-          201: PhotoSchema,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404, 409),
-        },
+        response: { 201: PhotoSchema },
       },
     },
     async (request, reply) => {

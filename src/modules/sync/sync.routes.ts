@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, problemResponses } from "../../http/common-schemas.ts";
 import { ChecksumQuery, ChecksumResponse } from "./sync.schemas.ts";
 import { checksumScope, checksumScopes, syncChecksum } from "./sync.service.ts";
 
@@ -18,7 +17,7 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = as
         description:
           "Per UTC day of updatedAt (up to `until`), how many records of the resource there are and a SHA-256 over their ids and updatedAt, so a copy kept by polling can prove it holds exactly the same, or find the day it drifted and fetch only that day again. Needs the resource's read scope (orders:read, customers:read or appointments:read). See the sync guide for the computation on your side.",
         querystring: ChecksumQuery,
-        response: { 200: ChecksumResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: ChecksumResponse },
       },
     },
     async (request) => syncChecksum(ctx, principalOf(request).vendorId, request.query),

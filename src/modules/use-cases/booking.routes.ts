@@ -2,7 +2,6 @@ import cors from "@fastify/cors";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, bodyErrors, problemResponses } from "../../http/common-schemas.ts";
 import { created } from "../../http/created.ts";
 import { negotiateLanguage } from "../../i18n/languages.ts";
 import {
@@ -31,7 +30,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> =
         summary: "The shop's booking settings",
         description:
           "Opening hours, closed dates, the address and how each appointment type is offered; a shop that never saved any has the defaults.",
-        response: { 200: BookingSettingsSchema, ...problemResponses(...authenticatedErrors) },
+        response: { 200: BookingSettingsSchema },
       },
     },
     async (request) => readBookingSettings(ctx, principalOf(request).vendorId),
@@ -48,7 +47,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> =
         description:
           "Partial: fields left out are unchanged, a weekday left out of openingHours keeps its hours, a type's fields left out keep their values, closedDates replaces the list. Answers the whole settings. Each refused field is named (400 validation_failed).",
         body: UpdateBookingSettingsBody,
-        response: { 200: BookingSettingsSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors) },
+        response: { 200: BookingSettingsSchema },
       },
     },
     async (request) => updateBookingSettings(ctx, principalOf(request).vendorId, request.body),
@@ -65,7 +64,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> =
         description:
           "Free start times of one type over days in the shop's zone (at most 62), from opening hours, closed dates, PROPOSED and CONFIRMED appointments with their buffers, capacity, minimum notice and how far ahead. Every type, online or not. Creating an appointment through this API checks none of it: staff may overbook on purpose.",
         querystring: AvailabilityQuery,
-        response: { 200: AvailabilitySchema, ...problemResponses(...authenticatedErrors) },
+        response: { 200: AvailabilitySchema },
       },
     },
     async (request) =>
@@ -110,7 +109,7 @@ export const publicBookingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContex
         params: VendorIdParams,
         querystring: AvailabilityQuery,
         security: [],
-        response: { 200: AvailabilitySchema, ...problemResponses(400, 404, 429, 500, 503) },
+        response: { 200: AvailabilitySchema },
       },
     },
     async (request) => readAvailability(ctx, request.params.vendorId, request.query, { onlineOnly: true }),
@@ -129,7 +128,7 @@ export const publicBookingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContex
         params: VendorIdParams,
         body: BookingBody,
         security: [],
-        response: { 201: BookedSchema, ...problemResponses(400, 404, 409, 413, 415, 429, 500, 503) },
+        response: { 201: BookedSchema },
       },
     },
     async (request, reply) => {

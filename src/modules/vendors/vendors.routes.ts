@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import { authenticatedErrors, problemResponses } from "../../http/common-schemas.ts";
 import { ProfileSchema } from "./vendors.schemas.ts";
 import { getProfile } from "./vendors.service.ts";
 
@@ -14,7 +13,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> =
         tags: ["Profile"],
         operationId: "getProfile",
         summary: "The vendor's profile",
-        response: { 200: ProfileSchema, ...problemResponses(...authenticatedErrors) },
+        response: { 200: ProfileSchema },
       },
     },
     async (request) => getProfile(ctx, principalOf(request).vendorId),

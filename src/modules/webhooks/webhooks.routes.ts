@@ -3,13 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
-import {
-  authenticatedErrors,
-  bodyErrors,
-  Id,
-  IdParams,
-  problemResponses,
-} from "../../http/common-schemas.ts";
+import { Id, IdParams } from "../../http/common-schemas.ts";
 import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
 import { created } from "../../http/created.ts";
 import type { UrlPolicy } from "../../webhook-delivery/url-guard.ts";
@@ -68,7 +62,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         description:
           "At most 5 per vendor. The signing secret is in this response only. With an OAuth token, each event needs its resource's read scope.",
         body: CreateWebhookBody,
-        response: { 201: WebhookWithSecret, ...problemResponses(...authenticatedErrors, ...bodyErrors, 409) },
+        response: { 201: WebhookWithSecret },
       },
     },
     async (request, reply) => {
@@ -90,7 +84,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         summary: "List webhooks",
         description: "Oldest first; at most 5 per vendor, paged like every list (limit, cursor, nextCursor).",
         querystring: ListWebhooksQuery,
-        response: { 200: WebhookListResponse, ...problemResponses(...authenticatedErrors) },
+        response: { 200: WebhookListResponse },
       },
     },
     async (request) => listWebhooks(ctx, vendor(request), request.query),
@@ -105,7 +99,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         operationId: "getWebhook",
         summary: "Retrieve a webhook",
         params: IdParams,
-        response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: WebhookSchema },
       },
     },
     async (request, reply) => {
@@ -128,7 +122,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
           "PATCH and PUT have the same partial semantics: fields left out are unchanged. Setting status ACTIVE clears disabledReason.",
         params: IdParams,
         body: UpdateWebhookBody,
-        response: { 200: WebhookSchema, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
+        response: { 200: WebhookSchema },
       },
       handler: async (request, reply) => {
         const { id } = request.params;
@@ -153,7 +147,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         operationId: "deleteWebhook",
         summary: "Delete a webhook and its delivery logs",
         params: IdParams,
-        response: { 204: Type.Null(), ...problemResponses(...authenticatedErrors, 404) },
+        response: { 204: Type.Null() },
       },
     },
     async (request, reply) => {
@@ -181,10 +175,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
           "Returns the new secret once. The old secret keeps signing X-Service-Signature until the overlap ends, and webhook-signature carries both signatures meanwhile.",
         params: IdParams,
         body: RotateSecretBody,
-        response: {
-          200: RotateSecretResponse,
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
-        },
+        response: { 200: RotateSecretResponse },
       },
     },
     async (request, reply) => {
@@ -205,10 +196,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         summary: "Send a webhook.test event to this webhook",
         params: IdParams,
         body: Type.Object({}, { additionalProperties: false }),
-        response: {
-          202: Type.Object({ eventId: Id }),
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
-        },
+        response: { 202: Type.Object({ eventId: Id }) },
       },
     },
     async (request, reply) => {
@@ -227,7 +215,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         summary: "List a webhook's deliveries with every attempt",
         params: IdParams,
         querystring: ListDeliveriesQuery,
-        response: { 200: DeliveryListResponse, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: DeliveryListResponse },
       },
     },
     async (request) => listDeliveries(ctx, vendor(request), request.params.id, request.query),
@@ -242,7 +230,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         operationId: "getWebhookDelivery",
         summary: "Retrieve one delivery with every attempt",
         params: DeliveryParams,
-        response: { 200: DeliverySchema, ...problemResponses(...authenticatedErrors, 404) },
+        response: { 200: DeliverySchema },
       },
     },
     async (request) => getDelivery(ctx, vendor(request), request.params.id, request.params.deliveryId),
@@ -258,10 +246,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         summary: "Send a delivery's event again (the pending delivery now, if it has one)",
         params: DeliveryParams,
         body: Type.Object({}, { additionalProperties: false }),
-        response: {
-          202: Type.Object({ deliveryId: Id, eventId: Id }),
-          ...problemResponses(...authenticatedErrors, ...bodyErrors, 404),
-        },
+        response: { 202: Type.Object({ deliveryId: Id, eventId: Id }) },
       },
     },
     async (request, reply) => {
@@ -280,7 +265,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext; url
         summary: "Re-queue every failed or skipped delivery in a time window",
         params: IdParams,
         body: RecoverBody,
-        response: { 202: RecoverResponse, ...problemResponses(...authenticatedErrors, ...bodyErrors, 404) },
+        response: { 202: RecoverResponse },
       },
     },
     async (request, reply) => {
