@@ -143,9 +143,8 @@ export function rssOfTree(pid: number): number {
 
 /** The whole machine's CPU time so far, from /proc/stat, in clock ticks: busy, idle, waiting on I/O. */
 export function machineTicks(): { busy: number; idle: number; iowait: number } {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
-    .readFileSync("/proc/stat", "utf8")
-    .split("\n")[0]!
+  const [cpuLine = ""] = fs.readFileSync("/proc/stat", "utf8").split("\n");
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = cpuLine
     .trim()
     .split(/\s+/)
     .slice(1)

@@ -1,6 +1,5 @@
 // The New order page's customer picker in a real browser at a phone's width (390 px): typing a
 // number fills the select with the customer found, without a page load; the order made is hers.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";

@@ -5,7 +5,7 @@
 // screenshots land in test-artifacts/screenshots; no page scrolls sideways.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { decodeEntities } from "../helpers/browser.ts";
 import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";

@@ -5,7 +5,7 @@
 // land in test-artifacts/screenshots; no page scrolls sideways.
 import { generate } from "otplib";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";

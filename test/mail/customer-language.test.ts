@@ -1,10 +1,9 @@
-// Issue 46 for what a shop's customers read, read back from a real SMTP server and a real
-// Chromium: a German shop's customer gets German order and appointment mail and a German
+// CONTRACT 12 (Languages) for what a shop's customers read, read back from a real SMTP server
+// and a real Chromium: a German shop's customer gets German order and appointment mail and a German
 // tracking page, a Portuguese customer of the same shop Portuguese mail; the shop's brand is in
 // each; an owner's own subject is used and an unknown placeholder refused with its name (staff
 // may not word mail at all); no customer page or mail says "vendor-api"; the tracking page in the
 // pseudo-locale at 390 px does not scroll sideways.
-import type { Browser as Chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateShopBrand } from "../../src/modules/vendors/shop-brand.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";

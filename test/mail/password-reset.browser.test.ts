@@ -1,7 +1,7 @@
 // The forgotten password end to end in a real browser (Debian's Chromium): "Forgot password?" on
 // the sign-in page, the mail read back from a real SMTP server, its link opened, a new password
 // chosen, and a sign-in with it that reaches the dashboard.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { useChromium } from "../helpers/chromium.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { useMailSender } from "../helpers/smtp.ts";

@@ -228,11 +228,10 @@ ${open ? html`<p id="too-late">${t.t("appointments.page.tooLate", { hours: a.cut
   const slotList =
     days.size === 0
       ? html`<p id="no-slots">${t.t("appointments.page.noSlots")}</p>`
-      : html`${[...days].map(
-          ([
-            day,
+      : html`${[...days.values()].map(
+          (
             starts,
-          ]) => html`<fieldset class="slots"><legend>${t.date(new Date(starts[0] as string), a.timeZone, { dateStyle: "full" })}</legend>
+          ) => html`<fieldset class="slots"><legend>${t.date(new Date(starts[0] as string), a.timeZone, { dateStyle: "full" })}</legend>
 ${starts.map(
   (s) =>
     html`<label class="slot"><input type="radio" name="start" value="${s}" required> ${t.time(new Date(s), a.timeZone)}</label> `,
