@@ -6,6 +6,7 @@
 // under API_PROCESSES is replaced (runApiProcesses).
 import cluster from "node:cluster";
 import { parseArgs } from "node:util";
+import { type Logger, pino } from "pino";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { buildApp } from "./app.ts";
 import { type ControlSocket, startControlSocket } from "./cli/control-socket.ts";
@@ -78,6 +79,29 @@ async function migrateWhenReachable(database: Database, config: Config): Promise
   if (retried) console.error("database reachable: starting");
 }
 
+/**
+ * The log of a start before the app (and its logger) exists: one line per step with how long it
+ * took, and one before a step that takes seconds (a new PGlite database), so no start is silent
+ * for long. The same level and format as the app's own lines.
+ */
+function startLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    ...(config.logFormat === "pretty"
+      ? {
+          transport: {
+            target: "pino-pretty",
+            options: { translateTime: "HH:MM:ss.l", ignore: "pid,hostname" },
+          },
+        }
+      : {}),
+  });
+}
+
+function elapsedMs(since: number): number {
+  return Math.round(performance.now() - since);
+}
+
 /** A start that cannot go on: one line on stderr, exit 1. */
 class StartError extends Error {}
 
@@ -94,10 +118,13 @@ const HEALTHY_RUN_MS = 30_000;
  */
 async function runApiProcesses(config: Config, processes: number): Promise<void> {
   await assertPortFree(config.host, config.port, "PORT");
+  const log = startLogger(config);
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
   });
+  const migrating = performance.now();
   await migrateWhenReachable(database, config);
+  log.info({ ms: elapsedMs(migrating) }, "migrations checked");
   await database.close();
   // Without Redis the API processes count rate limits here, in one place (rate-limit-store.ts).
   if (!config.redisUrl) new RateLimiterClusterMaster();
@@ -192,16 +219,24 @@ async function main(): Promise<void> {
   else if (role === "worker" && config.workerPort !== DEFAULT_WORKER_PORT) {
     await assertPortFree(config.host, config.workerPort, "WORKER_PORT");
   }
+  const log = startLogger(config);
+  let step = performance.now();
   const database = await openDatabase(targetFromConfig(config), {
     timeouts: { connectMs: config.dbConnectTimeoutMs, queryMs: config.dbQueryTimeoutMs },
     poolSize: config.databasePoolSize,
     minFreeBytes: config.diskMinFreeBytes,
     genericPlans: role === "worker",
+    log: (fields, message) => log.info(fields, message),
   });
+  log.info({ database: database.kind, ms: elapsedMs(step) }, "database open");
+  step = performance.now();
   await migrateWhenReachable(database, config);
+  log.info({ ms: elapsedMs(step) }, "migrations checked");
 
+  step = performance.now();
   const metrics = createMetrics(database, { processMetrics: true });
   const app = await buildApp({ config, database, metrics });
+  app.log.info({ ms: elapsedMs(step) }, "routes ready");
   const stoppers: Array<() => Promise<void>> = [];
   // A host clock off by more than a second is logged (db/database-clock.ts); a dispatcher checks its own.
   if (role === "api") {
@@ -277,6 +312,7 @@ async function main(): Promise<void> {
       publicUrl: config.publicUrl,
       controlSocket: control?.path,
       ...(probesPort !== undefined ? { probesPort } : {}),
+      startMs: Math.round(performance.now()),
     },
     "vendor-api started",
   );

@@ -14,6 +14,7 @@ import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { restrictDataDir } from "./data-dir-permissions.ts";
 import { type DiskSpaceGuard, watchDiskSpace } from "./disk-space.ts";
 import { createPgListener, DEFAULT_LISTENER_TIMINGS } from "./pg-listener.ts";
+import { initdbInChildProcess, needsInitdb } from "./pglite-first-run.ts";
 import { releaseClientsOfFailedTransactions } from "./pooled-transaction.ts";
 import * as schema from "./schema/index.ts";
 
@@ -128,6 +129,8 @@ export async function openDatabase(
      * answer within the query timeout, or it is given up and reopened.
      */
     listenHeartbeatMs?: number;
+    /** Steps of a start worth a line (creating a new PGlite database takes seconds). */
+    log?: (fields: object, message: string) => void;
   } = {},
 ): Promise<Database> {
   let count = 0;
@@ -198,13 +201,23 @@ export async function openDatabase(
     // Two processes can open one PGlite directory with no error and corrupt it: refuse instead.
     lock = acquireDirectoryLock(target.dataDir);
     try {
-      client = await PGlite.create(path.join(target.dataDir, "pglite"));
+      const pgDir = path.join(target.dataDir, "pglite");
+      if (needsInitdb(pgDir)) {
+        const started = performance.now();
+        options.log?.(
+          { dataDir: target.dataDir },
+          "creating the embedded database (first start on this DATA_DIR)",
+        );
+        await initdbInChildProcess(pgDir, PGLITE_OPTIONS);
+        options.log?.({ ms: Math.round(performance.now() - started) }, "embedded database created");
+      }
+      client = await PGlite.create(pgDir, PGLITE_OPTIONS);
     } catch (err) {
       lock.release();
       throw err;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create(PGLITE_OPTIONS);
   }
   let diskSpace: DiskSpaceGuard | undefined;
   if (target.dataDir && options.minFreeBytes) {
@@ -221,6 +234,18 @@ export async function openDatabase(
     diskSpace,
   );
 }
+
+/**
+ * The embedded PostgreSQL's memory settings (docs/decisions/0014). PGlite's WebAssembly memory
+ * only grows, and PostgreSQL zeroes its shared buffers when it opens: initdb's 128 MB of
+ * shared_buffers were resident from the first second. 16 MB holds a shop's hot pages; a page that
+ * does not fit is read back from the data directory's files, through the host's page cache, as
+ * PostgreSQL reads on any server. maintenance_work_mem bounds what an index build in a migration
+ * takes (and keeps). The rest are PGlite's own start parameters, kept.
+ */
+export const PGLITE_OPTIONS = {
+  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "maintenance_work_mem=16MB"],
+};
 
 /**
  * A Database over a PGlite instance that is already open; `close` says what closing it means.

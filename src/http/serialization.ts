@@ -22,5 +22,14 @@ export const buildSerializer: BuildSerializer = (externalSchemas, serializerOpts
   const compile = compileFresh(externalSchemas as never, serializerOpts as never);
   const shareable = Object.keys(externalSchemas ?? {}).length === 0 && serializerOpts === undefined;
   if (!shareable) return compile;
-  return (route) => compiled(route.schema as object, () => compile(route) as Serialize);
+  return (route) =>
+    compiled(route.schema as object, () => {
+      // Built at the first answer it serializes, not when the route is registered: most of a
+      // process's routes never answer (the same reasoning as validation.ts compiledOnFirstUse).
+      let serialize: Serialize | undefined;
+      return (data) => {
+        serialize ??= compile(route) as Serialize;
+        return serialize(data);
+      };
+    });
 };
