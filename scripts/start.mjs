@@ -66,8 +66,9 @@ async function compile(outFile) {
   const code = fs
     .readFileSync(tmp, "utf8")
     .replace(/\/\/# sourceMappingURL=.*$/m, `//# sourceMappingURL=${path.basename(outFile)}.map`);
-  fs.writeFileSync(`${outFile}.map`, fs.readFileSync(`${tmp}.map`));
+  fs.writeFileSync(`${outFile}.map`, fs.readFileSync(`${tmp}.map`), { mode: 0o600 });
   fs.writeFileSync(tmp, code);
+  fs.chmodSync(tmp, 0o600);
   fs.rmSync(`${tmp}.map`);
   // Renamed into place last: a start running beside this one never reads half a file.
   fs.renameSync(tmp, outFile);
@@ -78,7 +79,8 @@ async function compiledMain() {
   const main = path.join(dir, "main.js");
   if (!fs.existsSync(main)) {
     fs.rmSync(cacheRoot, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    // Our own account only, as every file the service writes.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     await compile(main);
   }
   return main;
