@@ -113,8 +113,15 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
   });
 }
 
-/** The service's refusal in the shop's language, the placeholder still named. */
+/**
+ * The service's refusal (wordingErrors, in English for the API) in the page's language, the
+ * placeholder still named; a sentence this page does not know stays as the service says it.
+ */
 function localized(t: Translator, kind: WordedKind, error: FieldError): FieldError {
+  const longer = /^must be at most (\d+) characters$/.exec(error.message);
+  if (longer) return { field: error.field, message: t.t("mail.editor.tooLong", { max: Number(longer[1]) }) };
+  if (error.message === "must be one line")
+    return { field: error.field, message: t.t("mail.editor.oneLine") };
   const match = /unknown placeholder (\{[^}]*\}(?:, \{[^}]*\})*)/.exec(error.message);
   if (!match) return error;
   const list = wordingPlaceholders[kind].map((n) => `{${n}}`).join(", ");
