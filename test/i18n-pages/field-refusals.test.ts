@@ -1,6 +1,7 @@
 // What a German shop's people read beside a field they filled in wrong, on the settings forms whose
 // checks the services own (mail wording, booking settings, order dates): the reader's sentence,
 // never the service's English for the API ("must be one line", "must be at most 200 characters").
+// The brand form answers with a flash, which names the refused field by its label.
 import { describe, expect, it } from "vitest";
 import { setShopLanguage } from "../../src/modules/vendors/shop-language.ts";
 import { decodeEntities, hiddenFields } from "../helpers/browser.ts";
@@ -86,6 +87,7 @@ describe("field refusals on the settings forms, in German", () => {
     const flash = flashOf(await follow(owner, res));
     expect(flash?.kind).toBe("error");
     expect(flash?.text).not.toMatch(englishRule);
-    expect(flash?.text).toContain("ungültig");
+    // Before: the generic "a value is not valid", naming no field.
+    expect(flash?.text).toBe("Bitte prüfen Sie das Feld „Akzentfarbe“ und versuchen Sie es erneut.");
   });
 });
