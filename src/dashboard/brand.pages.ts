@@ -148,7 +148,8 @@ async function namingTheField(t: Translator, save: () => Promise<unknown>): Prom
  */
 function localized(t: Translator, kind: WordedKind, error: FieldError): FieldError {
   const longer = /^must be at most (\d+) characters$/.exec(error.message);
-  if (longer) return { field: error.field, message: t.t("mail.editor.tooLong", { max: Number(longer[1]) }) };
+  if (longer)
+    return { field: error.field, message: t.t("mail.editor.fieldTooLong", { max: Number(longer[1]) }) };
   if (error.message === "must be one line")
     return { field: error.field, message: t.t("mail.editor.oneLine") };
   const match = /unknown placeholder (\{[^}]*\}(?:, \{[^}]*\})*)/.exec(error.message);
