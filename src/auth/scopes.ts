@@ -1,7 +1,7 @@
 // The scope vocabulary of CONTRACT 3. What each scope allows, in words, has one home: the
 // catalogues' `scopes` section (src/i18n), key `scopes.<resource>.<read|write>`. The dashboard
-// shows it in the reader's language (scopeDescription); the OpenAPI document and the consent page
-// read the English one (scopeDescriptions).
+// and the consent page show it in the reader's language (scopeDescription); the OpenAPI document
+// reads the English one (scopeDescriptions).
 import { baseCatalogue } from "../i18n/catalogue.ts";
 import type { Translator } from "../i18n/translator.ts";
 

@@ -96,20 +96,35 @@ function whatCell(t: Translator, row: ActivityRow): SafeHtml {
   return richMessage(t, k(`action.${row.action}`), {}, { subject: subjectCell(row) });
 }
 
+/** Where a record's statuses have their labels: the same words its own pages use. */
+const statusLabels: Partial<Record<string, string>> = {
+  order: "dashboard.orders.status",
+  appointment: "dashboard.appointments.state",
+  webhook: "dashboard.integrations.status",
+};
+
+/** A stored status in the reader's words; one this version has no label for stays as stored. */
+function statusText(t: Translator, row: ActivityRow, status: string): string {
+  const section = isActivityAction(row.action) ? statusLabels[kindOfAction(row.action)] : undefined;
+  const key = `${section}.${status}`;
+  return section && t.has(key) ? t.t(key) : status;
+}
+
 /** Facts of the change: a status move, the fields edited. Never a value a customer typed. */
 function detailText(t: Translator, row: ActivityRow): string {
   const d = row.detail ?? {};
   const parts: string[] = [];
-  // Stored values (numbers, statuses, field names, scopes, ids) are shown as stored.
+  // Statuses in the reader's words; other stored values (numbers, field names, scopes, ids) as stored.
   if (typeof d.number === "number") parts.push(`#${d.number}`);
   if (row.action === "customer.merged" && typeof d.from === "string")
     parts.push(t.t(k("detail.merged"), { id: d.from.slice(0, 8) }));
-  if (typeof d.from === "string" && typeof d.to === "string") parts.push(`${d.from} → ${d.to}`);
+  if (typeof d.from === "string" && typeof d.to === "string")
+    parts.push(`${statusText(t, row, d.from)} → ${statusText(t, row, d.to)}`);
   if (Array.isArray(d.fields) && d.fields.length > 0)
     parts.push(t.t(k("detail.fields"), { fields: d.fields.join(", ") }));
   if (Array.isArray(d.scopes)) parts.push(t.t(k("detail.scopes"), { scopes: d.scopes.join(" ") }));
   if (typeof d.public === "boolean") parts.push(t.t(k(d.public ? "detail.public" : "detail.private")));
-  if (typeof d.status === "string") parts.push(d.status);
+  if (typeof d.status === "string") parts.push(statusText(t, row, d.status));
   if (d.reason === "removed") parts.push(t.t(k("detail.memberRemoved")));
   if (d.reason === "demoted") parts.push(t.t(k("detail.memberDemoted")));
   if (typeof d.invitationsRevoked === "number" && d.invitationsRevoked > 0)

@@ -5,8 +5,8 @@
 // template that sends the mail, and a reset to the default. An unknown placeholder is refused
 // with its name (400, the form shown again with the error beside the field).
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { FieldError } from "../errors.ts";
-import { languages } from "../i18n/languages.ts";
+import { AppError, type FieldError } from "../errors.ts";
+import { baseLanguage, languages } from "../i18n/languages.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { RenderedMail } from "../mail/template.ts";
 import { appointmentCancelledMail, appointmentConfirmedMail } from "../mail/templates/appointment.ts";
@@ -31,6 +31,8 @@ import { field, formOf } from "../web/form.ts";
 import { runAction, saveForm } from "../web/form-actions.ts";
 import { inputField, selectField, textareaField } from "../web/form-fields.ts";
 import { html, type SafeHtml } from "../web/html.ts";
+import { readerOf } from "../web/reader.ts";
+import { ReaderRefusal } from "../web/refusal.ts";
 import type { DashboardDeps } from "./deps.ts";
 import { dashboardPage, type PageContext } from "./layout.ts";
 import { pageContext, vendorIdOf } from "./page-context.ts";
@@ -52,14 +54,16 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
 
   app.post(BRAND, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) =>
     runAction(reply, { ctx, config }, { done: BRAND }, async (form) => {
-      await updateShopBrand(ctx, vendorIdOf(request), {
-        language: field(form, "language"),
-        logoUrl: field(form, "logoUrl"),
-        accentColor: field(form, "accentColor"),
-        address: field(form, "address"),
-        phone: field(form, "phone"),
-        signature: field(form, "signature"),
-      });
+      await namingTheField(readerOf(request).t, () =>
+        updateShopBrand(ctx, vendorIdOf(request), {
+          language: field(form, "language"),
+          logoUrl: field(form, "logoUrl"),
+          accentColor: field(form, "accentColor"),
+          address: field(form, "address"),
+          phone: field(form, "phone"),
+          signature: field(form, "signature"),
+        }),
+      );
       const shop = await getShopBrand(ctx, vendorIdOf(request));
       return { kind: "success", message: translator(shop.language).t("mail.settings.saved") };
     }),
@@ -113,8 +117,41 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
   });
 }
 
-/** The service's refusal in the shop's language, the placeholder still named. */
+const brandFields = ["language", "logoUrl", "accentColor", "address", "phone", "signature"] as const;
+
+/**
+ * The brand service's refusal names the field in the API's words and in English; the flash (read
+ * in the member's language, web/refusal.ts) names the form's label instead. An English reader
+ * keeps the service's own sentence.
+ */
+async function namingTheField(t: Translator, save: () => Promise<unknown>): Promise<void> {
+  try {
+    await save();
+  } catch (err) {
+    if (!(err instanceof AppError) || t.locale === baseLanguage) throw err;
+    const refused = err.extra.errors?.[0]?.field;
+    const name = brandFields.find((f) => f === refused);
+    if (!name) throw err;
+    throw new ReaderRefusal(
+      err.code,
+      t.t("errors.badRequest.field", { field: t.t(`mail.settings.${name}`) }),
+      {
+        ...(err.extra.errors ? { errors: err.extra.errors } : {}),
+      },
+    );
+  }
+}
+
+/**
+ * The service's refusal (wordingErrors, in English for the API) in the page's language, the
+ * placeholder still named; a sentence this page does not know stays as the service says it.
+ */
 function localized(t: Translator, kind: WordedKind, error: FieldError): FieldError {
+  const longer = /^must be at most (\d+) characters$/.exec(error.message);
+  if (longer)
+    return { field: error.field, message: t.t("mail.editor.fieldTooLong", { max: Number(longer[1]) }) };
+  if (error.message === "must be one line")
+    return { field: error.field, message: t.t("mail.editor.oneLine") };
   const match = /unknown placeholder (\{[^}]*\}(?:, \{[^}]*\})*)/.exec(error.message);
   if (!match) return error;
   const list = wordingPlaceholders[kind].map((n) => `{${n}}`).join(", ");

@@ -52,7 +52,8 @@ export async function pageContext(
   return {
     t: reader.t,
     productName: reader.productName,
-    vendorName: shop?.name ?? "Vendor",
+    // Only a shop deleted during the session has no settings: the frame names it in the reader's words.
+    vendorName: shop?.name ?? reader.t.t("dashboard.layout.yourShop"),
     csrf: csrfToken(reply),
     flash,
     timeZone: shop?.timeZone ?? DEFAULT_TIME_ZONE,

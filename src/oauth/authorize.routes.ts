@@ -2,16 +2,18 @@
 // browser scope (cookies, CSRF, page headers, HTML errors). The GET validates the request and,
 // for a signed-in vendor, shows the consent page; the consent form POSTs the same parameters
 // back, which are validated again (nothing is trusted from the page) before a code is issued.
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { runAsActor } from "../auth/actor.ts";
 import { may } from "../auth/member-policy.ts";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { mayAuthorize } from "../modules/applications/applications.service.ts";
 import { alreadyGranted } from "../modules/connections/connections.service.ts";
+import type { DashboardSession } from "../modules/sessions/sessions.service.ts";
 import { findVendor } from "../modules/use-cases/vendor-accounts.service.ts";
 import { csrfToken, sendPage } from "../web/browser-scope.ts";
 import { errorPage } from "../web/html.ts";
+import { type Reader, translatorFor } from "../web/reader.ts";
 import { currentSession } from "../web/session.ts";
 import {
   AUTHORIZATION_PARAMS,
@@ -114,15 +116,18 @@ export async function authorizeRoutes(
 
   // Only an owner gives an application access to the shop (CONTRACT 10, src/auth/member-policy.ts):
   // a staff member is told so, and the application hears nothing (no redirect, no code).
-  const ownersOnly = (reply: FastifyReply) =>
+  const ownersOnly = (reply: FastifyReply, reader: Reader) =>
     sendPage(
       reply,
       403,
-      errorPage(
-        "Owners only",
-        "Only the shop's owners can connect applications to it. Ask an owner to sign in and allow it.",
-      ),
+      errorPage(reader.t.t("errors.ownersOnly.title"), reader.t.t("oauth.consent.ownersOnly"), reader),
     );
+
+  /** The signed-in member reads the consent page in their own language, else the shop's. */
+  const readerFor = (request: FastifyRequest, session: DashboardSession): Reader => ({
+    t: translatorFor(request, session.member.language).t,
+    productName: request.readerSettings.productName,
+  });
 
   const privateApplication = () =>
     new UnauthorizedClient("This application is private to the shop that registered it");
@@ -133,7 +138,7 @@ export async function authorizeRoutes(
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(302).header("location", signInRedirect(params)).send();
-    if (!may(session.member.role, "oauth-consent")) return ownersOnly(reply);
+    if (!may(session.member.role, "oauth-consent")) return ownersOnly(reply, readerFor(request, session));
     if (!mayAuthorize(authz.application, session.vendorId)) {
       return refuse(reply, 302, authz, privateApplication());
     }
@@ -158,6 +163,7 @@ export async function authorizeRoutes(
         vendorName: vendor?.name ?? "",
         publisherName: publisher?.name ?? "",
         csrf: csrfToken(reply),
+        reader: readerFor(request, session),
       }),
     );
   });
@@ -170,7 +176,7 @@ export async function authorizeRoutes(
     if (!authz) return reply;
     const session = await currentSession(ctx, request);
     if (!session) return reply.code(303).header("location", signInRedirect(params)).send();
-    if (!may(session.member.role, "oauth-consent")) return ownersOnly(reply);
+    if (!may(session.member.role, "oauth-consent")) return ownersOnly(reply, readerFor(request, session));
     if (!mayAuthorize(authz.application, session.vendorId)) {
       return refuse(reply, 303, authz, privateApplication());
     }

@@ -109,7 +109,7 @@ describe.skipIf(!chromium.available)(
         expect(everyone).toContain("Application “Bridal POS”");
         expect(everyone[0]).toBe("Sam Costura");
         expect(await page.locator('tr[data-action="order.status_changed"]').innerText()).toContain(
-          "ORDERED → IN_PRODUCTION",
+          "Ordered → In production",
         );
         expect(await page.locator('tr[data-action="customer.created"] td.actor').innerText()).toBe(
           vendor.email,

@@ -88,7 +88,7 @@ describe("the Activity page", () => {
     for (const e of entries) expect(e.shown).toBe(tokyo.format(new Date(e.datetime)));
     expect(entries[0]?.shown).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d [AP]M GMT\+9$/);
     expect(page.text).toContain(`href="/dashboard/orders/${orderByApp}"`);
-    expect(page.text).toContain("ORDERED → IN_PRODUCTION");
+    expect(page.text).toContain("Ordered → In production");
   });
 
   it("filters by who and by kind of record, and keeps the filters on the next page", async () => {
