@@ -212,6 +212,7 @@ export async function openDatabase(
         options.log?.({ ms: Math.round(performance.now() - started) }, "embedded database created");
       }
       client = await PGlite.create(pgDir, PGLITE_OPTIONS);
+      keepFilesToOwner(client, target.dataDir);
     } catch (err) {
       lock.release();
       throw err;
@@ -233,6 +234,22 @@ export async function openDatabase(
     },
     diskSpace,
   );
+}
+
+/**
+ * PGlite applies no umask: its file system (emscripten's) gives each file it creates exactly the
+ * mode PostgreSQL asked for, 0666 for a new database's files and for what PostgreSQL opens with
+ * fopen (pg_internal.init), whatever the process's umask. So what is there once it has opened is
+ * tightened (data-dir-permissions.ts), and its chmod is masked to the owner for what it writes
+ * later. test/ops/data-dir-permissions.test.ts holds both.
+ */
+function keepFilesToOwner(client: PGlite, dataDir: string): void {
+  restrictDataDir(dataDir);
+  type Chmod = (path: string, mode: number, dontFollow?: boolean) => void;
+  const fileSystem = (client as unknown as { mod?: { FS?: { chmod: Chmod } } }).mod?.FS;
+  if (!fileSystem) throw new Error("PGlite's file system is out of reach: its files' modes cannot be kept");
+  const chmod: Chmod = fileSystem.chmod.bind(fileSystem);
+  fileSystem.chmod = (path, mode, dontFollow) => chmod(path, mode & ~0o077, dontFollow);
 }
 
 /**
