@@ -160,7 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReferencePage(app);
   registerGuides(app);
   registerEventCatalogue(app, GUIDE_CSP);
-  const rateLimitStore = openRateLimitStore(
+  const rateLimitStore = await openRateLimitStore(
     config.redisUrl,
     config.redisKeyPrefix,
     app.log,

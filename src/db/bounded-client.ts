@@ -12,13 +12,20 @@
 // looks at the clients that wait instead, and a statement costs a counter, a time stamp and a
 // bound callback (see answerThen).
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import type pg from "pg";
+import type { Pg } from "./pg-driver.ts";
 
 export const QUERY_TIMEOUT_MESSAGE = "Query read timeout";
 
+/** What ReadDeadlines needs of a client. */
+interface Watched {
+  readonly lastProgressAt: number;
+  abandon(reason: Error): void;
+}
+
 /** The clients of one pool that wait for an answer, checked a few times per `limitMs`. */
 export class ReadDeadlines {
-  private readonly waiting = new Set<BoundedClient>();
+  private readonly waiting = new Set<Watched>();
   private timer: NodeJS.Timeout | undefined;
   /** How often to look: a deadline is noticed at most this late. */
   readonly checkEveryMs: number;
@@ -38,7 +45,7 @@ export class ReadDeadlines {
   }
 
   /** Called by a client whose first outstanding statement was just sent. */
-  watch(client: BoundedClient): void {
+  watch(client: Watched): void {
     this.waiting.add(client);
     if (!this.timer) {
       this.timer = setInterval(() => this.check(), this.checkEveryMs);
@@ -47,7 +54,7 @@ export class ReadDeadlines {
   }
 
   /** Called by a client whose last outstanding statement was answered. */
-  unwatch(client: BoundedClient): void {
+  unwatch(client: Watched): void {
     this.waiting.delete(client);
   }
 
@@ -82,7 +89,7 @@ type Callback = (...answer: unknown[]) => unknown;
  * and were promoted by the megabyte under load (measured with --trace-gc-nvp); bound, they die
  * young, as without a wrapper.
  */
-function answerThen(this: BoundedClient, callback: Callback, ...answer: unknown[]): unknown {
+function answerThen(this: { answered(): void }, callback: Callback, ...answer: unknown[]): unknown {
   this.answered();
   return callback(...answer);
 }
@@ -93,71 +100,90 @@ export type BoundedClientConfig = pg.ClientConfig & {
   unnamedStatements?: boolean;
 };
 
-export class BoundedClient extends pg.Client {
-  private readonly deadlines: ReadDeadlines | undefined;
-  private readonly unnamed: boolean;
-  /** Statements sent and not answered yet. */
-  private outstanding = 0;
-  /** When the oldest outstanding statement was sent, or the last answer came, whichever is later. */
-  lastProgressAt = 0;
-  private readonly onAnswer = () => this.answered();
+export type BoundedClient = InstanceType<ReturnType<typeof boundedClientOf>>;
 
-  constructor(config: BoundedClientConfig) {
-    super(config);
-    this.deadlines = config.readDeadlines;
-    this.unnamed = config.unnamedStatements === true;
-    // A connection dropped while the client is checked out must not crash the process: the
-    // statement in progress fails, and the pool discards the client when it comes back.
-    this.on("error", () => {});
+const classes = new WeakMap<Pg, ReturnType<typeof boundedClientOf>>();
+
+/**
+ * The BoundedClient class over `pg`'s Client, made once per `pg`: pg is loaded only on PostgreSQL
+ * (pg-driver.ts, docs/decisions/0016).
+ */
+export function boundedClientClass(pg: Pg): ReturnType<typeof boundedClientOf> {
+  let made = classes.get(pg);
+  if (!made) {
+    made = boundedClientOf(pg);
+    classes.set(pg, made);
   }
+  return made;
+}
 
-  // pg's query(config, values?, callback?): with a callback (pg-pool's query) or without (promise
-  // form: a checked-out client, as in transactions).
-  override query(config: unknown, values?: unknown, callback?: unknown): never {
-    const run = super.query as (c: unknown, v?: unknown, cb?: unknown) => unknown;
-    // Behind a transaction pooler the next statement may reach another server connection, where
-    // a name prepared here means nothing or another statement: the same text, unnamed.
-    if (this.unnamed && (config as { name?: string } | null)?.name)
-      config = { ...(config as object), name: undefined };
-    if (!this.deadlines) return run.call(this, config, values, callback) as never;
-    // A bound function, not a closure: see answerThen.
-    if (typeof callback === "function") callback = answerThen.bind(this, callback as Callback);
-    else if (typeof values === "function") values = answerThen.bind(this, values as Callback);
-    else {
-      const result = run.call(this, config, values);
-      // A submittable with a callback of its own returns itself and is not timed.
-      if (result instanceof Promise) {
-        this.sent();
-        result.then(this.onAnswer, this.onAnswer);
+function boundedClientOf(pg: Pg) {
+  return class BoundedClient extends pg.Client {
+    private readonly deadlines: ReadDeadlines | undefined;
+    private readonly unnamed: boolean;
+    /** Statements sent and not answered yet. */
+    private outstanding = 0;
+    /** When the oldest outstanding statement was sent, or the last answer came, whichever is later. */
+    lastProgressAt = 0;
+    private readonly onAnswer = () => this.answered();
+
+    constructor(config: BoundedClientConfig) {
+      super(config);
+      this.deadlines = config.readDeadlines;
+      this.unnamed = config.unnamedStatements === true;
+      // A connection dropped while the client is checked out must not crash the process: the
+      // statement in progress fails, and the pool discards the client when it comes back.
+      this.on("error", () => {});
+    }
+
+    // pg's query(config, values?, callback?): with a callback (pg-pool's query) or without (promise
+    // form: a checked-out client, as in transactions).
+    override query(config: unknown, values?: unknown, callback?: unknown): never {
+      const run = super.query as (c: unknown, v?: unknown, cb?: unknown) => unknown;
+      // Behind a transaction pooler the next statement may reach another server connection, where
+      // a name prepared here means nothing or another statement: the same text, unnamed.
+      if (this.unnamed && (config as { name?: string } | null)?.name)
+        config = { ...(config as object), name: undefined };
+      if (!this.deadlines) return run.call(this, config, values, callback) as never;
+      // A bound function, not a closure: see answerThen.
+      if (typeof callback === "function") callback = answerThen.bind(this, callback as Callback);
+      else if (typeof values === "function") values = answerThen.bind(this, values as Callback);
+      else {
+        const result = run.call(this, config, values);
+        // A submittable with a callback of its own returns itself and is not timed.
+        if (result instanceof Promise) {
+          this.sent();
+          result.then(this.onAnswer, this.onAnswer);
+        }
+        return result as never;
       }
-      return result as never;
+      this.sent();
+      try {
+        return run.call(this, config, values, callback) as never;
+      } catch (err) {
+        this.answered(); // refused before it was sent (a malformed config): nothing to wait for
+        throw err;
+      }
     }
-    this.sent();
-    try {
-      return run.call(this, config, values, callback) as never;
-    } catch (err) {
-      this.answered(); // refused before it was sent (a malformed config): nothing to wait for
-      throw err;
+
+    /** Fails every outstanding statement with `reason` and drops the connection. */
+    abandon(reason: Error): void {
+      (
+        this as unknown as { connection: { stream: { destroy(err: Error): void } } }
+      ).connection.stream.destroy(reason);
     }
-  }
 
-  /** Fails every outstanding statement with `reason` and drops the connection. */
-  abandon(reason: Error): void {
-    (this as unknown as { connection: { stream: { destroy(err: Error): void } } }).connection.stream.destroy(
-      reason,
-    );
-  }
+    private sent(): void {
+      if (this.outstanding++ === 0) {
+        this.lastProgressAt = performance.now();
+        this.deadlines?.watch(this);
+      }
+    }
 
-  private sent(): void {
-    if (this.outstanding++ === 0) {
+    /** @internal Called once per statement sent, when its answer (or its error) came. */
+    answered(): void {
       this.lastProgressAt = performance.now();
-      this.deadlines?.watch(this);
+      if (--this.outstanding === 0) this.deadlines?.unwatch(this);
     }
-  }
-
-  /** @internal Called once per statement sent, when its answer (or its error) came. */
-  answered(): void {
-    this.lastProgressAt = performance.now();
-    if (--this.outstanding === 0) this.deadlines?.unwatch(this);
-  }
+  };
 }

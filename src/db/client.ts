@@ -3,16 +3,16 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import pg from "pg";
+import type pg from "pg";
 import type { DatabasePoolMode } from "../config.ts";
 import { DatabaseAvailability } from "./availability.ts";
-import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "./bounded-client.ts";
+import { type BoundedClientConfig, boundedClientClass, ReadDeadlines } from "./bounded-client.ts";
 import { acquireDirectoryLock, type DirectoryLock } from "./data-dir-lock.ts";
 import { restrictDataDir } from "./data-dir-permissions.ts";
 import { type DiskSpaceGuard, watchDiskSpace } from "./disk-space.ts";
+import { loadPgDriver } from "./pg-driver.ts";
 import { createPgListener, DEFAULT_LISTENER_TIMINGS } from "./pg-listener.ts";
 import { initdbInChildProcess, needsInitdb } from "./pglite-first-run.ts";
 import { releaseClientsOfFailedTransactions } from "./pooled-transaction.ts";
@@ -137,13 +137,14 @@ export async function openDatabase(
   const logger = { logQuery: () => void count++ };
 
   if (target.kind === "pg") {
+    const { pg, drizzle: drizzlePg, NodePgSession } = await loadPgDriver();
     const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     // The client side of the query timeout (a server that never answers); statement_timeout below
     // is the server side (a statement that runs too long).
     const readDeadlines = new ReadDeadlines(timeouts.queryMs);
     const session = target.poolMode !== "transaction";
     const config: pg.PoolConfig & BoundedClientConfig = {
-      Client: BoundedClient as unknown as typeof pg.Client,
+      Client: boundedClientClass(pg) as unknown as typeof pg.Client,
       readDeadlines,
       unnamedStatements: !session,
       connectionString: target.url,
@@ -167,7 +168,7 @@ export async function openDatabase(
     pool.on("connect", () => availability.answered());
     const db = drizzlePg({ client: pool, schema, logger }) as unknown as Db;
     // drizzle leaks the client of a transaction whose BEGIN fails: check it out ourselves.
-    releaseClientsOfFailedTransactions(db, pool);
+    releaseClientsOfFailedTransactions(db, pool, NodePgSession);
     const directUrl = target.directUrl ?? target.url;
     const listener = createPgListener(directUrl, {
       heartbeatMs: options.listenHeartbeatMs ?? DEFAULT_LISTENER_TIMINGS.heartbeatMs,

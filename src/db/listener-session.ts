@@ -1,7 +1,8 @@
 // One connection of the process's LISTEN connection (pg-listener.ts): the client it talks
 // through, a `pg.Client` in the service and a scripted one in test/unit/pg-listener.test.ts, and the
 // session's own state (the channels it LISTENs to, the locks it holds, its heartbeat's timer).
-import pg from "pg";
+import type pg from "pg";
+import { loadPgDriver, type Pg } from "./pg-driver.ts";
 
 /** How the LISTEN connection names itself in pg_stat_activity. */
 export const LISTENER_APPLICATION_NAME = "vendor-api-listener";
@@ -98,12 +99,38 @@ function serial(): Serial {
   };
 }
 
-/** A `pg.Client` for the listener: keepalive, its name, and every wait bounded by `deadlineMs`. */
+/**
+ * A `pg.Client` for the listener: keepalive, its name, and every wait bounded by `deadlineMs`.
+ * Made once pg is loaded (pg-driver.ts; at once when the database was opened on PostgreSQL).
+ */
 export function openPgClient(
   url: string,
   timings: ListenerTimings,
   events: ListenerClientEvents,
 ): ListenerClient {
+  let made: pg.Client | undefined;
+  const making = loadPgDriver().then(({ pg }) => {
+    made = newPgClient(pg, url, timings, events);
+    return made;
+  });
+  return {
+    connect: async () => {
+      await (await making).connect();
+    },
+    query: async <R extends object>(text: string, values?: unknown[]) => {
+      const client = await making;
+      return values === undefined ? client.query<R>(text) : client.query<R>(text, values);
+    },
+    end: async () => (await making).end(),
+    destroy: () => {
+      const socket = (made as unknown as { connection?: { stream?: { destroy(): void } } } | undefined)
+        ?.connection?.stream;
+      socket?.destroy();
+    },
+  };
+}
+
+function newPgClient(pg: Pg, url: string, timings: ListenerTimings, events: ListenerClientEvents): pg.Client {
   const client = new pg.Client({
     connectionString: url,
     keepAlive: true,
@@ -116,17 +143,5 @@ export function openPgClient(
   client.on("error", () => events.dropped());
   client.on("end", () => events.dropped());
   client.on("notification", (msg) => events.notification(msg.channel, msg.payload ?? ""));
-  return {
-    connect: async () => {
-      await client.connect();
-    },
-    query: <R extends object>(text: string, values?: unknown[]) =>
-      values === undefined ? client.query<R>(text) : client.query<R>(text, values),
-    end: () => client.end(),
-    destroy: () => {
-      const socket = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection
-        ?.stream;
-      socket?.destroy();
-    },
-  };
+  return client;
 }

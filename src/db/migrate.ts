@@ -1,10 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
+import type pg from "pg";
 import type { Database } from "./client.ts";
+import { loadPgDriver } from "./pg-driver.ts";
 
 const migrationsFolder = fileURLToPath(new URL("../../migrations", import.meta.url));
 // Any fixed number: every process that migrates one PostgreSQL database takes this lock, so API
@@ -22,6 +21,8 @@ export async function runMigrations(database: Database): Promise<void> {
   // through a transaction pooler: the advisory lock belongs to the session.
   const connectionString =
     database.directUrl ?? (database.pool.options as { connectionString?: string }).connectionString;
+  const { pg, drizzle: drizzlePg } = await loadPgDriver();
+  const { migrate: migratePg } = await import("drizzle-orm/node-postgres/migrator");
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

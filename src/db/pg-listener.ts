@@ -34,7 +34,6 @@
 //
 // Every statement of a connection goes through its `run`, one at a time (listener-session.ts,
 // `serial`).
-import pg from "pg";
 import { type ListenerTimings, type OpenListenerClient, openPgClient, Session } from "./listener-session.ts";
 
 export {
@@ -117,7 +116,7 @@ export class ListenerConnection implements PgListener {
     if (up && !up.listening.has(channel)) {
       up.listening.add(channel);
       // A failure here is the connection failing (or stalled): lost, and the reconnect LISTENs.
-      await up.run(() => up.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(up.lose);
+      await up.run(() => up.client.query(`LISTEN ${escapeIdentifier(channel)}`)).catch(up.lose);
     }
     if (this.current.name === "reconnecting") subscriber.onLost?.();
     let stopped = false;
@@ -130,7 +129,7 @@ export class ListenerConnection implements PgListener {
       const session = this.up();
       if (this.wanted()) {
         if (session?.listening.delete(channel)) {
-          const unlisten = `UNLISTEN ${pg.escapeIdentifier(channel)}`;
+          const unlisten = `UNLISTEN ${escapeIdentifier(channel)}`;
           await session.run(() => session.client.query(unlisten)).catch(() => {});
         }
         return;
@@ -227,7 +226,7 @@ export class ListenerConnection implements PgListener {
     for (const channel of this.channels.keys()) {
       if (session.listening.has(channel)) continue;
       session.listening.add(channel);
-      session.run(() => session.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)).catch(session.lose);
+      session.run(() => session.client.query(`LISTEN ${escapeIdentifier(channel)}`)).catch(session.lose);
     }
     if (from.name === "reconnecting") for (const s of this.everyone()) s.onNotify("");
   }
@@ -245,7 +244,7 @@ export class ListenerConnection implements PgListener {
     try {
       await client.connect();
       for (const channel of this.channels.keys()) {
-        await session.run(() => client.query(`LISTEN ${pg.escapeIdentifier(channel)}`));
+        await session.run(() => client.query(`LISTEN ${escapeIdentifier(channel)}`));
         session.listening.add(channel);
       }
       await session.run(() => this.takeLocks(session));
@@ -299,4 +298,9 @@ export class ListenerConnection implements PgListener {
     if (was.name === "reconnecting") clearTimeout(was.timer);
     if (was.name === "listening") await was.session.end(this.timings.deadlineMs);
   }
+}
+
+/** pg's escapeIdentifier, without loading pg for it (the listener's tests script the client). */
+function escapeIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }

@@ -13,14 +13,18 @@
 // instead of handing it to the next request. A failure of the caller's own work (a unique
 // violation, an AppError) was rolled back normally, and the connection is reused.
 
-import { NodePgSession } from "drizzle-orm/node-postgres";
+import type { NodePgSession } from "drizzle-orm/node-postgres";
 import type { PgTransactionConfig } from "drizzle-orm/pg-core";
 import type pg from "pg";
 
 type Transaction = (fn: (tx: unknown) => Promise<unknown>, config?: PgTransactionConfig) => Promise<unknown>;
 
 /** Makes `db.transaction` (db: drizzle over `pool`) check out and release its own client. */
-export function releaseClientsOfFailedTransactions(db: object, pool: pg.Pool): void {
+export function releaseClientsOfFailedTransactions(
+  db: object,
+  pool: pg.Pool,
+  Session: typeof NodePgSession,
+): void {
   const session = (db as unknown as { session: object }).session;
   type Parts = ConstructorParameters<typeof NodePgSession>;
   const { dialect, schema, options } = session as unknown as {
@@ -33,7 +37,7 @@ export function releaseClientsOfFailedTransactions(db: object, pool: pg.Pool): v
     let ownFailure: { error: unknown } | undefined;
     let broken: Error | undefined;
     try {
-      const onClient = new NodePgSession(client, dialect, schema, options);
+      const onClient = new Session(client, dialect, schema, options);
       return await onClient.transaction(async (tx) => {
         try {
           return await fn(tx);

@@ -21,7 +21,7 @@
 // process, and every stretch of a slow Redis, grant the budget afresh, and its counts vanish when
 // Redis answers.
 import cluster from "node:cluster";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import {
   type RateLimiterAbstract,
   RateLimiterCluster,
@@ -102,15 +102,15 @@ interface Limiters {
 
 /**
  * Opens the counters' store: Redis when a URL is given, the cluster's primary in a forked API
- * process, else memory.
+ * process, else memory. ioredis is loaded only with a URL (docs/decisions/0016).
  */
-export function openRateLimitStore(
+export async function openRateLimitStore(
   redisUrl: string | undefined,
   prefix: string,
   log: Log,
   waitMs = DEFAULT_SHARED_WAIT_MS,
-): RateLimitStore {
-  const redis = redisUrl ? connectRedis(redisUrl, waitMs) : undefined;
+): Promise<RateLimitStore> {
+  const redis = redisUrl ? connectRedis((await import("ioredis")).Redis, redisUrl, waitMs) : undefined;
   const viaPrimary = !redis && cluster.isWorker;
   const kind = redis ? "Redis" : viaPrimary ? "the primary process" : undefined;
   let state: SharedState = kind ? "up" : "none";
@@ -255,8 +255,8 @@ export function openRateLimitStore(
   };
 }
 
-function connectRedis(url: string, waitMs: number): Redis {
-  const redis = new Redis(url, {
+function connectRedis(RedisClient: typeof Redis, url: string, waitMs: number): Redis {
+  const redis = new RedisClient(url, {
     // While Redis is unreachable a command fails at once instead of queueing behind the outage.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

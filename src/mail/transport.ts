@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 
 export interface MailTransport {
@@ -20,6 +20,39 @@ export interface MailTransport {
 /** How many SMTP connections the sender keeps open at most (nodemailer's pool). */
 export const SMTP_CONNECTIONS = 4;
 
+type Nodemailer = typeof import("nodemailer").default;
+let nodemailerLoaded: Promise<Nodemailer> | undefined;
+
+/** nodemailer is loaded at the first mail, not at start (docs/decisions/0016). */
+function loadNodemailer(): Promise<Nodemailer> {
+  nodemailerLoaded ??= import("nodemailer").then((m) => m.default);
+  return nodemailerLoaded;
+}
+
+/**
+ * `make()`'s transporter, made at the first send and kept. One made after `close()` is closed as
+ * it is made, so a send after `close()` meets a closed transporter, as it did when it was made at
+ * start.
+ */
+function lazyTransporter(make: (nodemailer: Nodemailer) => Transporter) {
+  let made: Promise<Transporter> | undefined;
+  let closed = false;
+  return {
+    get: () => {
+      made ??= loadNodemailer().then((nodemailer) => {
+        const transporter = make(nodemailer);
+        if (closed) transporter.close();
+        return transporter;
+      });
+      return made;
+    },
+    close: () => {
+      closed = true;
+      made?.then((transporter) => transporter.close()).catch(() => {});
+    },
+  };
+}
+
 export function createMailTransport(options: {
   smtpUrl: string | undefined;
   dataDir: string;
@@ -32,21 +65,23 @@ export function createMailTransport(options: {
 function smtpTransport(smtpUrl: string): MailTransport {
   const url = new URL(smtpUrl);
   const password = decodeURIComponent(url.password);
-  const transporter = nodemailer.createTransport({
-    url: smtpUrl,
-    pool: true,
-    maxConnections: SMTP_CONNECTIONS,
-    // Bounded waits: a server that stopped answering fails the attempt, which is retried later.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    logger: false,
-  });
+  const transporter = lazyTransporter((nodemailer) =>
+    nodemailer.createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: SMTP_CONNECTIONS,
+      // Bounded waits: a server that stopped answering fails the attempt, which is retried later.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      logger: false,
+    }),
+  );
   return {
     description: `SMTP ${url.protocol}//${url.hostname}:${url.port || (url.protocol === "smtps:" ? 465 : 587)}`,
     async send(message) {
       try {
-        const info = await transporter.sendMail(message);
+        const info = await (await transporter.get()).sendMail(message);
         return String(info.response ?? "sent");
       } catch (err) {
         throw redacted(err, password);
@@ -66,7 +101,9 @@ function emlTransport(
   dir: string,
   log: { info(obj: unknown, msg: string): void } | undefined,
 ): MailTransport {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const composer = lazyTransporter((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+  );
   let ready: Promise<void> | undefined;
   const ensureDir = async () => {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -81,7 +118,7 @@ function emlTransport(
         throw err;
       });
       await ready;
-      const info = await composer.sendMail(message);
+      const info = await (await composer.get()).sendMail(message);
       const stamp = new Date().toISOString().replaceAll(":", "-").replace(/\..*$/, "");
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}.eml`);
       // 0600 whatever the umask (open's mode is masked): the mail may hold a reset link.

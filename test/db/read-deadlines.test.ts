@@ -4,7 +4,7 @@
 // (no statement_timeout here), standing in for one that never answers. PostgreSQL only.
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BoundedClient, type BoundedClientConfig, ReadDeadlines } from "../../src/db/bounded-client.ts";
+import { type BoundedClientConfig, boundedClientClass, ReadDeadlines } from "../../src/db/bounded-client.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 
 const base = process.env.TEST_DATABASE_URL;
@@ -30,7 +30,7 @@ afterEach(async () => {
 function boundedPool(limitMs = LIMIT_MS): pg.Pool {
   deadlines = new ReadDeadlines(limitMs);
   const config: pg.PoolConfig & BoundedClientConfig = {
-    Client: BoundedClient as unknown as typeof pg.Client,
+    Client: boundedClientClass(pg) as unknown as typeof pg.Client,
     readDeadlines: deadlines,
     connectionString: scratch?.url,
     max: 2,

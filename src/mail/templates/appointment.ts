@@ -14,7 +14,8 @@
 // The mail is framed as every customer mail (templates/customer.ts: greeting, the shop's brand and
 // signature, the unsubscribe footer); a confirmation's and a cancellation's subject and opening are
 // the shop's own wording when it has one (src/mail/wording.ts).
-import { createEvent, type EventAttributes } from "ics";
+import { createRequire } from "node:module";
+import type { EventAttributes } from "ics";
 import { isLanguage } from "../../i18n/languages.ts";
 import { type Translator, translator } from "../../i18n/translator.ts";
 import { html } from "../../lib/html.ts";
@@ -95,6 +96,19 @@ const addressLine = (address: string | null | undefined) =>
         .join(", ")
     : undefined;
 
+type Ics = typeof import("ics");
+let ics: Ics | undefined;
+
+/**
+ * ics is loaded at the first invitation, not at start (docs/decisions/0016). Synchronously, by
+ * require (it is a CommonJS package): a template renders synchronously, for the sender and for the
+ * dashboard's subjects and previews alike.
+ */
+function loadIcs(): Ics {
+  ics ??= createRequire(import.meta.url)("ics") as Ics;
+  return ics;
+}
+
 function invitation(
   data: AppointmentMailData,
   ctx: RenderContext,
@@ -130,7 +144,7 @@ function invitation(
       },
     ],
   } as EventAttributes & { timestamp: number };
-  const { error, value } = createEvent(attributes);
+  const { error, value } = loadIcs().createEvent(attributes);
   if (error || !value) throw error ?? new Error("the invitation could not be written");
   return value;
 }

@@ -10,7 +10,7 @@
 //   with a 400 px thumbnail; no metadata is carried over (EXIF with its GPS position, XMP, IPTC,
 //   the ICC profile: pixels are converted to sRGB instead), so a workroom photo does not carry the
 //   shop's location or the camera's serial number.
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { AppError } from "../../errors.ts";
 
 /** CONTRACT 12: photos are at most 2048 px on the long side. */
@@ -24,8 +24,18 @@ export const MAX_INPUT_PIXELS = 64_000_000;
 const ACCEPTED = new Set(["jpeg", "png", "webp", "heif", "avif", "gif", "tiff"]);
 const ACCEPTED_TEXT = "JPEG, PNG, WebP, HEIF, AVIF, GIF or TIFF";
 
-/** libvips' decoders share the process's threads: a few at a time keeps requests answering. */
-sharp.concurrency(2);
+type Sharp = typeof import("sharp").default;
+let sharpLoaded: Promise<Sharp> | undefined;
+
+/** sharp (libvips) is loaded at the first photo, not at start (docs/decisions/0016). */
+function loadSharp(): Promise<Sharp> {
+  sharpLoaded ??= import("sharp").then(({ default: sharp }) => {
+    // libvips' decoders share the process's threads: a few at a time keeps requests answering.
+    sharp.concurrency(2);
+    return sharp;
+  });
+  return sharpLoaded;
+}
 
 export interface ProcessedPhoto {
   full: Buffer;
@@ -48,6 +58,7 @@ function describe(bytes: Buffer): string {
 
 export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   if (input.length === 0) throw refuse("validation_failed", "is empty");
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();
