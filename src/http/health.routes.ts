@@ -3,12 +3,15 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { unavailableReason } from "../db/unavailable.ts";
+import { declareApiTag } from "./api-tags.ts";
 import { Problem } from "./common-schemas.ts";
 import { DISK_LOW_DETAIL, DISK_LOW_RETRY_AFTER_SECONDS } from "./disk-guard.ts";
 import { sendProblem, UNAVAILABLE_RETRY_AFTER_SECONDS } from "./error-handler.ts";
 
 /** /ready answers within this, whatever the database does (a frozen one never answers). */
 export const READY_TIMEOUT_MS = 2_000;
+
+const operationsTags = declareApiTag("Operations", "Health and readiness", { last: true });
 
 function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -37,7 +40,7 @@ export function registerHealthRoutes(
     {
       logLevel,
       schema: {
-        tags: ["Operations"],
+        tags: operationsTags,
         summary: "Liveness: the server accepts requests",
         response: { 200: Status },
       },
@@ -49,7 +52,7 @@ export function registerHealthRoutes(
     {
       logLevel,
       schema: {
-        tags: ["Operations"],
+        tags: operationsTags,
         summary: "Readiness: the database answers too (and, on PGlite, its disk has room for writes)",
         // Outside /api, so not given problem answers by route-errors.ts: its one error, declared here.
         response: { 200: Status, 503: { ...Problem, description: "Database unreachable (unavailable)" } },

@@ -5,6 +5,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
+import { declareApiTag } from "../http/api-tags.ts";
 import { authFailuresBudget, countFailedAuthentication } from "../http/rate-limit.ts";
 import { authenticateClientRequest } from "./client-auth.ts";
 import { exchangeAuthorizationCode } from "./grants/authorization-code.ts";
@@ -23,7 +24,7 @@ declare module "fastify" {
   }
 }
 
-const tags = ["OAuth"];
+const tags = declareApiTag("OAuth", "OAuth 2.0 authorization server (RFC 6749, 7009, 7636, 8414, 9207)");
 const OAuthErrorBody = Type.Object(
   {
     error: Type.String({ description: "RFC 6749 5.2 error code, e.g. invalid_grant" }),

@@ -4,6 +4,7 @@
 // example on every request and response. Routes stay the single source of shapes; this module
 // adds what a route schema cannot say, and imports no module: a new resource edits nothing here.
 import type { ErrorCode } from "../errors.ts";
+import type { ApiTag } from "../http/api-tags.ts";
 import { Problem } from "../http/common-schemas.ts";
 import { answersProblems } from "../http/route-errors.ts";
 import { componentExample, hoist } from "./components.ts";
@@ -15,14 +16,18 @@ import { formBodies, oauthProtocolErrors, operationExamples, responseOverrides }
 
 const methods = ["get", "put", "post", "delete", "patch", "head", "options"];
 
-/**
- * `errorCodes`: per operation (`<method> <path>`, as in the document), the error codes its route
- * can answer (src/http/route-errors.ts); `moreComponents` adds schemas no route names (the
- * events' union).
- */
+/** What the routes declared beside their schemas, for the document to carry. */
+export interface RouteDeclarations {
+  /** Per operation (`<method> <path>`, as in the document), the error codes its route can answer (src/http/route-errors.ts). */
+  errorCodes: ReadonlyMap<string, readonly ErrorCode[]>;
+  /** Each tag with its description (src/http/api-tags.ts). */
+  tags: ReadonlyMap<string, ApiTag>;
+}
+
+/** `moreComponents` adds schemas no route names (the events' union). */
 export function finishDocument(
   doc: Json,
-  errorCodes: ReadonlyMap<string, readonly ErrorCode[]>,
+  { errorCodes, tags }: RouteDeclarations,
   moreComponents: (components: Json) => Json,
 ): Json {
   const components: Json = {};
@@ -59,7 +64,27 @@ export function finishDocument(
     headers,
     examples: problemExampleComponents(),
   };
+  out.tags = documentTags(out.paths, tags);
   return out;
+}
+
+/**
+ * The tags the operations use, in the order they first appear (those declared `last` after the
+ * rest), each with its declared description.
+ */
+function documentTags(paths: Json, declared: ReadonlyMap<string, ApiTag>): Json[] {
+  const used = new Set<string>();
+  for (const item of Object.values<Json>(paths))
+    for (const operation of Object.values<Json>(item)) for (const tag of operation.tags ?? []) used.add(tag);
+  const tags = [...used].map((name) => {
+    const tag = declared.get(name);
+    if (!tag) throw new Error(`API tag ${name} is used but never declared (declareApiTag)`);
+    return { name, ...tag };
+  });
+  return [...tags.filter((t) => !t.last), ...tags.filter((t) => t.last)].map(({ name, description }) => ({
+    name,
+    description,
+  }));
 }
 
 function finishOperation(path: string, method: string, operation: Json, codes: readonly ErrorCode[]): Json {

@@ -5,11 +5,11 @@ import type { FastifyInstance } from "fastify";
 import { scopeDescriptions } from "../auth/scopes.ts";
 import type { Config } from "../config.ts";
 import type { ErrorCode } from "../errors.ts";
+import { declaredApiTags } from "../http/api-tags.ts";
 import { type EncodedText, encodeText, sendEncoded } from "../http/compressed-answer.ts";
 import { routeErrorCodes } from "../http/route-errors.ts";
 import { finishDocument } from "./document.ts";
 import { eventUnion } from "./event-union.ts";
-import { tagDescriptions } from "./tags.ts";
 import { webhooksDocument } from "./webhooks.ts";
 
 export const API_VERSION = "1.0.0";
@@ -53,9 +53,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         }
       }
       // Named schemas, problem+json errors, headers and examples (see document.ts).
-      return finishDocument(openapiObject as Record<string, unknown>, errorCodes, (components) => ({
-        Event: eventUnion(components),
-      })) as never;
+      return finishDocument(
+        openapiObject as Record<string, unknown>,
+        { errorCodes, tags: declaredApiTags() },
+        (components) => ({ Event: eventUnion(components) }),
+      ) as never;
     },
     openapi: {
       openapi: "3.1.0",
@@ -95,22 +97,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           },
         },
       },
-      tags: [
-        { name: "Orders", description: tagDescriptions.Orders },
-        { name: "Customers", description: "Customers, with measurements and preferences" },
-        { name: "Appointments", description: tagDescriptions.Appointments },
-        { name: "Booking", description: "Booking settings, free slots and bookings made by customers" },
-        {
-          name: "Sync",
-          description: "Proof that a copy kept by polling holds exactly the service's records",
-        },
-        { name: "Inquiries", description: "Messages sent to a vendor through the public inquiry form" },
-        { name: "Profile", description: "The vendor the credential acts for" },
-        { name: "OAuth", description: "OAuth 2.0 authorization server (RFC 6749, 7009, 7636, 8414, 9207)" },
-        { name: "Webhooks", description: "Webhook endpoints, delivery logs, redelivery and recovery" },
-        { name: "Events", description: "The last 30 days of events: the pull fallback to webhooks" },
-        { name: "Operations", description: "Health and readiness" },
-      ],
     },
   });
   // The reference that renders this document is served by src/docs/reference-page.ts.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag, transitionTable } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { IdParams } from "../../http/common-schemas.ts";
 import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
@@ -20,8 +21,14 @@ import {
   lockedAppointmentJson,
   updateAppointment,
 } from "./appointments.service.ts";
+import { appointmentTransitions } from "./appointments.workflow.ts";
 
-const tags = ["Appointments"];
+const tags = declareApiTag(
+  "Appointments",
+  "Appointments with customers. A new appointment is PROPOSED; its status moves as follows:\n\n" +
+    transitionTable(appointmentTransitions) +
+    "\n\nOnly a PROPOSED or CANCELLED appointment can be deleted.",
+);
 
 export const appointmentRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(

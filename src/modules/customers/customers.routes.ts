@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { IdParams } from "../../http/common-schemas.ts";
 import { withEtag } from "../../http/conditional.ts";
@@ -15,7 +16,8 @@ import {
 } from "./customers.schemas.ts";
 import { createCustomer, getCustomer, listCustomersForApi } from "./customers.service.ts";
 
-const tags = ["Customers"];
+export const customerTags = declareApiTag("Customers", "Customers, with measurements and preferences");
+const tags = customerTags;
 
 // PATCH, PUT and DELETE /customers/:id reach orders and photos: use-cases/customer-writes.routes.ts,
 // registered right after these.

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { IdParams } from "../../http/common-schemas.ts";
 import { EventListResponse, EventSchema, ListEventsQuery } from "./events.schemas.ts";
 import { getEvent, listEvents } from "./events.service.ts";
 
-const tags = ["Events"];
+const tags = declareApiTag("Events", "The last 30 days of events: the pull fallback to webhooks");
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(

@@ -1,6 +1,7 @@
 import cors from "@fastify/cors";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { IdParams } from "../../http/common-schemas.ts";
 import { created } from "../../http/created.ts";
@@ -18,7 +19,7 @@ import {
 import { getInquiry, listInquiries, receiveInquiry } from "./inquiries.service.ts";
 import { type InquiryFormMeta, splitInquiryForm } from "./inquiry-form.ts";
 
-const tags = ["Inquiries"];
+const tags = declareApiTag("Inquiries", "Messages sent to a vendor through the public inquiry form");
 /** Who wrote to which vendor within the hour (see INQUIRIES_PER_VENDOR_PER_HOUR). */
 const SENDERS = { policy: "inquiry-senders", max: 1, windowMs: 3_600_000 };
 

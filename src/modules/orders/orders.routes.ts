@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag, transitionTable } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { IdParams } from "../../http/common-schemas.ts";
 import { notModified, underIfMatch, withEtag } from "../../http/conditional.ts";
@@ -23,8 +24,15 @@ import {
   updateOrder,
   updateOrderStatus,
 } from "./orders.service.ts";
+import { orderTransitions } from "./orders.workflow.ts";
 
-const tags = ["Orders"];
+const tags = declareApiTag(
+  "Orders",
+  "Orders and their status workflow. A new order is ORDERED. A move to the status the order already has is always allowed: it adds a message or photo to the history without changing the status. Every other move must be one of these:\n\n" +
+    transitionTable(orderTransitions, (from, to) =>
+      from === "PICKED_UP" && to === "RETURNED" ? " (rentals only)" : "",
+    ),
+);
 
 export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {
   app.get(

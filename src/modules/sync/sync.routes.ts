@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { ChecksumQuery, ChecksumResponse } from "./sync.schemas.ts";
 import { checksumScope, checksumScopes, syncChecksum } from "./sync.service.ts";
@@ -11,7 +12,7 @@ export const syncRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = as
       // The scope is the read scope of the resource the query names.
       config: { scope: "orders:read", scopeFor: checksumScope, scopeChoices: checksumScopes },
       schema: {
-        tags: ["Sync"],
+        tags: declareApiTag("Sync", "Proof that a copy kept by polling holds exactly the service's records"),
         operationId: "getSyncChecksum",
         summary: "Checksum of the records, per day",
         description:

@@ -1,6 +1,7 @@
 import cors from "@fastify/cors";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { created } from "../../http/created.ts";
 import { negotiateLanguage } from "../../i18n/languages.ts";
@@ -16,7 +17,7 @@ import {
 import { readBookingSettings, updateBookingSettings } from "../booking/settings.service.ts";
 import { bookSlot, readAvailability } from "./booking.service.ts";
 
-const tags = ["Booking"];
+const tags = declareApiTag("Booking", "Booking settings, free slots and bookings made by customers");
 
 /** The shop's booking settings and availability (CONTRACT 12), under /api/vendor. */
 export const bookingRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (app, { ctx }) => {

@@ -7,12 +7,13 @@ import type { ServiceContext } from "../../context.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { IdParams } from "../../http/common-schemas.ts";
 import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
+import { customerTags } from "../customers/customers.routes.ts";
 import { CustomerDetailSchema, UpdateCustomerBody } from "../customers/customers.schemas.ts";
 import { lockedCustomerJson } from "../customers/customers.service.ts";
 import { eraseCustomer } from "./customer-erasure.service.ts";
 import { updateCustomer } from "./customer-update.service.ts";
 
-const tags = ["Customers"];
+const tags = customerTags;
 
 export const customerWriteRoutes: FastifyPluginAsyncTypebox<{ ctx: ServiceContext }> = async (
   app,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context.ts";
+import { declareApiTag } from "../../http/api-tags.ts";
 import { principalOf } from "../../http/authenticate.ts";
 import { Id, IdParams } from "../../http/common-schemas.ts";
 import { underIfMatch, underIfMatchDeleting, withEtag } from "../../http/conditional.ts";
@@ -38,7 +39,7 @@ import {
   updateWebhook,
 } from "./webhooks.service.ts";
 
-const tags = ["Webhooks"];
+const tags = declareApiTag("Webhooks", "Webhook endpoints, delivery logs, redelivery and recovery");
 const read = { scope: "webhooks:read" } as const;
 const write = { scope: "webhooks:write" } as const;
 /** POSTs whose body is optional (src/http/json-body.ts): no body at all means `{}`. */
