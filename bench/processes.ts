@@ -108,6 +108,18 @@ export function rssOf(pid: number): number {
   return kb ? Number(kb) * 1024 : Number.NaN;
 }
 
+export interface Memory {
+  rssMb: number;
+  hwmMb: number;
+}
+
+/** Resident memory now and its peak (VmRSS, VmHWM) in MB, from /proc (Linux). */
+export function memoryOf(pid: number): Memory {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: Math.round(kb("VmRSS") / 1024), hwmMb: Math.round(kb("VmHWM") / 1024) };
+}
+
 /** The process's children, from /proc (every thread's list). */
 function childrenOf(pid: number): number[] {
   const out: number[] = [];

@@ -5,14 +5,16 @@
 //
 //   npx tsx bench/soak.ts [minutes=60] [--rate 3] [--dist]
 //
-// Each line: minute, requests so far (errors), VmRSS, VmHWM, the load average. The summary gives
-// the first and last minute's RSS and the largest, and the slope over the second half.
+// Each line: minute, requests so far (errors), VmRSS, VmHWM, and where the memory is, from the
+// server's /metrics: the JavaScript heap in use and V8's external memory, which holds PGlite's
+// WebAssembly memory (it only grows); then the load average. The summary gives the first and last
+// minute's RSS and the largest, and the slopes over the second half.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { cpuSecondsOf, freePort, ROOT } from "./processes.ts";
+import { cpuSecondsOf, freePort, memoryOf, ROOT } from "./processes.ts";
 import { seedVendors } from "./seed.ts";
 
 const { values, positionals } = parseArgs({
@@ -27,11 +29,17 @@ const script = (
   }
 ).scripts[values.dist ? "start:prod" : "start"] as string;
 
-function memoryMb(pid: number): { rss: number; hwm: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (f: string) => Math.round(Number(new RegExp(`${f}:\\s+(\\d+) kB`).exec(status)?.[1]) / 1024);
-  return { rss: mb("VmRSS"), hwm: mb("VmHWM") };
+/** The JavaScript heap in use and V8's external memory, in MB, from the server's process metrics. */
+async function heapMb(url: string): Promise<{ heap: number; external: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const mb = (name: string) =>
+    Math.round(Number(new RegExp(`^vendor_api_${name} (\\S+)$`, "m").exec(text)?.[1]) / 1048576);
+  return { heap: mb("nodejs_heap_size_used_bytes"), external: mb("nodejs_external_memory_bytes") };
 }
+
+const slopeOf = (values: number[]) =>
+  values.length > 1 ? ((values.at(-1) as number) - (values[0] as number)) / (values.length - 1) : 0;
+const signed = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(2)}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -130,11 +138,11 @@ async function main(): Promise<void> {
   const errors = new Map<string, number>();
   const startedAt = Date.now();
   const endAt = startedAt + minutes * 60_000;
-  const samples: number[] = [];
-  const first = memoryMb(pid);
+  const samples: Array<{ rss: number; heap: number; external: number }> = [];
+  const first = memoryOf(pid);
   const cpu0 = cpuSecondsOf(pid);
   console.log(
-    `soak: ${script}, ${minutes} min at ${rate} req/s, DATA_DIR ${dataDir}; after start and seed RSS ${first.rss} MB, peak ${first.hwm} MB`,
+    `soak: ${script}, ${minutes} min at ${rate} req/s, DATA_DIR ${dataDir}; after start and seed RSS ${first.rssMb} MB, peak ${first.hwmMb} MB`,
   );
   let nextMinute = startedAt + 60_000;
   let minute = 0;
@@ -153,21 +161,22 @@ async function main(): Promise<void> {
     if (Date.now() >= nextMinute) {
       minute++;
       nextMinute += 60_000;
-      const m = memoryMb(pid);
-      samples.push(m.rss);
+      const m = memoryOf(pid);
+      const { heap, external } = await heapMb(url);
+      samples.push({ rss: m.rssMb, heap, external });
       const errs = [...errors.values()].reduce((a, b) => a + b, 0);
       console.log(
-        `minute ${String(minute).padStart(3)}: ${requests} requests (${errs} errors), RSS ${m.rss} MB, peak ${m.hwm} MB, CPU ${(cpuSecondsOf(pid) - cpu0).toFixed(0)} s, load ${os.loadavg()[0]?.toFixed(1)}`,
+        `minute ${String(minute).padStart(3)}: ${requests} requests (${errs} errors), RSS ${m.rssMb} MB, peak ${m.hwmMb} MB, JS heap ${heap} MB, external ${external} MB, CPU ${(cpuSecondsOf(pid) - cpu0).toFixed(0)} s, load ${os.loadavg()[0]?.toFixed(1)}`,
       );
     }
     await sleep(Math.max(0, 1000 / rate - (Date.now() - tick)));
   }
   await sleep(2_000);
-  const last = memoryMb(pid);
+  const last = memoryOf(pid);
   const half = samples.slice(Math.floor(samples.length / 2));
-  const slope = half.length > 1 ? ((half.at(-1) as number) - (half[0] as number)) / (half.length - 1) : 0;
+  const rss = samples.map((s) => s.rss);
   console.log(
-    `summary: ${minutes} min, ${requests} requests, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors; RSS ${first.rss} MB after seed → ${last.rss} MB at the end (min ${Math.min(...samples)}, max ${Math.max(...samples)}), peak ${last.hwm} MB; second half ${slope >= 0 ? "+" : ""}${slope.toFixed(2)} MB/min`,
+    `summary: ${minutes} min, ${requests} requests, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors; RSS ${first.rssMb} MB after seed → ${last.rssMb} MB at the end (min ${Math.min(...rss)}, max ${Math.max(...rss)}), peak ${last.hwmMb} MB; second half MB/min: RSS ${signed(slopeOf(half.map((s) => s.rss)))}, JS heap ${signed(slopeOf(half.map((s) => s.heap)))}, external ${signed(slopeOf(half.map((s) => s.external)))}`,
   );
   for (const [k, v] of errors) console.log(`  ${v}× ${k}`);
   stop();

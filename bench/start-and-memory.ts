@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { cpuSecondsOf, freePort, ROOT } from "./processes.ts";
+import { cpuSecondsOf, freePort, type Memory, memoryOf, ROOT } from "./processes.ts";
 
 /** CPU seconds of the children the process has waited for (the initdb child), from /proc. */
 function childrenCpuSecondsOf(pid: number): number {
@@ -43,17 +43,6 @@ const startScript = (
     scripts: Record<string, string>;
   }
 ).scripts[args.dist ? "start:prod" : "start"] as string;
-
-export interface Memory {
-  rssMb: number;
-  hwmMb: number;
-}
-
-export function memoryOf(pid: number): Memory {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: Math.round(kb("VmRSS") / 1024), hwmMb: Math.round(kb("VmHWM") / 1024) };
-}
 
 const loadavg = () => (os.loadavg()[0] ?? 0).toFixed(1);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
