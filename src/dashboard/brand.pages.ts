@@ -49,7 +49,7 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
     const page = await pageContext(ctx, request, reply);
     const shop = await getShopBrand(ctx, vendorIdOf(request));
     const wordings = await shopWordings(ctx, vendorIdOf(request));
-    return send(reply, 200, page, shop, brandBody(translator(shop.language), page, shop, wordings));
+    return send(reply, 200, page, brandBody(page, shop, wordings));
   });
 
   app.post(BRAND, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) =>
@@ -64,8 +64,7 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
           signature: field(form, "signature"),
         }),
       );
-      const shop = await getShopBrand(ctx, vendorIdOf(request));
-      return { kind: "success", message: translator(shop.language).t("mail.settings.saved") };
+      return { kind: "success", message: readerOf(request).t.t("mail.settings.saved") };
     }),
   );
 
@@ -80,7 +79,7 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
       subject: saved?.subject ?? standard.subject,
       opening: saved?.opening ?? standard.opening,
     };
-    return send(reply, 200, page, shop, editorBody(page, shop, target, values, [], saved !== undefined));
+    return send(reply, 200, page, editorBody(page, shop, target, values, [], saved !== undefined));
   });
 
   app.post(MAIL, { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
@@ -88,7 +87,8 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
     const target = wordingTarget(field(form, "kind"), field(form, "language"));
     const vendorId = vendorIdOf(request);
     const shop = await getShopBrand(ctx, vendorId);
-    const t = translator(shop.language);
+    // The member reads the page and its messages in their language; the wording is the mail's.
+    const { t } = readerOf(request);
     const back = `${MAIL}?kind=${target.kind}&language=${target.language}`;
     if (field(form, "action") === "reset") {
       return runAction(reply, { ctx, config }, { done: back }, async () => {
@@ -101,7 +101,7 @@ export async function brandPages(app: FastifyInstance, deps: DashboardDeps): Pro
     const showAgain = async (status: number, errs: FieldError[]) => {
       const page = await pageContext(ctx, request, reply);
       const saved = (await shopWordings(ctx, vendorId)).has(`${target.kind}/${target.language}`);
-      return send(reply, status, page, shop, editorBody(page, shop, target, values, errs, saved));
+      return send(reply, status, page, editorBody(page, shop, target, values, errs, saved));
     };
     if (field(form, "action") === "preview") return showAgain(errors.length > 0 ? 400 : 200, errors);
     return saveForm(
@@ -161,17 +161,12 @@ function localized(t: Translator, kind: WordedKind, error: FieldError): FieldErr
   };
 }
 
-function send(reply: FastifyReply, status: number, page: PageContext, shop: ShopBrand, body: SafeHtml) {
-  const t = translator(shop.language);
-  return sendPage(reply, status, dashboardPage(page, "settings", t.t("mail.settings.title"), body));
+function send(reply: FastifyReply, status: number, page: PageContext, body: SafeHtml) {
+  return sendPage(reply, status, dashboardPage(page, "settings", page.t.t("mail.settings.title"), body));
 }
 
-function brandBody(
-  t: Translator,
-  page: PageContext,
-  shop: ShopBrand,
-  wordings: Map<string, Wording>,
-): SafeHtml {
+function brandBody(page: PageContext, shop: ShopBrand, wordings: Map<string, Wording>): SafeHtml {
+  const { t } = page;
   return html`<p class="muted">${t.t("mail.settings.intro")}</p>
 <form method="post" action="${BRAND}" class="edit-form">${csrfField(page.csrf)}
 ${selectField({ name: "language", label: t.t("mail.settings.language"), value: shop.language, required: true, options: languages.map((l) => [l, languageName(l)] as const), hint: t.t("mail.settings.languageHint") })}
@@ -255,7 +250,7 @@ function editorBody(
   errors: FieldError[],
   edited: boolean,
 ): SafeHtml {
-  const t = translator(shop.language);
+  const { t } = page;
   const placeholders = wordingPlaceholders[target.kind].map((n) => `{${n}}`).join(", ");
   const preview =
     errors.length === 0
@@ -281,9 +276,8 @@ ${
 }`;
 }
 
-/** The Settings page's way here, in the shop's language. */
-export async function brandSettingsLink(ctx: DashboardDeps["ctx"], vendorId: string): Promise<SafeHtml> {
-  const t = translator((await getShopBrand(ctx, vendorId)).language);
+/** The Settings page's way here, in the member's language. */
+export function brandSettingsLink(t: Translator): SafeHtml {
   return html`<h2>${t.t("mail.settings.title")}</h2>
 <p class="muted">${t.t("mail.settings.intro")}</p>
 <p><a class="button" href="${BRAND}">${t.t("mail.settings.title")}</a> <a class="button" href="${BRAND}#mail">${t.t("mail.settings.editMail")}</a></p>`;

@@ -58,7 +58,7 @@ ${selectField({ name: "timeZone", label: t.t("common.timeZone"), value: shop.tim
 ${notificationSection(t, notifications, page.csrf, shop.timeZone)}
 ${inquiryEmbed(shop, vendorIdOf(request), config.publicUrl, notifications.address)}
 ${await recentMail(ctx, t, vendorIdOf(request), shop.timeZone, config.publicUrl)}
-${await brandSettingsLink(ctx, vendorIdOf(request))}
+${brandSettingsLink(t)}
 ${bookingSettingsLink(t)}
 ${orderDateSettingsLink(t)}
 <h2>${t.t("dashboard.settings.team")}</h2>

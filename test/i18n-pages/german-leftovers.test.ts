@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import type { Browser } from "../helpers/browser.ts";
 import { decodeEntities } from "../helpers/browser.ts";
-import { flashOf, follow, postFrom, signedInBrowser } from "../helpers/dashboard.ts";
+import { filledForm, flashOf, follow, postFrom, signedInBrowser } from "../helpers/dashboard.ts";
 import { createVendorWithKey, TEST_PASSWORD } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -185,5 +185,24 @@ describe("a German shop's dashboard, the last English gone", () => {
     const shown = '<time datetime="2031-06-14">14.06.2031</time>';
     expect(await page(browser, "/dashboard/customers")).toContain(shown);
     expect(await page(browser, `/dashboard/customers/${clara.body.id}`)).toContain(shown);
+  });
+  it("the brand and mail-wording pages follow the member's German, not the shop's English", async () => {
+    // The shop's language stays English (the customers' mail); the pages are the member's.
+    const { browser } = await germanOwner();
+    const brand = await page(browser, "/dashboard/settings/brand");
+    expect(brand).toContain("<h1>Marke und Sprache</h1>");
+    expect(brand).not.toContain("Brand and language");
+    const saved = await browser.post(
+      "/dashboard/settings/brand",
+      filledForm(await browser.get("/dashboard/settings/brand"), "/dashboard/settings/brand"),
+    );
+    expect(saved.status).toBe(303);
+    expect(flashOf(await follow(browser, saved))?.text).toBe("Gespeichert.");
+    const editor = await page(browser, "/dashboard/settings/mail?kind=order_status&language=en");
+    expect(editor).toContain(">Speichern</button>");
+    expect(editor).not.toContain(">Save</button>");
+    const settings = await page(browser, "/dashboard/settings");
+    expect(settings).toContain("E-Mails an die Kundschaft formulieren");
+    expect(settings).not.toContain("Word your customer mail");
   });
 });
