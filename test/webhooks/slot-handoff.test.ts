@@ -227,10 +227,13 @@ describe("an endpoint's slots under a backlog", () => {
     });
     receivers.push(receiver);
     const hook = await backlog(receiver.url, 150);
-    await Promise.all([
-      dispatcher({ webhookEndpointConcurrency: 3 }),
-      dispatcher({ webhookEndpointConcurrency: 3 }),
-    ]);
+    // Once each holds while every lease outlives its attempt: a lease that ends unrecorded is sent
+    // again by design (CONTRACT 7, at least once). With this file's 5 s timeout a lease is 15 s,
+    // and a reserve may go out 9 s after its claim, leaving 6 s for its POST and record, which a
+    // machine at load 13 once overran (151 requests). A 30 s timeout makes every lease 65 s,
+    // longer than the drain may take before this test fails anyway.
+    const timeouts = { webhookEndpointConcurrency: 3, webhookTimeoutMs: 30_000 };
+    await Promise.all([dispatcher(timeouts), dispatcher(timeouts)]);
     // What is asserted is the cap and once each, not speed: the bound only stops a hung run.
     await receiver.waitFor(150, 45_000);
     await eventually(async () => (await deliveries(hook)).every((d) => d.status === "SUCCEEDED"), 10_000);
