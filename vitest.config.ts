@@ -29,6 +29,11 @@ export default defineConfig({
     // the worker's one migrated PGlite (test/helpers/test-app.ts) serves all its files.
     pool: "forks",
     maxWorkers: 2,
+    // V8 compiles the workers' PGlite WebAssembly with its baseline compiler only, as for the
+    // children (CHILD_NODE_FLAGS, test/helpers/child-build.ts): the optimizing tier's background
+    // compiles cost more CPU than its faster code saves in a test run (measured here, nine
+    // database-heavy files: 50.6 → 46.5 s of CPU).
+    execArgv: ["--liftoff-only"],
     isolate: false,
     sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 30_000,

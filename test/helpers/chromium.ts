@@ -37,24 +37,42 @@ export interface FileChromium {
 }
 
 /**
- * Launches Chromium before the tests of the file (or describe block) that calls it and closes it
- * after them. Without Chromium nothing is launched; npm test's last line names the skipped group.
+ * One Chromium per vitest worker, launched by the first file that asks and lent to every later
+ * one (isolate: false keeps this module, and so the browser, from one file to the next): a
+ * launch costs ~1.3 s of CPU, and ~20 browser files each paid it. What a file sees of the browser
+ * is its own contexts (cookies, storage, pages), which it opens and closes itself; a context it
+ * leaves open is closed after its tests, so none outlives its file. Playwright ends the browser
+ * when the worker exits.
+ */
+let shared: Promise<Browser> | undefined;
+
+async function workerChromium(): Promise<Browser> {
+  const browser = shared ? await shared.catch(() => undefined) : undefined;
+  if (browser?.isConnected()) return browser;
+  shared = launchChromium();
+  return shared;
+}
+
+/**
+ * Lends the worker's Chromium to the tests of the file (or describe block) that calls it, and
+ * closes the contexts they left open after them. Without Chromium nothing is launched; npm test's
+ * last line names the skipped group.
  */
 export function useChromium(): FileChromium {
   const available = chromiumAvailable();
-  let launched: Browser | undefined;
+  let lent: Browser | undefined;
   beforeAll(async () => {
-    if (available) launched = await launchChromium();
+    if (available) lent = await workerChromium();
   });
   afterAll(async () => {
-    await launched?.close();
+    await Promise.all(lent?.contexts().map((context) => context.close()) ?? []);
+    lent = undefined;
   });
   return {
     available,
     get browser(): Browser {
-      if (!launched)
-        throw new Error("no Chromium: read chromium.browser in a test that skips unless available");
-      return launched;
+      if (!lent) throw new Error("no Chromium: read chromium.browser in a test that skips unless available");
+      return lent;
     },
   };
 }
