@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
@@ -72,9 +72,9 @@ export interface OrderJsonPage {
 }
 
 /**
- * The first page of the list without filters (what integrations poll): the same statement as
- * listOrderJson, prepared, with PostgreSQL joining the orders' JSON into one text so Node passes
- * it through instead of parsing a row per order.
+ * The first page of the list without filters (what integrations poll): the orders chosen by their
+ * ids and stamps, then their JSON, joined by PostgreSQL into one text so Node passes it through
+ * instead of parsing a row per order.
  */
 export async function firstOrderPageJson(
   db: Executor,
@@ -90,23 +90,42 @@ export async function firstOrderPageJson(
   };
 }
 
+/** The largest page (ListOrdersQuery's limit) and the row beyond it, written into the statements. */
+const FIRST_PAGE_ROWS = 101;
+
+/**
+ * The first page's rows, newest first, the row beyond the page included (it decides nextCursor):
+ * `r` (id, "updatedAt", "customerUpdatedAt", rn).
+ *
+ * Planned once per connection, in every database: the vendor goes in as an InitPlan and the rows
+ * read are bounded by a constant, so a custom plan knows no more than the generic one and
+ * PostgreSQL keeps that after five runs; the page size only filters what was read. With the size as
+ * the statement's limit, PostgreSQL planned every request anew in a database of few shops (a custom
+ * plan, seeing the size, looked cheaper than one that could not), and planning the page's JSON, a
+ * subplan per field, history and photo, took ~2.9 ms, more than running it (the bench's list at
+ * 0.83x of its baseline). The rows are chosen without their JSON, so a plan that sorts a big shop's
+ * orders (test/db/first-page-plan.test.ts) sorts ids and stamps, and builds no JSON it drops.
+ */
+const firstPageRowsSql = (vendorId: SQLWrapper, limit: SQLWrapper) => sql`r as (
+      select id, "updatedAt", "customerUpdatedAt", rn from (
+        select o.id, o.updated_at as "updatedAt", c.updated_at as "customerUpdatedAt",
+               row_number() over (order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}) as rn
+        from orders o left join customers c on c.id = o.customer_id
+        where o.vendor_id = (select ${vendorId}::text)
+        order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
+        limit ${sql.raw(String(FIRST_PAGE_ROWS))}
+      ) rows where rn <= ${limit}::int + 1)`;
+
 /**
  * What a first page is made of, as one hash: each row's id and version stamps (the order's
  * updated_at, which every change to the order or its history moves, and its customer's, whose
  * name and contact the order shows), in page order, the row beyond the page included (it decides
- * nextCursor). Over `r` (id, "updatedAt", "customerUpdatedAt", rn).
+ * nextCursor). Over `r`.
  */
-const pageVersionSql = sql`md5(coalesce(string_agg(id || '|' || "updatedAt"::text || '|' || coalesce("customerUpdatedAt"::text, ''), ',' order by rn), ''))`;
+const pageVersionSql = sql`md5(coalesce(string_agg(r.id || '|' || r."updatedAt"::text || '|' || coalesce(r."customerUpdatedAt"::text, ''), ',' order by r.rn), ''))`;
 
-// The first page is what integrations poll, so PostgreSQL plans it once per connection: the vendor
-// goes in as an InitPlan, so a custom plan knows no more than the generic one and PostgreSQL keeps
-// the generic plan after its five custom ones (with the vendor in view it re-planned 40-80 % of
-// the runs, 0.5-0.6 ms each). The page size stays a parameter: the generic plan then expects to
-// stop early, and reads orders_vendor_updated_idx in order for a shop with thousands of orders as
-// for a small one. With the size written in, the generic plan was made for the average shop, and
-// could sort every order of a big shop on each poll. In a database of few, big shops the custom
-// plans, which see the size, look cheaper, and PostgreSQL plans each request as before; hiding the
-// size too (2a55483, reverted) kept a plan blind to it there (test/db/first-page-plan.test.ts).
+// Each page order's JSON is read by its primary key in a subquery of its own (offset 0 keeps it
+// one): joined to the page instead, a plan could read the shop's every order by vendor.
 const firstPageJson = preparedStatement<{
   json: string;
   n: number;
@@ -115,19 +134,18 @@ const firstPageJson = preparedStatement<{
   version: string;
 }>(
   "list_orders_first_page_json",
-  // updated_at is formatted for the one row a cursor is made of, not for every row of the page.
-  (p) => sql`with p as (${listOrderJsonQuery(
-    sql`(select ${p.vendorId}::text)`,
-    { limit: sql`${p.limit}::int + 1` },
-    { updatedAt: "timestamp" },
-  )}),
-    r as (select json, id, "updatedAt", "customerUpdatedAt", row_number() over (order by "updatedAt" desc, id desc) as rn from p)
-    select coalesce(string_agg(json, ',' order by rn) filter (where rn <= ${p.limit}::int), '') as json,
+  (p) => sql`with ${firstPageRowsSql(p.vendorId as SQLWrapper, p.limit as SQLWrapper)}
+    select coalesce(string_agg(j.json, ',' order by r.rn) filter (where r.rn <= ${p.limit}::int), '') as json,
            count(*)::int as n,
-           max(id) filter (where rn = ${p.limit}::int) as last_id,
-           ${isoTimestamp(sql`max("updatedAt") filter (where rn = ${p.limit}::int)`)} as last_t,
+           max(r.id) filter (where r.rn = ${p.limit}::int) as last_id,
+           ${isoTimestamp(sql`max(r."updatedAt") filter (where r.rn = ${p.limit}::int)`)} as last_t,
            ${pageVersionSql} as version
-    from r`,
+    from r left join lateral (
+      select ${orderJsonSql} as json
+      from orders o left join customers c on c.id = o.customer_id
+      where o.id = r.id and r.rn <= ${p.limit}::int
+      offset 0
+    ) j on true`,
 );
 
 /** The first page's version alone: the same rows, no JSON built (a poll that changed nothing). */
@@ -139,14 +157,8 @@ export async function firstOrderPageVersion(db: Executor, vendorId: string, limi
 
 const firstPageVersion = preparedStatement<{ version: string }>(
   "list_orders_first_page_version",
-  (p) => sql`with r as (
-      select o.id, o.updated_at as "updatedAt", c.updated_at as "customerUpdatedAt",
-             row_number() over (order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}) as rn
-      from orders o left join customers c on c.id = o.customer_id
-      where o.vendor_id = (select ${p.vendorId}::text)
-      order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}
-      limit ${p.limit}::int + 1)
-    select ${pageVersionSql} as version from r`,
+  (p) =>
+    sql`with ${firstPageRowsSql(p.vendorId as SQLWrapper, p.limit as SQLWrapper)} select ${pageVersionSql} as version from r`,
 );
 
 /** The statement behind listOrderJson (a limit given as SQL is the page's limit + 1 already). */
