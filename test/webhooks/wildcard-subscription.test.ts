@@ -69,7 +69,10 @@ describe('events: ["*"]', () => {
     expect(toAll.status).toBe(200);
     expect(toAll.body.events).toEqual(["*"]);
     await fixture.createOrder(key);
-    expect((await r.waitFor(1))[0]?.body.event).toBe("order.created");
+    // The order and its new customer: two events, each delivered, in either order (the endpoint
+    // takes more than one attempt at a time; a machine at load 7 once delivered the customer first).
+    const received = (await r.waitFor(2)).map((q) => q.body.event as string);
+    expect(received.sort()).toEqual(["customer.created", "order.created"]);
     const back = await t.api.put(
       `/api/vendor/webhooks/${hook.id}`,
       { events: ["customer.created"] },
