@@ -8,7 +8,11 @@ function documentWith(operationTags: string[][], tags: Record<string, ApiTag>) {
   const paths = Object.fromEntries(
     operationTags.map((t, i) => [`/api/vendor/r${i}`, { get: { tags: t, responses: {} } }]),
   );
-  return finishDocument({ paths }, { errorCodes: new Map(), tags: new Map(Object.entries(tags)) }, () => ({}));
+  return finishDocument(
+    { paths },
+    { errorCodes: new Map(), tags: new Map(Object.entries(tags)) },
+    () => ({}),
+  );
 }
 
 describe("the document's tags", () => {
