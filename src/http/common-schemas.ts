@@ -49,9 +49,17 @@ export const DateOnly = Type.String({
 export const Id = Type.String({ description: "CUID2 identifier", examples: ["tz4a98xxat96iws9zmbrgj3a"] });
 export const IdParams = Type.Object({ id: Id });
 
+/** The largest page a list answers. */
+export const MAX_PAGE_SIZE = 100;
+
 export const PageQuery = {
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 100, default: 100, description: "Page size, 1-100" }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: 100,
+      description: `Page size, 1-${MAX_PAGE_SIZE}`,
+    }),
   ),
   cursor: Type.Optional(
     Type.String({ maxLength: 512, description: "Opaque cursor from a previous page's nextCursor" }),

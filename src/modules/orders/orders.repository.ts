@@ -4,6 +4,7 @@ import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
 import { orders } from "../../db/schema/index.ts";
 import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
+import { MAX_PAGE_SIZE } from "../../http/common-schemas.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { newId } from "../../lib/ids.ts";
 import { containsPattern } from "../../lib/search.ts";
@@ -90,8 +91,8 @@ export async function firstOrderPageJson(
   };
 }
 
-/** The largest page (ListOrdersQuery's limit) and the row beyond it, written into the statements. */
-const FIRST_PAGE_ROWS = 101;
+/** The largest page and the row beyond it, written into the statements. */
+const FIRST_PAGE_ROWS = MAX_PAGE_SIZE + 1;
 
 /**
  * The first page's rows, newest first, the row beyond the page included (it decides nextCursor):
@@ -101,9 +102,9 @@ const FIRST_PAGE_ROWS = 101;
  * read are bounded by a constant, so a custom plan knows no more than the generic one and
  * PostgreSQL keeps that after five runs; the page size only filters what was read. With the size as
  * the statement's limit, PostgreSQL planned every request anew in a database of few shops (a custom
- * plan, seeing the size, looked cheaper than one that could not), and planning the page's JSON, a
- * subplan per field, history and photo, took ~2.9 ms, more than running it (the bench's list at
- * 0.83x of its baseline). The rows are chosen without their JSON, so a plan that sorts a big shop's
+ * plan, seeing the size, looked cheaper than one that could not), and the page's JSON, a subplan
+ * per field, history and photo, is costly to plan: the statement now takes ~1 ms less of
+ * PostgreSQL's time a run (bench/history/2026-12.md). The rows are chosen without their JSON, so a plan that sorts a big shop's
  * orders (test/db/first-page-plan.test.ts) sorts ids and stamps, and builds no JSON it drops.
  */
 const firstPageRowsSql = (vendorId: SQLWrapper, limit: SQLWrapper) => sql`r as (
