@@ -96,20 +96,23 @@ const FIRST_PAGE_ROWS = MAX_PAGE_SIZE + 1;
 
 /**
  * The first page's rows, newest first, the row beyond the page included (it decides nextCursor):
- * `r` (id, "updatedAt", "customerUpdatedAt", rn).
+ * `r` (id, "updatedAt", "customerUpdatedAt", rn, and with `whole` the order and its customer as
+ * row values, ro and rc).
  *
  * Planned once per connection, in every database: the vendor goes in as an InitPlan and the rows
  * read are bounded by a constant, so a custom plan knows no more than the generic one and
  * PostgreSQL keeps that after five runs; the page size only filters what was read. With the size as
  * the statement's limit, PostgreSQL planned every request anew in a database of few shops (a custom
  * plan, seeing the size, looked cheaper than one that could not), and the page's JSON, a subplan
- * per field, history and photo, is costly to plan: the statement now takes ~1 ms less of
- * PostgreSQL's time a run (bench/history/2026-12.md). The rows are chosen without their JSON, so a plan that sorts a big shop's
- * orders (test/db/first-page-plan.test.ts) sorts ids and stamps, and builds no JSON it drops.
+ * per field, history and photo, is costly to plan: the statement takes ~1 ms less of PostgreSQL's
+ * time a run (bench/history/2026-12.md). The JSON is built above this, for the page's rows alone
+ * (test/db/first-page-plan.test.ts), from the row values read here: reading each order and its
+ * customer again by key cost another ~0.9 ms a page, the customers' a hash join each where they
+ * are few.
  */
-const firstPageRowsSql = (vendorId: SQLWrapper, limit: SQLWrapper) => sql`r as (
-      select id, "updatedAt", "customerUpdatedAt", rn from (
-        select o.id, o.updated_at as "updatedAt", c.updated_at as "customerUpdatedAt",
+const firstPageRowsSql = (vendorId: SQLWrapper, limit: SQLWrapper, { whole = false } = {}) => sql`r as (
+      select id, "updatedAt", "customerUpdatedAt", rn${whole ? sql`, ro, rc` : sql``} from (
+        select o.id, o.updated_at as "updatedAt", c.updated_at as "customerUpdatedAt",${whole ? sql` o as ro, c as rc,` : sql``}
                row_number() over (order by ${sql.join(keysetOrder(sql`o.updated_at`, sql`o.id`, "desc"), sql`, `)}) as rn
         from orders o left join customers c on c.id = o.customer_id
         where o.vendor_id = (select ${vendorId}::text)
@@ -125,8 +128,9 @@ const firstPageRowsSql = (vendorId: SQLWrapper, limit: SQLWrapper) => sql`r as (
  */
 const pageVersionSql = sql`md5(coalesce(string_agg(r.id || '|' || r."updatedAt"::text || '|' || coalesce(r."customerUpdatedAt"::text, ''), ',' order by r.rn), ''))`;
 
-// Each page order's JSON is read by its primary key in a subquery of its own (offset 0 keeps it
-// one): joined to the page instead, a plan could read the shop's every order by vendor.
+// Each page order's JSON is built from its row values in a subquery of its own (offset 0 keeps it
+// one), run only for the rows of the page: the row beyond it decides nextCursor alone. A customer
+// row value of null (an order without one) is a row of nulls: "customer" is null.
 const firstPageJson = preparedStatement<{
   json: string;
   n: number;
@@ -135,7 +139,7 @@ const firstPageJson = preparedStatement<{
   version: string;
 }>(
   "list_orders_first_page_json",
-  (p) => sql`with ${firstPageRowsSql(p.vendorId as SQLWrapper, p.limit as SQLWrapper)}
+  (p) => sql`with ${firstPageRowsSql(p.vendorId as SQLWrapper, p.limit as SQLWrapper, { whole: true })}
     select coalesce(string_agg(j.json, ',' order by r.rn) filter (where r.rn <= ${p.limit}::int), '') as json,
            count(*)::int as n,
            max(r.id) filter (where r.rn = ${p.limit}::int) as last_id,
@@ -143,8 +147,8 @@ const firstPageJson = preparedStatement<{
            ${pageVersionSql} as version
     from r left join lateral (
       select ${orderJsonSql} as json
-      from orders o left join customers c on c.id = o.customer_id
-      where o.id = r.id and r.rn <= ${p.limit}::int
+      from (select (r.ro).*) o, (select (r.rc).*) c
+      where r.rn <= ${p.limit}::int
       offset 0
     ) j on true`,
 );
