@@ -8,11 +8,11 @@ describe("newId", () => {
   const ids = Array.from({ length: 20_000 }, () => newId());
 
   it("is a letter then 23 lowercase letters or digits, a valid CUID2 and a valid id", () => {
-    for (const id of ids) {
-      expect(id).toMatch(/^[a-z][a-z0-9]{23}$/);
-      expect(isCuid(id)).toBe(true);
-      expect(isId(id)).toBe(true);
-    }
+    // One expectation over all of them: the ids that fail, none (an expect per id was 60,000).
+    const shape = /^[a-z][a-z0-9]{23}$/;
+    expect(ids.filter((id) => !shape.test(id))).toEqual([]);
+    expect(ids.filter((id) => !isCuid(id))).toEqual([]);
+    expect(ids.filter((id) => !isId(id))).toEqual([]);
   });
 
   it("never repeats", () => {

@@ -115,35 +115,42 @@ function scenarioQuery(s: {
   });
 }
 
+/** The day's opening intervals as instants, each end read on the zone's wall clock that day. */
+function openingIntervals(q: SlotQuery, day: string): Array<{ open: number; close: number }> {
+  const at = (text: string) => (fromLocalInput(text, q.zone) as Date).getTime();
+  const nextDay = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return q.hours[weekdayOf(day)].map((iv) => ({
+    open: at(`${day}T${iv.from}`),
+    close: iv.to === "24:00" ? at(nextDay) : at(`${day}T${iv.to}`),
+  }));
+}
+
 describe("freeSlots properties", () => {
   it("no slot overlaps capacity or more appointments, and each fits its opening interval on an open day", () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const q = scenarioQuery(s);
         const length = (q.duration + q.bufferAfter) * MIN;
+        // Each slot that breaks a rule, with the rules it breaks: none.
+        const broken: Array<{ start: number; rules: string[] }> = [];
+        const intervals = new Map<string, Array<{ open: number; close: number }>>();
         for (const start of freeSlots(q)) {
-          expect(overlaps(q.busy, start, start + length)).toBeLessThan(q.capacity);
-          expect(start).toBeGreaterThanOrEqual(q.earliest);
-          expect(start).toBeLessThan(q.latest);
           const day = localDate(new Date(start), q.zone);
-          expect(q.closedDates.has(day)).toBe(false);
-          const inside = q.hours[weekdayOf(day)].some((iv) => {
-            const open = (fromLocalInput(`${day}T${iv.from}`, q.zone) as Date).getTime();
-            const close =
-              iv.to === "24:00"
-                ? (
-                    fromLocalInput(
-                      new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
-                      q.zone,
-                    ) as Date
-                  ).getTime()
-                : (fromLocalInput(`${day}T${iv.to}`, q.zone) as Date).getTime();
-            return (
-              start >= open && start + length <= close && (start - open) % (SLOT_STEP_MINUTES * MIN) === 0
-            );
-          });
-          expect(inside).toBe(true);
+          if (!intervals.has(day)) intervals.set(day, openingIntervals(q, day));
+          const inside = (intervals.get(day) ?? []).some(
+            ({ open, close }) =>
+              start >= open && start + length <= close && (start - open) % (SLOT_STEP_MINUTES * MIN) === 0,
+          );
+          const rules = [
+            overlaps(q.busy, start, start + length) < q.capacity ? "" : "capacity",
+            start >= q.earliest ? "" : "notice",
+            start < q.latest ? "" : "reach",
+            q.closedDates.has(day) ? "closed" : "",
+            inside ? "" : "hours",
+          ].filter(Boolean);
+          if (rules.length > 0) broken.push({ start, rules });
         }
+        expect(broken).toEqual([]);
       }),
       { numRuns: 300 },
     );
@@ -155,27 +162,20 @@ describe("freeSlots properties", () => {
         const q = scenarioQuery(s);
         const length = (q.duration + q.bufferAfter) * MIN;
         const offered = new Set(freeSlots(q));
+        // Each candidate offered though full, or free and not offered: none.
+        const wrong: Array<{ start: number; free: boolean }> = [];
         for (let d = 0; d <= 14; d++) {
           const day = new Date(WINDOW_START + d * 86_400_000).toISOString().slice(0, 10);
           if (q.closedDates.has(day)) continue;
-          for (const iv of q.hours[weekdayOf(day)]) {
-            const open = (fromLocalInput(`${day}T${iv.from}`, q.zone) as Date).getTime();
-            const closeText = iv.to === "24:00" ? null : `${day}T${iv.to}`;
-            const close = closeText
-              ? (fromLocalInput(closeText, q.zone) as Date).getTime()
-              : (
-                  fromLocalInput(
-                    new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
-                    q.zone,
-                  ) as Date
-                ).getTime();
+          for (const { open, close } of openingIntervals(q, day)) {
             for (let start = open; start + length <= close; start += SLOT_STEP_MINUTES * MIN) {
               if (start < q.earliest || start >= q.latest) continue;
               const free = overlaps(q.busy, start, start + length) < q.capacity;
-              expect(offered.has(start)).toBe(free);
+              if (offered.has(start) !== free) wrong.push({ start, free });
             }
           }
         }
+        expect(wrong).toEqual([]);
       }),
       { numRuns: 300 },
     );
@@ -185,7 +185,7 @@ describe("freeSlots properties", () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const slots = freeSlots(scenarioQuery(s));
-        for (let i = 1; i < slots.length; i++) expect(slots[i]).toBeGreaterThan(slots[i - 1] as number);
+        expect(slots.filter((at, i) => i > 0 && at <= (slots[i - 1] as number))).toEqual([]);
       }),
       { numRuns: 200 },
     );
