@@ -39,6 +39,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: "test" },
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content
+    // and config) for the next run: a unit run's time was mostly transforming the same files again.
+    experimental: { fsModuleCache: true },
     reporters: ["default", "./test/helpers/skipped-groups.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: UNIT } },

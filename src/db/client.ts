@@ -2,7 +2,7 @@
 // or PostgreSQL through `pg` when DATABASE_URL is set. Both become the same Drizzle type.
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type pg from "pg";
@@ -306,12 +306,6 @@ export function pgliteDatabase(
     availability,
     close,
   };
-}
-
-/** Rows of a raw statement, whichever driver ran it. */
-export async function queryRows<T>(executor: Executor, statement: SQL): Promise<T[]> {
-  const result = (await executor.execute(statement)) as unknown as { rows: T[] };
-  return result.rows;
 }
 
 export function targetFromConfig(config: {

@@ -7,7 +7,8 @@
 // it says so in the log when the two differ by more than a second.
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import { type Executor, queryRows } from "./client.ts";
+import type { Executor } from "./client.ts";
+import { queryRows } from "./query-rows.ts";
 
 /** Differences above this are logged: the host's time service is not doing its job. */
 export const CLOCK_WARN_MS = 1_000;

@@ -8,7 +8,8 @@
 // from the newest timestamp seen, inclusively, misses nothing. The horizon is taken in a statement
 // of its own, before the list's snapshot, and travels in the cursor so all pages share it.
 import { sql } from "drizzle-orm";
-import { type Executor, queryRows } from "./client.ts";
+import type { Executor } from "./client.ts";
+import { queryRows } from "./query-rows.ts";
 
 /** The horizon as an ISO 8601 instant (UTC, milliseconds). */
 export async function syncHorizon(db: Executor): Promise<string> {

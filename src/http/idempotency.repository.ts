@@ -1,7 +1,8 @@
 // SQL of the Idempotency-Key records (see idempotency.ts). Every statement is keyed by vendor,
 // credential and key, so one caller can never see or disturb another's records.
 import { and, eq, lt, sql } from "drizzle-orm";
-import { type Executor, queryRows, type Tx } from "../db/client.ts";
+import type { Executor, Tx } from "../db/client.ts";
+import { queryRows } from "../db/query-rows.ts";
 import { idempotencyKeys } from "../db/schema/index.ts";
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;

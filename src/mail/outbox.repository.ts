@@ -2,7 +2,8 @@
 // its own, or `mailCte` inside another module's statement) and what the sender and the mail pages
 // read and record.
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../db/client.ts";
+import type { Executor } from "../db/client.ts";
+import { queryRows } from "../db/query-rows.ts";
 import { type HeldReason, isHeldReason, type MailBudget, UNCONFIRMED_RECHECK_MS } from "./budget.ts";
 import { budgetedMailKinds, type MailKind } from "./catalog.ts";
 import type { OutboxMail } from "./compose.ts";

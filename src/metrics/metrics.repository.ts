@@ -1,6 +1,7 @@
 // The statements the metrics registry (registry.ts) runs when it is scraped.
 import { sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../db/client.ts";
+import type { Executor } from "../db/client.ts";
+import { queryRows } from "../db/query-rows.ts";
 
 /** Events not yet fanned out and deliveries waiting to be sent, counted now. */
 export async function countOutboxBacklog(db: Executor): Promise<{ events: number; deliveries: number }> {

@@ -3,7 +3,7 @@
 // owns the delivery. Never held open across a POST.
 import { and, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Executor } from "../db/client.ts";
-import { queryRows } from "../db/client.ts";
+import { queryRows } from "../db/query-rows.ts";
 import { webhookAttempts, webhookDeliveries, webhooks } from "../db/schema/index.ts";
 import { newId } from "../lib/ids.ts";
 import { enqueueMail } from "../mail/enqueue.ts";

@@ -3,8 +3,9 @@
 // transaction or statement: nothing here is ever held open across a POST: PGlite runs in the main
 // thread and serializes every caller.
 import { eq, lt, sql } from "drizzle-orm";
-import { type Db, queryRows } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
+import { queryRows } from "../db/query-rows.ts";
 import { events, webhooks } from "../db/schema/index.ts";
 import { notifyWhenAny } from "../outbox/outbox-write.repository.ts";
 import { type ClaimedDelivery, earliestFutureDue, pendingEndpoints } from "./claim.repository.ts";

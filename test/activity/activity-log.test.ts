@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { runAsActor } from "../../src/auth/actor.ts";
 import { executeCommand } from "../../src/cli/commands.ts";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { purgeExpiredCredentials } from "../../src/maintenance/housekeeping.ts";
 import { listActivity } from "../../src/modules/activity/activity.service.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";

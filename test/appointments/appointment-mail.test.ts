@@ -5,7 +5,7 @@
 // REQUEST carries her own link. When the customer cannot be told, the dashboard says why.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { flashOf, follow, formFields, signedInBrowser, submitForm } from "../helpers/dashboard.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

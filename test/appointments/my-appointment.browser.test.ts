@@ -5,7 +5,7 @@
 // was never issued is the same 404.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { useChromium } from "../helpers/chromium.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { STALE_REMINDER_ERROR } from "../../src/mail/outbox.repository.ts";
 import { type RunningMailSender, startMailSender } from "../../src/mail/sender.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";

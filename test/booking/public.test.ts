@@ -3,7 +3,7 @@
 // and the mails to the bride (in her language) and the shop.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { adjustableClock } from "../helpers/clock.ts";
 import { eventsAbout } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

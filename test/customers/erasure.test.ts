@@ -3,7 +3,7 @@
 // orders stay for the shop's books without it.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";

@@ -4,7 +4,7 @@
 // writes an activity entry and answers the kept customer.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { readSyncList } from "../helpers/sync.ts";
 import { useTestApp } from "../helpers/test-app.ts";

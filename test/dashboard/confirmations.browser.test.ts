@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createApplication, listApplications } from "../../src/modules/applications/applications.service.ts";
 import { useChromium } from "../helpers/chromium.ts";

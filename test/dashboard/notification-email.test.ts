@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { hashSecret } from "../../src/lib/crypto.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { Browser } from "../helpers/browser.ts";

@@ -467,7 +467,7 @@ describe("webhooks at a glance", () => {
     );
     // Let the outbox fan the event out, then record two failed deliveries as the dispatcher would.
     const { sql } = await import("drizzle-orm");
-    const { queryRows } = await import("../../src/db/client.ts");
+    const { queryRows } = await import("../../src/db/query-rows.ts");
     const [event] = await queryRows<{ id: string }>(
       t.ctx.db,
       sql`select id from events where type = 'order.created' and vendor_id = (select vendor_id from webhooks where id = ${hook.body.id})`,

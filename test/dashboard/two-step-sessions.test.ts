@@ -9,7 +9,7 @@
 import { sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
 import { confirmThrough, flashOf, follow, postFrom, signedInVendor } from "../helpers/dashboard.ts";
 import { createMember, TEST_PASSWORD } from "../helpers/factories.ts";

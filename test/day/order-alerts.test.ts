@@ -4,7 +4,7 @@
 // once however many sweeps run at the same time (the (order, kind) primary key of order_alerts).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { sweepOrderAlerts } from "../../src/modules/orders/order-alerts.service.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

@@ -6,7 +6,7 @@
 // staff get the owners-only 403; another shop keeps its own settings.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { sweepOrderAlerts } from "../../src/modules/orders/order-alerts.service.ts";
 import type { Browser, PageResponse } from "../helpers/browser.ts";
 import { csrfOf, filledForm, flashOf, follow, signedInBrowser } from "../helpers/dashboard.ts";

@@ -3,7 +3,7 @@
 // create and PATCH, with problems naming the field.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 

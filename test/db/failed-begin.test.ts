@@ -5,7 +5,8 @@
 // connection under it. A pool of one connection shows a leak at the first failure.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase, queryRows } from "../../src/db/client.ts";
+import { type Database, openDatabase } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import {
   hasPrivatePostgres,
   type PrivatePostgres,

@@ -7,7 +7,8 @@
 // runs. PostgreSQL only (PGlite plans in the same process for every statement).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase, queryRows } from "../../src/db/client.ts";
+import { type Database, openDatabase } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { firstOrderPageJson, firstOrderPageVersion } from "../../src/modules/orders/orders.repository.ts";
 import { createVendor } from "../helpers/factories.ts";
 import { directUrlOf } from "../helpers/pooler.ts";

@@ -5,8 +5,9 @@
 // kinds of plan. PostgreSQL only.
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase, queryRows } from "../../src/db/client.ts";
+import { type Database, openDatabase } from "../../src/db/client.ts";
 import { preparedStatement } from "../../src/db/prepared.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 
 const url = process.env.TEST_DATABASE_URL;
 const databases: Database[] = [];

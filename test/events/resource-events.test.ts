@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { WebhookEvent } from "../../clients/typescript/src/index.ts";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { nextMillisecond } from "../helpers/clock.ts";
 import { createKey, createVendorWithKey } from "../helpers/factories.ts";
 import { readSyncList } from "../helpers/sync.ts";

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { createApiKey } from "../../src/modules/api-keys/api-keys.service.ts";
 import { createVendor, createVendorWithKey } from "../helpers/factories.ts";
 import { openSse, type SseConnection } from "../helpers/sse.ts";

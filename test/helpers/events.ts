@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../src/db/client.ts";
+import type { Db } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { newId } from "../../src/lib/ids.ts";
 import type { OrderSchema } from "../../src/modules/orders/orders.schemas.ts";
 import { notifyDispatchers } from "../../src/outbox/enqueue.ts";

@@ -4,7 +4,7 @@
 // answers the same, in similar time, whether or not the address is registered.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { Browser, decodeEntities, type PageResponse } from "../helpers/browser.ts";
 import { csrfOf } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";

@@ -6,7 +6,7 @@
 // statement whether or not a mail is due.
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { Browser } from "../helpers/browser.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

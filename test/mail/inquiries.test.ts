@@ -4,7 +4,7 @@
 // inquiry mailed to the shop (read back from a real SMTP server).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";
 import { Browser } from "../helpers/browser.ts";
 import { csrfOf, signedInVendor } from "../helpers/dashboard.ts";

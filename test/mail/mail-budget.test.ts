@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { type RunningMailSender, startMailSender } from "../../src/mail/sender.ts";
 import {
   confirmNotificationEmailChange,

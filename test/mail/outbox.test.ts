@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { enqueueMail } from "../../src/mail/enqueue.ts";
 import { startMailSender } from "../../src/mail/sender.ts";
 import { startSmtpSink } from "../helpers/smtp.ts";

@@ -2,7 +2,7 @@
 // shown and changeable on the page where the owner chooses a password; not UTC by default.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
 import { useMailSender } from "../helpers/smtp.ts";
 import { useTestApp } from "../helpers/test-app.ts";

@@ -3,7 +3,7 @@
 // request, is held in memory: modules/api-keys/verified-keys.ts).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { createCustomer } from "../../src/modules/customers/customers.service.ts";
 import { receiveInquiry } from "../../src/modules/inquiries/inquiries.service.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

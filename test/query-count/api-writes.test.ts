@@ -7,7 +7,7 @@
 // appears only after a lost e-mail race. (Before: 8 for an order with a new customer.)
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { adjustableClock } from "../helpers/clock.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { executeCommand } from "../../src/cli/commands.ts";
 import { buildProgram, type Parsed } from "../../src/cli/program.ts";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import {
   createApiKey,
   listApiKeysOfVendor,

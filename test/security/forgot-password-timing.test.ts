@@ -7,7 +7,7 @@
 // - the work itself is the same statements for both (one statement, whatever the address).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { requestPasswordReset } from "../../src/modules/members/forgot-password.service.ts";
 import { Browser, type PageResponse } from "../helpers/browser.ts";
 import { createVendor } from "../helpers/factories.ts";

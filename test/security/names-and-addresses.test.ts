@@ -8,7 +8,7 @@
 //   and the invitation mailed to the attacker).
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { acceptInvitation } from "../../src/modules/members/invitations.service.ts";
 import { createVendor as createVendorByService } from "../../src/modules/use-cases/vendor-accounts.service.ts";
 import { updateShopSettings } from "../../src/modules/vendors/shop-settings.ts";

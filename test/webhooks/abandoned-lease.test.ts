@@ -5,7 +5,7 @@
 // with one slot, three deliveries leased by a dispatcher that is gone, and ten queued after them.
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import {
   LOCKED_HOLDER_PREFIX,
   releaseClaims,

@@ -5,7 +5,7 @@
 // planner's statistics taken over the queue as it stands.
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { claimStatement } from "../../src/webhook-delivery/claim.repository.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";

@@ -4,7 +4,7 @@
 // the endpoint's cap), and leave leases 5 minutes too long. It also says so in its log.
 import { sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import {
   type Dispatcher,
   type DispatcherEvent,

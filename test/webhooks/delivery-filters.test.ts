@@ -3,7 +3,7 @@
 // the field), one statement per page whatever its length, another shop's webhook a 404.
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";

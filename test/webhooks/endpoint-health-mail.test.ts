@@ -4,7 +4,7 @@
 // receivers, real SMTP (smtp-server), the mail read back with mailparser.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { type Dispatcher, startDispatcher } from "../../src/webhook-delivery/dispatcher.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";

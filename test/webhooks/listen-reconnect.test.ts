@@ -6,7 +6,8 @@
 // PGlite's notifications are in-process.
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { LISTENER_APPLICATION_NAME, queryRows } from "../../src/db/client.ts";
+import { LISTENER_APPLICATION_NAME } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import type { TestApp } from "../helpers/test-app.ts";

@@ -7,7 +7,7 @@
 // failed attempt waits a minute for its retry, so a retry stays pending while the test acts.
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { requeueRecoverable } from "../../src/modules/webhooks/webhooks.repository.ts";
 import { useDeliveryFixture } from "../helpers/delivery-fixture.ts";
 import { deliveriesSettled } from "../helpers/events.ts";

@@ -6,7 +6,7 @@
 // counted another file's sends (CI).
 import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
-import { queryRows } from "../../src/db/client.ts";
+import { queryRows } from "../../src/db/query-rows.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
 

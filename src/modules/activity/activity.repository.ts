@@ -7,8 +7,9 @@
 // recording costs no extra query.
 import { type SQL, sql } from "drizzle-orm";
 import { type Actor, currentActor } from "../../auth/actor.ts";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
 import { newId } from "../../lib/ids.ts";

@@ -5,7 +5,7 @@
 // The statements live together so one file shows everything erased.
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { queryRows } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import {
   appointments,
   customers,

@@ -1,7 +1,8 @@
 // The customer's side of the shop's mail: whether they unsubscribed, and the one-click unsubscribe
 // that a customer mail's token performs (RFC 8058).
 import { sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 
 /**
  * Unsubscribes the customer the mail with this token hash was sent to (first time only) and

@@ -1,7 +1,8 @@
 // The customers a shop member picks from (the New order page's picker) and the likely duplicates
 // (the merge page). Both are bounded reads of one shop's customers.
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { containsPattern } from "../../lib/search.ts";
 
 export interface PickableCustomer {

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { passwordResets } from "../../db/schema/index.ts";
 import { MAIL_CHANNEL, mailCte } from "../../mail/outbox.repository.ts";
 

@@ -4,7 +4,8 @@
 // once: a second worker's insert of the same (order, kind) waits for the first one's transaction
 // and then inserts nothing, so it enqueues no second event or mail.
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { defaultRiskRules, progressOrder, rentalClosedStatuses } from "./order-dates.ts";
 
 const r = sql`r`;

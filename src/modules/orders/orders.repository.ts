@@ -1,7 +1,8 @@
 import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
 import { preparedStatement } from "../../db/prepared.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { orders } from "../../db/schema/index.ts";
 import { isoTimestamp, writeStampSql } from "../../db/sql.ts";
 import { MAX_PAGE_SIZE } from "../../http/common-schemas.ts";

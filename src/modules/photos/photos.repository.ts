@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { blobDeletions, orderPhotos, orders } from "../../db/schema/index.ts";
 
 export interface NewPhoto {

@@ -2,7 +2,7 @@
 // every vendor-scoped query then isolates it with no change of its own. Made on the first test key.
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.ts";
-import { queryRows } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { vendors } from "../../db/schema/index.ts";
 
 export type SandboxRow = typeof vendors.$inferSelect;

@@ -5,7 +5,8 @@
 // one pass over the table's (vendor_id, updated_at) index, grouped by day, so no record crosses
 // the wire: a POS computes the same from what it holds and compares day by day.
 import { sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import type { SyncedResource } from "./record-deletion.repository.ts";
 

@@ -2,7 +2,8 @@
 // appointments or inquiries: each section is a bounded subquery over the shop's rows, and
 // PostgreSQL builds the whole answer as one JSON text (test/query-count/today.test.ts counts it).
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import { missesRuleSql, overdueSql, shopRulesSql, shopTodaySql } from "../orders/order-alerts.repository.ts";
 import { progressOrder, rentalClosedStatuses } from "../orders/order-dates.ts";

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.ts";
+import type { Executor } from "../../db/client.ts";
 import { afterCursor, keysetOrder } from "../../db/keyset.ts";
+import { queryRows } from "../../db/query-rows.ts";
 import { vendors, webhookAttempts, webhookDeliveries, webhooks } from "../../db/schema/index.ts";
 import { isoTimestamp } from "../../db/sql.ts";
 import type { Cursor } from "../../lib/cursor.ts";
