@@ -52,12 +52,15 @@ export const IdParams = Type.Object({ id: Id });
 /** The largest page a list answers. */
 export const MAX_PAGE_SIZE = 100;
 
+/** The page a list answers when the caller names no `limit`. */
+export const DEFAULT_PAGE_SIZE = MAX_PAGE_SIZE;
+
 export const PageQuery = {
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,
       maximum: MAX_PAGE_SIZE,
-      default: 100,
+      default: DEFAULT_PAGE_SIZE,
       description: `Page size, 1-${MAX_PAGE_SIZE}`,
     }),
   ),

@@ -3,6 +3,7 @@ import type { Executor, Tx } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { fieldError, notFound } from "../../errors.ts";
+import { DEFAULT_PAGE_SIZE } from "../../http/common-schemas.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
 import { externalIdTaken } from "../../lib/external-ids.ts";
 import { isId, newId } from "../../lib/ids.ts";
@@ -43,8 +44,6 @@ import {
   assertAppointmentTransition,
   assertDeletable,
 } from "./appointments.workflow.ts";
-
-export const DEFAULT_PAGE_SIZE = 100;
 
 /** The status moves that are announced (spec 3.1 rule 3, CONTRACT 10). */
 const statusEvents = {

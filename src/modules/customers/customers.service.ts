@@ -2,6 +2,7 @@ import type { ServiceContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { AppError, notFound } from "../../errors.ts";
+import { DEFAULT_PAGE_SIZE } from "../../http/common-schemas.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
 import { externalIdTaken } from "../../lib/external-ids.ts";
 import { isId, newId } from "../../lib/ids.ts";
@@ -30,8 +31,6 @@ import {
   listCustomers as listCustomerRows,
 } from "./customers.repository.ts";
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from "./customers.schemas.ts";
-
-export const DEFAULT_PAGE_SIZE = 100;
 
 export interface CustomerContact {
   name: string;

@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
+import { DEFAULT_PAGE_SIZE } from "../../http/common-schemas.ts";
 import { decodeCursor } from "../../lib/cursor.ts";
 import { isId, newId } from "../../lib/ids.ts";
 import { toPage } from "../../lib/pagination.ts";
@@ -17,7 +18,6 @@ import {
 } from "./inquiries.repository.ts";
 import type { CreateInquiryBody, ListInquiriesQuery } from "./inquiries.schemas.ts";
 
-export const DEFAULT_PAGE_SIZE = 100;
 /**
  * The flood mark per vendor. One budget shared by every sender would let anyone close a shop's
  * form for an hour (a hundred requests from four addresses did), so the mark does not refuse

@@ -2,6 +2,7 @@ import type { ServiceContext } from "../../context.ts";
 import { isUniqueViolationOf } from "../../db/errors.ts";
 import { syncHorizon } from "../../db/sync-horizon.ts";
 import { AppError, fieldError, notFound } from "../../errors.ts";
+import { DEFAULT_PAGE_SIZE } from "../../http/common-schemas.ts";
 import { noneMatchHolds } from "../../http/conditional.ts";
 import { generateSecret } from "../../lib/crypto.ts";
 import { decodeCursor, encodeCursor } from "../../lib/cursor.ts";
@@ -49,7 +50,6 @@ import {
 } from "./orders.workflow.ts";
 
 /** A page's length when the request names none. */
-export const DEFAULT_PAGE_SIZE = 100;
 
 /** The dashboard's search box: text found in the customer's name, e-mail or phone, or the model. */
 export interface OrderSearch {
