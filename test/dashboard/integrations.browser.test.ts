@@ -13,7 +13,7 @@ import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chro
 import { XSS } from "../helpers/dashboard.ts";
 import { createVendor, TEST_PASSWORD } from "../helpers/factories.ts";
 import { startTestApp, type TestApp } from "../helpers/test-app.ts";
-import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
+import { eventually, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 const chromium = useChromium();
 
@@ -157,10 +157,11 @@ describe.skipIf(!chromium.available)("dashboard integrations in Chromium", () =>
     expect(await page.textContent("[data-secret]")).toBeTruthy();
     await page.click('button:has-text("Send test event")');
     await receiver.waitFor(1);
-    for (let i = 0; i < 100 && !(await page.isVisible("text=SUCCEEDED")); i++) {
-      await page.waitForTimeout(100);
+    // The log shows the delivery SUCCEEDED once the dispatcher has recorded the receiver's answer.
+    await eventually(async () => {
       await page.reload();
-    }
+      return page.locator('section.delivery[data-status="SUCCEEDED"]').isVisible();
+    });
     expect(await page.textContent("section.delivery pre")).toBe(XSS);
     await shots(page, "webhook-log");
     await page.click("text=← All webhooks");
