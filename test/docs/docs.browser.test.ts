@@ -2,6 +2,7 @@
 // every request the page makes goes to the service itself (no CDN, no fonts, no analytics), the
 // page breaks no Content-Security-Policy rule, Redoc actually renders the document, and nothing
 // scrolls sideways. With SCREENSHOTS=1, screenshots land in test-artifacts/screenshots/docs-*.png.
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUIDES } from "../../src/docs/page-frame.ts";
 import { expectNoSidewaysScroll, screenshot, useChromium } from "../helpers/chromium.ts";
@@ -22,18 +23,30 @@ const widths = [
   { label: "phone", width: 390, height: 844 },
 ];
 
-/** Opens a page recording every request it makes and every CSP violation it reports. */
-async function visit(width: number, height: number, path: string) {
+/** What one visit of a page saw: every request it made and every CSP violation it reported. */
+interface Visit {
+  page: Page;
+  requests: string[];
+  violations: string[];
+}
+
+/** A page at `width` × `height` in a context of its own, recording what each visit sees. */
+async function openPage(width: number, height: number) {
   const context = await chromium.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
-  const requests: string[] = [];
-  const violations: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
+  let seen: Visit = { page, requests: [], violations: [] };
+  page.on("request", (request) => seen.requests.push(request.url()));
   page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    if (/Content Security Policy|Refused to/i.test(message.text())) seen.violations.push(message.text());
   });
-  await page.goto(`${t.url}${path}`, { waitUntil: "load" });
-  return { context, page, requests, violations };
+  return {
+    /** Goes to `path`; what the returned visit records starts with this navigation. */
+    async visit(path: string): Promise<Visit> {
+      seen = { page, requests: [], violations: [] };
+      await page.goto(`${t.url}${path}`, { waitUntil: "load" });
+      return seen;
+    },
+  };
 }
 
 /** Every URL must be our origin, or a blob:/data: URL the page made itself. */
@@ -44,55 +57,50 @@ function foreign(requests: string[], origin: string): string[] {
 describe.skipIf(!chromium.available).each(widths)(
   "docs in Chromium, $label ($width px)",
   ({ label, width, height }) => {
+    // Every page is visited in turn in one page: a navigation in an open page costs Chromium
+    // ~0.25 s of CPU, a page in a new context ~1 s (a renderer process each). The browser's cache
+    // may spare a later visit a stylesheet of our own origin; a foreign request shows in the first
+    // visit that makes it.
+    let shared: Awaited<ReturnType<typeof openPage>>;
+    beforeAll(async () => {
+      if (chromium.available) shared = await openPage(width, height);
+    });
+
     it("the reference renders the document from our own origin, within its CSP and the screen", async () => {
-      const { context, page, requests, violations } = await visit(width, height, "/docs");
-      try {
-        // Redoc has rendered the document: its title and an operation from the spec are on screen.
-        await page.waitForSelector(".api-info h1", { timeout: 30_000 });
-        expect(await page.textContent(".api-info h1")).toContain("vendor-api");
-        await page.locator("h2", { hasText: "List orders" }).first().waitFor({ timeout: 30_000 });
-        await page.waitForLoadState("networkidle");
-        expect(requests).toContain(`${t.url}/openapi.json`);
-        expect(foreign(requests, t.url)).toEqual([]);
-        expect(violations).toEqual([]);
-        expect(await page.title()).toBe("vendor-api reference");
-        await expectNoSidewaysScroll(page, page.url());
-        await screenshot(page, `docs-reference-${label}`);
-      } finally {
-        await context.close();
-      }
+      const { page, requests, violations } = await shared.visit("/docs");
+      // Redoc has rendered the document: its title and an operation from the spec are on screen.
+      await page.waitForSelector(".api-info h1", { timeout: 30_000 });
+      expect(await page.textContent(".api-info h1")).toContain("vendor-api");
+      await page.locator("h2", { hasText: "List orders" }).first().waitFor({ timeout: 30_000 });
+      await page.waitForLoadState("networkidle");
+      expect(requests).toContain(`${t.url}/openapi.json`);
+      expect(foreign(requests, t.url)).toEqual([]);
+      expect(violations).toEqual([]);
+      expect(await page.title()).toBe("vendor-api reference");
+      await expectNoSidewaysScroll(page, page.url());
+      await screenshot(page, `docs-reference-${label}`);
     }, 90_000);
 
-    // Each guide in a browser context of its own, several at once: a visit is mostly waiting
-    // (for the network to be idle for 500 ms), and in turn the 16 visits took ~25 s.
-    it.concurrent.each(GUIDES.map((g) => [g.name]))(
+    it.each(GUIDES.map((g) => [g.name]))(
       "the %s guide loads nothing foreign and fits the screen",
       async (name) => {
-        const { context, page, requests, violations } = await visit(width, height, `/docs/guides/${name}`);
-        try {
-          await page.waitForLoadState("networkidle");
-          expect(await page.locator("main h1").count()).toBe(1);
-          expect(foreign(requests, t.url)).toEqual([]);
-          expect(violations).toEqual([]);
-          await expectNoSidewaysScroll(page, page.url());
-          await screenshot(page, `docs-guide-${name}-${label}`);
-        } finally {
-          await context.close();
-        }
+        const { page, requests, violations } = await shared.visit(`/docs/guides/${name}`);
+        await page.waitForLoadState("networkidle");
+        expect(await page.locator("main h1").count()).toBe(1);
+        expect(foreign(requests, t.url)).toEqual([]);
+        expect(violations).toEqual([]);
+        await expectNoSidewaysScroll(page, page.url());
+        await screenshot(page, `docs-guide-${name}-${label}`);
       },
     );
 
     it("the errors page (problem type links) fits the screen and lands on the code's entry", async () => {
-      const { context, page, requests } = await visit(width, height, "/docs/errors#invalid_transition");
-      try {
-        expect(await page.locator("#invalid_transition").isVisible()).toBe(true);
-        expect(await page.locator("#invalid_transition").textContent()).toContain("allowedStatuses");
-        expect(foreign(requests, t.url)).toEqual([]);
-        await expectNoSidewaysScroll(page, page.url());
-        await screenshot(page, `docs-errors-${label}`);
-      } finally {
-        await context.close();
-      }
+      const { page, requests } = await shared.visit("/docs/errors#invalid_transition");
+      expect(await page.locator("#invalid_transition").isVisible()).toBe(true);
+      expect(await page.locator("#invalid_transition").textContent()).toContain("allowedStatuses");
+      expect(foreign(requests, t.url)).toEqual([]);
+      await expectNoSidewaysScroll(page, page.url());
+      await screenshot(page, `docs-errors-${label}`);
     });
   },
 );
