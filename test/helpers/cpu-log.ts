@@ -3,8 +3,11 @@
 // CPU of the children it has reaped come from /proc/self/stat; the children still alive (a
 // worker's shared Chromium, a service a later file stops) from their own /proc entries, so a
 // child's CPU is counted in the file during which it ran. Linux only; nothing is read without
-// the variable.
+// the variable. With TEST_CPU_PROFILE_DIR=<dir>, each file's worker-side V8 CPU profile is written
+// there too (`<file>.cpuprofile`, for Chrome's DevTools or speedscope).
 import fs from "node:fs";
+import { Session } from "node:inspector/promises";
+import path from "node:path";
 
 const TICKS_PER_SECOND = 100;
 
@@ -57,12 +60,31 @@ function sample(): Sample {
 }
 
 let start: Sample | undefined;
+let profiler: Session | undefined;
 
-export function startCpuLog(): void {
+export async function startCpuLog(): Promise<void> {
   if (process.env.TEST_CPU_LOG) start = sample();
+  if (process.env.TEST_CPU_PROFILE_DIR) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
 }
 
-export function endCpuLog(file: string): void {
+async function writeProfile(file: string): Promise<void> {
+  const dir = process.env.TEST_CPU_PROFILE_DIR;
+  if (!dir || !profiler) return;
+  const { profile } = await profiler.post("Profiler.stop");
+  profiler.disconnect();
+  profiler = undefined;
+  fs.mkdirSync(dir, { recursive: true });
+  const name = path.relative(process.cwd(), file).replaceAll(path.sep, "-");
+  fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+}
+
+export async function endCpuLog(file: string): Promise<void> {
+  await writeProfile(file);
   const out = process.env.TEST_CPU_LOG;
   if (!out || !start) return;
   const end = sample();

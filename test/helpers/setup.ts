@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { endCpuLog, startCpuLog } from "./cpu-log.ts";
 import { warmTestDatabase } from "./test-app.ts";
 
-beforeAll(() => {
-  startCpuLog();
-  return warmTestDatabase();
+beforeAll(async () => {
+  await startCpuLog();
+  await warmTestDatabase();
 });
 afterAll(() => endCpuLog(expect.getState().testPath ?? "?"));
