@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventSamples } from "../../clients/typescript/src/event-samples.ts";
 import { eventSamplesSource } from "../../scripts/client-event-samples.ts";
 import { allEventTypes, eventCatalog } from "../../src/modules/events/catalog.ts";
+import { CHILD_BUILD_DIR } from "../helpers/child-build.ts";
+import { clientRelease } from "../helpers/client-release.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 import { useTestApp } from "../helpers/test-app.ts";
@@ -30,26 +32,16 @@ afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-beforeAll(() => {
-  execFileSync(process.execPath, ["build.mjs"], { cwd: pkg, stdio: "pipe" });
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
-    cwd: pkg,
-    encoding: "utf8",
-  });
+beforeAll(async () => {
+  // The run's release of the client package (test/helpers/client-release.ts): built and packed once.
+  const { tarball } = await clientRelease(CHILD_BUILD_DIR);
   fs.mkdirSync(app);
   fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "till", private: true }));
-  execFileSync(
-    "npm",
-    [
-      "install",
-      "--offline",
-      "--no-audit",
-      "--no-fund",
-      "--ignore-scripts",
-      path.join(scratch, JSON.parse(packed)[0].filename),
-    ],
-    { cwd: app, stdio: "pipe", env: { ...process.env, npm_config_cache: path.join(scratch, "npm-cache") } },
-  );
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball], {
+    cwd: app,
+    stdio: "pipe",
+    env: { ...process.env, npm_config_cache: path.join(scratch, "npm-cache") },
+  });
 }, 180_000);
 
 interface Run {

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { CHILD_BUILD_DIR } from "../helpers/child-build.ts";
+import { clientRelease } from "../helpers/client-release.ts";
 import { createVendorWithKey } from "../helpers/factories.ts";
 import { useTestApp } from "../helpers/test-app.ts";
 
@@ -34,13 +36,12 @@ describe("@vendor-api/client as a package", () => {
 
   it("builds, packs, installs offline into a scratch project and runs with plain node", async () => {
     const { key } = await createVendorWithKey(t.ctx, "Bella Bridal");
-    // The release step (npm run release:client): the tarball and its SHA-256 a release carries.
-    const released = JSON.parse(
-      run(process.execPath, [join(root, "scripts/release-client.mjs"), join(scratch, "release")], root),
-    );
-    const tarball: string = released.tarball;
+    // The release step (npm run release:client, run once for the test run by its global setup):
+    // the tarball and its SHA-256 a release carries.
+    const released = await clientRelease(CHILD_BUILD_DIR);
+    const tarball = released.tarball;
     const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-    expect(tarball).toBe(join(scratch, "release", `vendor-api-client-${manifest.version}.tgz`));
+    expect(tarball).toBe(join(released.dir, `vendor-api-client-${manifest.version}.tgz`));
     const sum = createHash("sha256").update(readFileSync(tarball)).digest("hex");
     expect(readFileSync(`${tarball}.sha256`, "utf8")).toBe(
       `${sum}  vendor-api-client-${manifest.version}.tgz\n`,

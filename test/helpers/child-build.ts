@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { startClientRelease } from "./client-release.ts";
 import { checkoutTempPath, tempDir } from "./temp-dir.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -194,6 +195,7 @@ export async function migratedDataDirTar(): Promise<Blob> {
 export default async function setup(): Promise<() => void> {
   fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
   await buildForChildProcesses();
+  startClientRelease(root, CHILD_BUILD_DIR);
   startTemplate(!process.env.TEST_DATABASE_URL);
   return () => fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
 }

@@ -1,0 +1,64 @@
+// The client package's release (scripts/release-client.mjs: build, pack, SHA-256), made once per
+// test run for the tests that install it as an integrator would (test/client/). Each of them
+// used to build clients/typescript/dist and pack it itself: two builds of ~4 s of CPU, and, as
+// the build empties dist/ first, one file's build could remove what the other's `npm pack` was
+// reading when the two workers ran them at once.
+//
+// vitest's globalSetup (child-build.ts) starts it in a child process and does not wait; a test
+// awaits `clientRelease()`.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export interface ClientRelease {
+  /** The release's directory, as passed to the script. */
+  dir: string;
+  /** What the script printed: the tarball's path, its SHA-256 and the files packed. */
+  tarball: string;
+  sha256: string;
+  files: string[];
+}
+
+function paths(buildDir: string) {
+  const dir = path.join(buildDir, "client-release");
+  return {
+    dir,
+    answer: path.join(dir, "release.json"),
+    done: path.join(buildDir, "client-release.exit-code"),
+  };
+}
+
+/** Runs the release script into `<buildDir>/client-release`; the outcome lands in a file. */
+export function startClientRelease(root: string, buildDir: string): void {
+  const { dir, answer, done } = paths(buildDir);
+  fs.mkdirSync(dir, { recursive: true });
+  const out = fs.openSync(answer, "w");
+  const child = spawn(process.execPath, [path.join(root, "scripts/release-client.mjs"), dir], {
+    cwd: root,
+    stdio: ["ignore", out, "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  child.on("exit", (code, signal) => {
+    fs.closeSync(out);
+    const outcome = code === 0 ? "0" : `${code ?? signal}: ${stderr.slice(-2_000)}`;
+    // Written whole, then renamed into place: a reader never sees it half written.
+    fs.writeFileSync(`${done}.tmp`, outcome);
+    fs.renameSync(`${done}.tmp`, done);
+  });
+}
+
+/** The run's client release, once the script has ended. */
+export async function clientRelease(buildDir: string): Promise<ClientRelease> {
+  const { dir, answer, done } = paths(buildDir);
+  const until = Date.now() + 120_000;
+  while (!fs.existsSync(done)) {
+    if (Date.now() > until) throw new Error("the client release was not ready in 120 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const outcome = fs.readFileSync(done, "utf8");
+  if (outcome !== "0") throw new Error(`scripts/release-client.mjs failed: ${outcome}`);
+  return { dir, ...JSON.parse(fs.readFileSync(answer, "utf8")) };
+}
