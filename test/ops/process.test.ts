@@ -9,6 +9,7 @@ import { freePort } from "../helpers/ports.ts";
 import { runCli, type ServerProcess, startServer, waitForHealth } from "../helpers/processes.ts";
 import { createScratchDatabase, type ScratchDatabase } from "../helpers/scratch-database.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
+import { eventually } from "../helpers/webhook-receiver.ts";
 
 let dataDir: string;
 let env: Record<string, string>;
@@ -204,11 +205,10 @@ describe("operating the service", { timeout: 300_000 }, () => {
         )
         .filter((pid) => pid && /main\.(ts|js)\0/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")));
     // Both forked API processes are up and listening on the parent's port.
-    let children: string[] = [];
-    for (let i = 0; i < 100 && children.length < 2; i++) {
-      children = apiChildren();
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const children = await eventually(async () => {
+      const forked = apiChildren();
+      return forked.length >= 2 && forked;
+    }, 20_000);
     expect(children).toHaveLength(2);
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${server.url}/ready`, { headers: { connection: "close" } });
