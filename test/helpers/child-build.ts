@@ -192,10 +192,13 @@ export async function migratedDataDirTar(): Promise<Blob> {
 }
 
 /** vitest globalSetup entry; what it returns runs once the whole run has ended. */
-export default async function setup(): Promise<() => void> {
+export default async function setup(): Promise<() => Promise<void>> {
   fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
   await buildForChildProcesses();
-  startClientRelease(root, CHILD_BUILD_DIR);
+  const released = startClientRelease(root, CHILD_BUILD_DIR);
   startTemplate(!process.env.TEST_DATABASE_URL);
-  return () => fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
+  return async () => {
+    await released;
+    fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
+  };
 }

@@ -28,8 +28,12 @@ function paths(buildDir: string) {
   };
 }
 
-/** Runs the release script into `<buildDir>/client-release`; the outcome lands in a file. */
-export function startClientRelease(root: string, buildDir: string): void {
+/**
+ * Runs the release script into `<buildDir>/client-release`; the outcome lands in a file. Resolves
+ * once the script has ended: the run's teardown waits for it, so a run that ends first (one quick
+ * file) leaves no build behind to race the next run's over `clients/typescript/dist`.
+ */
+export function startClientRelease(root: string, buildDir: string): Promise<void> {
   const { dir, answer, done } = paths(buildDir);
   fs.mkdirSync(dir, { recursive: true });
   const out = fs.openSync(answer, "w");
@@ -41,12 +45,15 @@ export function startClientRelease(root: string, buildDir: string): void {
   child.stderr?.on("data", (d) => {
     stderr += d;
   });
-  child.on("exit", (code, signal) => {
-    fs.closeSync(out);
-    const outcome = code === 0 ? "0" : `${code ?? signal}: ${stderr.slice(-2_000)}`;
-    // Written whole, then renamed into place: a reader never sees it half written.
-    fs.writeFileSync(`${done}.tmp`, outcome);
-    fs.renameSync(`${done}.tmp`, done);
+  return new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      fs.closeSync(out);
+      const outcome = code === 0 ? "0" : `${code ?? signal}: ${stderr.slice(-2_000)}`;
+      // Written whole, then renamed into place: a reader never sees it half written.
+      fs.writeFileSync(`${done}.tmp`, outcome);
+      fs.renameSync(`${done}.tmp`, done);
+      resolve();
+    });
   });
 }
 
