@@ -15,6 +15,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { startClientRelease } from "./client-release.ts";
+import { awaitOutcome, writeOutcome } from "./outcome-file.ts";
 import { checkoutTempPath, tempDir } from "./temp-dir.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -131,10 +132,8 @@ function startTemplate(dump: boolean): void {
         outcome = `dumping it failed: ${(err as Error).message}`;
       }
     }
-    // Written whole, then renamed into place: a reader never sees the file half written. Written
-    // last, so no test copies the directory while it is open here.
-    fs.writeFileSync(`${TEMPLATE_DONE}.tmp`, outcome);
-    fs.renameSync(`${TEMPLATE_DONE}.tmp`, TEMPLATE_DONE);
+    // Written last, so no test copies the directory while it is open here.
+    writeOutcome(TEMPLATE_DONE, outcome);
   });
 }
 
@@ -167,14 +166,8 @@ async function dumpTemplate(): Promise<void> {
   }
 }
 
-async function templateReady(): Promise<void> {
-  const until = Date.now() + 120_000;
-  while (!fs.existsSync(TEMPLATE_DONE)) {
-    if (Date.now() > until) throw new Error("the migrated PGlite template was not ready in 120 s");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const outcome = fs.readFileSync(TEMPLATE_DONE, "utf8");
-  if (outcome !== "0") throw new Error(`migrating the PGlite template: ${outcome}`);
+function templateReady(): Promise<void> {
+  return awaitOutcome(TEMPLATE_DONE, "migrating the PGlite template");
 }
 
 /** A new DATA_DIR holding a copy of the migrated PGlite database, removed by the caller. */

@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { awaitOutcome, writeOutcome } from "./outcome-file.ts";
 
 export interface ClientRelease {
   /** The release's directory, as passed to the script. */
@@ -48,10 +49,7 @@ export function startClientRelease(root: string, buildDir: string): Promise<void
   return new Promise((resolve) => {
     child.on("exit", (code, signal) => {
       fs.closeSync(out);
-      const outcome = code === 0 ? "0" : `${code ?? signal}: ${stderr.slice(-2_000)}`;
-      // Written whole, then renamed into place: a reader never sees it half written.
-      fs.writeFileSync(`${done}.tmp`, outcome);
-      fs.renameSync(`${done}.tmp`, done);
+      writeOutcome(done, code === 0 ? "0" : `${code ?? signal}: ${stderr.slice(-2_000)}`);
       resolve();
     });
   });
@@ -60,12 +58,6 @@ export function startClientRelease(root: string, buildDir: string): Promise<void
 /** The run's client release, once the script has ended. */
 export async function clientRelease(buildDir: string): Promise<ClientRelease> {
   const { dir, answer, done } = paths(buildDir);
-  const until = Date.now() + 120_000;
-  while (!fs.existsSync(done)) {
-    if (Date.now() > until) throw new Error("the client release was not ready in 120 s");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const outcome = fs.readFileSync(done, "utf8");
-  if (outcome !== "0") throw new Error(`scripts/release-client.mjs failed: ${outcome}`);
+  await awaitOutcome(done, "the client release (scripts/release-client.mjs)");
   return { dir, ...JSON.parse(fs.readFileSync(answer, "utf8")) };
 }

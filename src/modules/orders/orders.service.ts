@@ -49,8 +49,6 @@ import {
   orderTypes,
 } from "./orders.workflow.ts";
 
-/** A page's length when the request names none. */
-
 /** The dashboard's search box: text found in the customer's name, e-mail or phone, or the model. */
 export interface OrderSearch {
   search?: string | undefined;
