@@ -7,7 +7,7 @@
 // again. Both counts are taken before the code is checked, so parallel guesses cannot share one.
 // Success starts a new session (a new id, no second step due) and goes where the sign-in was going.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import QRCode from "qrcode";
+import type QRCode from "qrcode";
 import type { Config } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { AppError } from "../errors.ts";
@@ -32,9 +32,15 @@ import type { SignInThrottle } from "./sign-in-throttle.ts";
 
 export const TWO_STEP_PATH = "/login/two-step";
 
+// qrcode (57 modules with pngjs, ~40 ms) is loaded at the first setup, not at every start
+// (docs/decisions/0016).
+let qrcode: Promise<typeof QRCode> | undefined;
+
 /** The QR code of an otpauth URI as inline SVG (no image request, nothing for the CSP to allow). */
 export async function qrSvg(uri: string): Promise<SafeHtml> {
-  return new SafeHtml(await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }));
+  qrcode ??= import("qrcode").then((m) => m.default);
+  const code = await qrcode;
+  return new SafeHtml(await code.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }));
 }
 
 /** What the authenticator needs: the QR code, and the key to type when the camera cannot be used. */
