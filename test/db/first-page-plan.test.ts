@@ -4,7 +4,8 @@
 // orders_vendor_updated_idx in order, stops after the page, and builds the JSON of the page's
 // orders alone, from the rows it read. Planned for an average shop among many small ones whose
 // orders lie spread over the table, the read used to sort all of a big shop's orders (a bitmap and
-// a Sort looked cheaper for the few rows it expected). The vendor goes in as an InitPlan and the
+// a Sort looked cheaper for the few rows it expected); and each page hashed its orders against a
+// scan of every customer of every shop, where the table held a few thousand. The vendor goes in as an InitPlan and the
 // rows read are bounded by a constant (the largest page), so PostgreSQL's custom plans cannot do
 // better than the generic one and it keeps that after five runs. PostgreSQL only (PGlite plans in
 // the same process for every statement).
@@ -43,6 +44,7 @@ function useShops(fill: (t: TestApp, big: string, small: string) => Promise<void
     shops.small = (await createVendor(t.ctx, "Small Bridal")).id;
     await fill(t, shops.big, shops.small);
     await t.database.db.execute(sql`analyze orders`);
+    await t.database.db.execute(sql`analyze customers`);
     shops.single = await openDatabase({ kind: "pg", url: directUrlOf(scratch.url) }, { poolSize: 1 });
   }, 60_000);
   afterAll(async () => {
@@ -53,13 +55,30 @@ function useShops(fill: (t: TestApp, big: string, small: string) => Promise<void
   return shops;
 }
 
-/** `n` orders of `vendor`, updated one second apart (`shuffled`: in no order the table keeps). */
-function insertOrders(t: TestApp, vendor: string, n: number, { shuffled = false } = {}) {
+/**
+ * `n` orders of `vendor`, updated one second apart (`shuffled`: in no order the table keeps), each
+ * for a customer of its own with `customers`.
+ */
+async function insertOrders(
+  t: TestApp,
+  vendor: string,
+  n: number,
+  { shuffled = false, customers = false } = {},
+) {
   const age = shuffled ? sql`make_interval(secs => (g * 7919) % 30000)` : sql`make_interval(secs => g)`;
+  if (customers) await insertCustomers(t, vendor, n);
+  const customer = customers ? sql`${vendor} || '-customer-' || g` : sql`null`;
   return t.database.db.execute(sql`
-    insert into orders (id, vendor_id, number, type, status, tracking_token, created_at, updated_at)
+    insert into orders (id, vendor_id, number, type, status, tracking_token, customer_id, created_at, updated_at)
     select ${vendor} || '-' || g, ${vendor}, 1000 + g, 'BRIDAL_DRESS', 'ORDERED', ${vendor} || '-token-' || g,
-           now() - ${age}, now() - ${age}
+           ${customer}, now() - ${age}, now() - ${age}
+    from generate_series(1, ${n}::int) g`);
+}
+
+function insertCustomers(t: TestApp, vendor: string, n: number) {
+  return t.database.db.execute(sql`
+    insert into customers (id, vendor_id, name, email, created_at, updated_at)
+    select ${vendor} || '-customer-' || g, ${vendor}, 'Bride ' || g, ${vendor} || '-' || g || '@example.test', now(), now()
     from generate_series(1, ${n}::int) g`);
 }
 
@@ -112,13 +131,16 @@ function expectOrdersReadInOrder(plan: string) {
   expect(plan, plan).not.toMatch(/ on orders\b/);
 }
 
-/** How many rows each index of orders has given, and how many rows were read from the table by scans. */
-async function ordersReads(db: Database) {
+/**
+ * How many rows each index of orders and of customers has given, and how many rows were read from
+ * each table by scans.
+ */
+async function reads(db: Database) {
   await db.db.execute(sql`select pg_stat_force_next_flush()`);
   const rows = await queryRows<{ name: string; n: number }>(
     db.db,
-    sql`select indexrelname as name, idx_tup_read::int as n from pg_stat_user_indexes where relname = 'orders'
-        union all select 'seq scans', seq_tup_read::int from pg_stat_user_tables where relname = 'orders'`,
+    sql`select indexrelname as name, idx_tup_read::int as n from pg_stat_user_indexes where relname in ('orders', 'customers')
+        union all select relname || ' seq scans', seq_tup_read::int from pg_stat_user_tables where relname in ('orders', 'customers')`,
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }
@@ -126,19 +148,20 @@ async function ordersReads(db: Database) {
 /**
  * Each of the big shop's first page statements reads the page and the row beyond it from
  * orders_vendor_updated_idx, in order, and nothing else of orders: not the shop's other orders,
- * however the statistics were.
+ * however the statistics were; and the customers of those rows (`customers` of them have one) by
+ * their key, nothing else of customers.
  */
-async function expectPageReadAlone({ single, big }: Shops) {
+async function expectPageReadAlone({ single, big }: Shops, { customers }: { customers: number }) {
   for (const read of [
     () => firstOrderPageJson(single.db, big, 100),
     () => firstOrderPageVersion(single.db, big, 100),
   ]) {
-    const before = await ordersReads(single);
+    const before = await reads(single);
     await read();
-    const after = await ordersReads(single);
+    const after = await reads(single);
     const rows = Object.fromEntries(Object.entries(after).map(([k, n]) => [k, n - (before[k] ?? 0)]));
     const none = Object.fromEntries(Object.keys(after).map((k) => [k, 0]));
-    expect(rows).toEqual({ ...none, orders_vendor_updated_idx: 101 });
+    expect(rows).toEqual({ ...none, orders_vendor_updated_idx: 101, customers_pkey: customers });
   }
 }
 
@@ -166,8 +189,8 @@ async function expectJsonForPageAlone({ single, big }: Shops, size: number) {
 
 describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
   const shops = useShops(async (t, big, small) => {
-    await insertOrders(t, big, 3_000);
-    await insertOrders(t, small, 30);
+    await insertOrders(t, big, 3_000, { customers: true });
+    await insertOrders(t, small, 30, { customers: true });
     // And 300 shops with 1-10 orders each: beside them the big one is a most common value.
     await t.database.db.execute(sql`
       insert into vendors (id, name, email, created_at, updated_at)
@@ -177,6 +200,9 @@ describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
       insert into orders (id, vendor_id, number, type, status, tracking_token, created_at, updated_at)
       select 'shop-' || g || '-' || k, 'shop-' || g, 1000 + k, 'SUIT', 'ORDERED', 'shop-' || g || '-token-' || k, now(), now()
       from generate_series(1, 300) g, generate_series(1, 1 + g % 10) k`);
+    // And 30 customers each: 12,030 customers in all, few enough that a scan of them all looked
+    // cheaper than looking up a page's customers one by one.
+    for (let g = 1; g <= 300; g++) await insertCustomers(t, `shop-${g}`, 30);
     await spreadOrders(t);
   });
 
@@ -187,7 +213,7 @@ describe.skipIf(!url)("the first page of the order list on PostgreSQL", () => {
     expect(await plans(shops.single, "list_orders_first_page_version")).toEqual({ generic: 3, custom: 5 });
     const [json, version] = await bigShopPlans(shops);
     for (const plan of [json, version] as string[]) expectOrdersReadInOrder(plan);
-    await expectPageReadAlone(shops);
+    await expectPageReadAlone(shops, { customers: 101 });
     await expectJsonForPageAlone(shops, 100);
     await expectJsonForPageAlone(shops, 7);
   });
@@ -222,7 +248,7 @@ describe.skipIf(!url)("the first page of the order list, in a database of few sh
     }
     const [json, version] = await bigShopPlans(shops);
     for (const plan of [json, version] as string[]) expectOrdersReadInOrder(plan);
-    await expectPageReadAlone(shops);
+    await expectPageReadAlone(shops, { customers: 0 });
     await expectJsonForPageAlone(shops, 100);
   });
 });

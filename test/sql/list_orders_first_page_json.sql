@@ -1,11 +1,11 @@
 -- list_orders_first_page_json: written by `npm run sql:snapshots` from the code; do not edit.
 -- Parameters: $1 vendorId, $2 limit, $3 limit, $4 limit, $5 limit, $6 limit
 with r as (
-      select o.id, o."updatedAt", c.updated_at as "customerUpdatedAt", o.rn, o.ro, c as rc from (
+      select o.id, o."updatedAt", (oc.c).updated_at as "customerUpdatedAt", o.rn, o.ro, oc.c as rc from (
         select o.id, o.updated_at as "updatedAt", o.customer_id, o as ro,
                row_number() over (order by o.updated_at desc nulls last, o.id desc nulls last) as rn
         from vendor_newest_orders((select $1::text), 101) o
-      ) o left join customers c on c.id = o.customer_id
+      ) o left join lateral (select c from customers c where c.id = o.customer_id offset 0) oc on true
       where o.rn <= $2::int + 1)
     select coalesce(string_agg(j.json, ',' order by r.rn) filter (where r.rn <= $3::int), '') as json,
            count(*)::int as n,
