@@ -5,10 +5,10 @@
 // orders alone, from the rows it read. Planned for an average shop among many small ones whose
 // orders lie spread over the table, the read used to sort all of a big shop's orders (a bitmap and
 // a Sort looked cheaper for the few rows it expected); and each page hashed its orders against a
-// scan of every customer of every shop, where the table held a few thousand. The vendor goes in as an InitPlan and the
-// rows read are bounded by a constant (the largest page), so PostgreSQL's custom plans cannot do
-// better than the generic one and it keeps that after five runs. PostgreSQL only (PGlite plans in
-// the same process for every statement).
+// scan of every customer of every shop, where the table held a few thousand. The vendor goes in as
+// an InitPlan and the rows read are bounded by a constant (the largest page), so PostgreSQL's
+// custom plans cannot do better than the generic one and it keeps that after five runs. PostgreSQL
+// only (PGlite plans in the same process for every statement).
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
