@@ -119,7 +119,7 @@ describe("an endpoint's slots under a backlog", () => {
     await receiver.waitFor(2);
     // The claim leased two deliveries to send and two more in reserve, and sent only two: a turn
     // after it sends nothing more.
-    await eventually(async () => (await leased(hook)).length === 4, 5_000);
+    await eventually(async () => (await leased(hook)).length === 4);
     await d.events.aWholeTurn(d);
     expect(d.events.sent()).toBe(2);
     expect(receiver.requests).toHaveLength(2);
@@ -155,7 +155,7 @@ describe("an endpoint's slots under a backlog", () => {
       webhookBreakerCooldownMs: 60_000,
     });
     await receiver.waitFor(2);
-    await eventually(async () => (await leased(hook)).length === 4, 5_000);
+    await eventually(async () => (await leased(hook)).length === 4);
     const firstClaim = await tokenOf(deliveryIdOf(receiver.requests[0] as ReceivedRequest));
 
     answer(0);
@@ -163,7 +163,7 @@ describe("an endpoint's slots under a backlog", () => {
     await eventually(async () => {
       const rows = await leased(hook);
       return rows.length === 1 && rows[0]?.id === deliveryIdOf(receiver.requests[1] as ReceivedRequest);
-    }, 5_000);
+    });
     // The failed one waits for its retry (a minute); the four in reserve are due now.
     const failed = deliveryIdOf(receiver.requests[0] as ReceivedRequest);
     const queued = (await deliveries(hook)).filter(
@@ -176,9 +176,8 @@ describe("an endpoint's slots under a backlog", () => {
     // claim token of its own, never the first claim's.)
     const second = deliveryIdOf(receiver.requests[1] as ReceivedRequest);
     answer(1);
-    await eventually(
-      async () => (await deliveries(hook)).some((d) => d.id === second && d.status === "SUCCEEDED"),
-      5_000,
+    await eventually(async () =>
+      (await deliveries(hook)).some((d) => d.id === second && d.status === "SUCCEEDED"),
     );
     // A turn after that success, every POST the dispatcher's claims started has arrived (the
     // receiver holds them all, so none hands its slot on).
@@ -196,11 +195,11 @@ describe("an endpoint's slots under a backlog", () => {
     const d = await dispatcher({ webhookEndpointConcurrency: 2 });
     dispatchers.splice(dispatchers.indexOf(d), 1);
     await receiver.waitFor(2);
-    await eventually(async () => (await leased(hook)).length === 4, 5_000);
+    await eventually(async () => (await leased(hook)).length === 4);
 
     const stopped = d.stop(20_000);
     // The POSTs are answered once the stopping dispatcher has given its reserve back.
-    await eventually(async () => (await leased(hook)).length === 2, 5_000);
+    await eventually(async () => (await leased(hook)).length === 2);
     answer(0);
     answer(1);
     await stopped;
